@@ -1,0 +1,133 @@
+/**
+ * Configuration: one defaults object, overridden by environment variables (the names are a
+ * contract, DESIGN.md part 2) and then by explicit options (tests). Parsed and checked once at
+ * start; the rest of the system reads the frozen result.
+ */
+import { availableParallelism } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export interface TargetConfig {
+  /** Base URL of the target; may contain `{domain}` and `{subdomain}` placeholders. */
+  baseUrl: string;
+  [option: string]: unknown;
+}
+
+export interface LlmConfig {
+  url: string;
+  key: string | undefined;
+  model: string | undefined;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  realtimePort: number;
+  dataPort: number;
+  dataDir: string;
+  bootstrapApiKey: string | undefined;
+  /** `user:password` */
+  bootstrapUser: string | undefined;
+  targets: Record<string, TargetConfig>;
+  allowPrivate: boolean;
+  /** Country code (or `default`) → proxy URLs. */
+  proxies: Record<string, string[]>;
+  chromium: string | undefined;
+  llm: LlmConfig | undefined;
+  workers: number;
+  contextsPerWorker: number;
+  logLevel: string;
+  /** Largest request body accepted, checked while streaming (bytes). */
+  maxBodyBytes: number;
+  /** Sync scrape deadline (ms); past it the caller gets 408. */
+  syncTimeoutMs: number;
+  /** Largest Web API batch (values per request); above it 413. */
+  maxBatch: number;
+  /** Async job retention (ms) after completion. */
+  retentionMs: number;
+  /** Largest upstream response body kept (bytes). */
+  maxResponseBytes: number;
+  /** Concurrent requests per account before 429. */
+  accountConcurrency: number;
+}
+
+export const DEFAULTS: Readonly<Config> = Object.freeze({
+  host: '127.0.0.1',
+  port: 8080,
+  realtimePort: 8081,
+  dataPort: 8082,
+  dataDir: './data',
+  bootstrapApiKey: undefined,
+  bootstrapUser: undefined,
+  targets: {},
+  allowPrivate: false,
+  proxies: {},
+  chromium: undefined,
+  llm: undefined,
+  workers: availableParallelism(),
+  contextsPerWorker: 2,
+  logLevel: 'info',
+  maxBodyBytes: 4 * 1024 * 1024,
+  syncTimeoutMs: 150_000,
+  maxBatch: 5000,
+  retentionMs: 24 * 60 * 60 * 1000,
+  maxResponseBytes: 20 * 1024 * 1024,
+  accountConcurrency: 64,
+});
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+function jsonFile<T>(env: Env, name: string, fallback: T): T {
+  const file = env[name];
+  if (!file) return fallback;
+  const path = resolve(file);
+  if (!existsSync(path)) throw new Error(`${name} names ${path}, which does not exist`);
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch (err) {
+    throw new Error(`${name}: ${path} is not valid JSON (${(err as Error).message})`);
+  }
+}
+
+export function defaultChromium(): string | undefined {
+  for (const candidate of ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium']) {
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined; // Playwright's own, if installed
+}
+
+/** The configuration from the environment, with `overrides` applied last. */
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const llmUrl = env.GLEANER_LLM_URL;
+  const config: Config = {
+    ...DEFAULTS,
+    host: env.GLEANER_HOST || DEFAULTS.host,
+    port: int(env, 'GLEANER_PORT', DEFAULTS.port),
+    realtimePort: int(env, 'GLEANER_REALTIME_PORT', DEFAULTS.realtimePort),
+    dataPort: int(env, 'GLEANER_DATA_PORT', DEFAULTS.dataPort),
+    dataDir: env.GLEANER_DATA_DIR || DEFAULTS.dataDir,
+    bootstrapApiKey: env.GLEANER_BOOTSTRAP_API_KEY || undefined,
+    bootstrapUser: env.GLEANER_BOOTSTRAP_USER || undefined,
+    targets: jsonFile(env, 'GLEANER_TARGETS', DEFAULTS.targets),
+    allowPrivate: env.GLEANER_ALLOW_PRIVATE === '1' || env.GLEANER_ALLOW_PRIVATE === 'true',
+    proxies: jsonFile(env, 'GLEANER_PROXIES', DEFAULTS.proxies),
+    chromium: env.GLEANER_CHROMIUM || defaultChromium(),
+    llm: llmUrl ? { url: llmUrl, key: env.GLEANER_LLM_KEY || undefined, model: env.GLEANER_LLM_MODEL || undefined } : undefined,
+    workers: int(env, 'GLEANER_WORKERS', DEFAULTS.workers) || DEFAULTS.workers,
+    contextsPerWorker: int(env, 'GLEANER_CONTEXTS', DEFAULTS.contextsPerWorker) || DEFAULTS.contextsPerWorker,
+    logLevel: env.GLEANER_LOG_LEVEL || DEFAULTS.logLevel,
+    syncTimeoutMs: int(env, 'GLEANER_SYNC_TIMEOUT_MS', DEFAULTS.syncTimeoutMs),
+    maxBatch: int(env, 'GLEANER_MAX_BATCH', DEFAULTS.maxBatch),
+    retentionMs: int(env, 'GLEANER_RETENTION_MS', DEFAULTS.retentionMs),
+    accountConcurrency: int(env, 'GLEANER_ACCOUNT_CONCURRENCY', DEFAULTS.accountConcurrency),
+  };
+  return Object.freeze({ ...config, ...overrides });
+}

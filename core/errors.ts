@@ -1,0 +1,150 @@
+/**
+ * The closed table of error codes. Every failure the service reports is one of these codes;
+ * its HTTP status and what the runtime does about it (retry the attempt, fail the job, stop
+ * the component) are facts of the code, not of the place that raised it.
+ *
+ * Errors cross thread boundaries as data (`WireError`), never as class instances: a worker
+ * throws a `GleanerError`, the pool side receives `{code, message, data}` and rebuilds it.
+ */
+
+/** What the runtime does when it meets the error. */
+export type Disposition =
+  /** Transient: the same work may succeed on another attempt (another proxy, a new browser). */
+  | 'retry'
+  /** Final for this request or job: report it, do not try again. */
+  | 'fail'
+  /** The component is unusable (store closed, worker corrupt): stop taking work. */
+  | 'stop';
+
+interface CodeSpec {
+  readonly status: number;
+  readonly disposition: Disposition;
+  /** The default `detail` when the raiser gives none. */
+  readonly detail: string;
+  /** Whether a failed job with this code is charged (spec 3: faulted work is not). */
+  readonly charged?: boolean;
+}
+
+export const ERROR_CODES = {
+  VALIDATION_ERROR: { status: 400, disposition: 'fail', detail: 'One or more parameters failed validation.' },
+  MALFORMED_JSON: { status: 400, disposition: 'fail', detail: 'The request body is not valid JSON.' },
+  TARGET_FORBIDDEN: {
+    status: 400,
+    disposition: 'fail',
+    detail: 'The target address is not allowed (private, loopback, link-local or metadata address, or a scheme other than http/https).',
+  },
+  LOCATION_UNAVAILABLE: { status: 400, disposition: 'fail', detail: 'No proxy pool serves the requested location.' },
+  UNAUTHORIZED: { status: 401, disposition: 'fail', detail: 'Missing, invalid or revoked credentials.' },
+  FORBIDDEN: { status: 403, disposition: 'fail', detail: 'This account is not entitled to this route.' },
+  NOT_FOUND: { status: 404, disposition: 'fail', detail: 'No such route or job.' },
+  METHOD_NOT_ALLOWED: { status: 405, disposition: 'fail', detail: 'This method is not allowed on this route.' },
+  REQUEST_FAILED_SCRAPE_TIMEOUT: {
+    status: 408,
+    disposition: 'fail',
+    detail: 'The scrape did not finish within the synchronous deadline; retry with backoff or use the async route.',
+  },
+  PAYLOAD_TOO_LARGE: { status: 413, disposition: 'fail', detail: 'The request body or batch is too large.' },
+  TOO_MANY_REQUESTS: {
+    status: 429,
+    disposition: 'retry',
+    detail: 'The account concurrency limit is reached; retry with jittered backoff.',
+  },
+  QUOTA_EXCEEDED: { status: 429, disposition: 'fail', detail: 'The account quota is exhausted.' },
+  REQUEST_FAILED_AFTER_MANY_RETRIES: {
+    status: 500,
+    disposition: 'fail',
+    detail: 'Every attempt to fetch the target failed.',
+  },
+  /** An upstream answer or network failure on one attempt; retried, then REQUEST_FAILED_AFTER_MANY_RETRIES. */
+  UPSTREAM_FAILED: { status: 500, disposition: 'retry', detail: 'The upstream request failed.' },
+  /** Chromium crashed or disconnected while holding the page; retried once on a new browser. */
+  BROWSER_CRASHED: { status: 500, disposition: 'retry', detail: 'The browser crashed while rendering the page.' },
+  RESPONSE_TOO_LARGE: { status: 500, disposition: 'fail', detail: 'The upstream response exceeds the size cap.' },
+  EXTRACTION_FAILED: {
+    status: 500,
+    disposition: 'fail',
+    detail: 'Custom extraction failed.',
+    charged: true,
+  },
+  LLM_NOT_CONFIGURED: {
+    status: 501,
+    disposition: 'fail',
+    detail: 'Extraction by prompt needs a language model: set GLEANER_LLM_URL (and GLEANER_LLM_MODEL, GLEANER_LLM_KEY as the endpoint requires).',
+  },
+  INTERNAL_ERROR: { status: 500, disposition: 'fail', detail: 'An internal error occurred.' },
+  SERVICE_UNAVAILABLE: { status: 503, disposition: 'retry', detail: 'The service is starting or draining; retry shortly.' },
+} as const satisfies Record<string, CodeSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, value);
+}
+
+export function statusOf(code: ErrorCode): number {
+  return ERROR_CODES[code].status;
+}
+
+export function dispositionOf(code: ErrorCode): Disposition {
+  return ERROR_CODES[code].disposition;
+}
+
+/** One failing field of a validation error: a JSON Pointer into the request body. */
+export interface FieldError {
+  pointer: string;
+  detail: string;
+}
+
+/** The shape in which errors cross threads and are stored on jobs. */
+export interface WireError {
+  code: ErrorCode;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+export class GleanerError extends Error {
+  readonly code: ErrorCode;
+  readonly data: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message?: string, data?: Record<string, unknown>) {
+    super(message ?? ERROR_CODES[code].detail);
+    this.name = 'GleanerError';
+    this.code = code;
+    this.data = data;
+  }
+
+  get status(): number {
+    return statusOf(this.code);
+  }
+
+  get disposition(): Disposition {
+    return dispositionOf(this.code);
+  }
+
+  toWire(): WireError {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+
+  static fromWire(wire: WireError): GleanerError {
+    return new GleanerError(isErrorCode(wire.code) ? wire.code : 'INTERNAL_ERROR', wire.message, wire.data);
+  }
+}
+
+/**
+ * Any thrown value as wire data. Unknown errors become INTERNAL_ERROR with a generic message:
+ * their text may carry paths or secrets and never reaches a caller.
+ */
+export function toWireError(err: unknown): WireError {
+  if (err instanceof GleanerError) return err.toWire();
+  if (err && typeof err === 'object' && isErrorCode((err as { code?: unknown }).code)) {
+    const e = err as { code: ErrorCode; message?: unknown; data?: unknown };
+    return {
+      code: e.code,
+      message: typeof e.message === 'string' ? e.message : ERROR_CODES[e.code].detail,
+      ...(e.data && typeof e.data === 'object' ? { data: e.data as Record<string, unknown> } : {}),
+    };
+  }
+  return { code: 'INTERNAL_ERROR', message: ERROR_CODES.INTERNAL_ERROR.detail };
+}

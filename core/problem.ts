@@ -1,0 +1,64 @@
+/**
+ * RFC 9457 problem documents, built here and nowhere else. Handlers raise codes; this module
+ * turns a code (plus field errors, params or state) into the body the caller sees.
+ */
+import { ERROR_CODES, type ErrorCode, type FieldError, type WireError } from './errors.js';
+import { newId } from './ids.js';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export interface ProblemDocument {
+  type: string;
+  title: ErrorCode;
+  status: number;
+  detail: string;
+  instance: string;
+  metadata: { request_id: string; timestamp: number };
+  errors?: FieldError[];
+  params?: Record<string, unknown>;
+  state?: 'faulted';
+  [extension: string]: unknown;
+}
+
+export interface ProblemOptions {
+  detail?: string;
+  /** The request path or job handle the problem concerns; defaults to the request id. */
+  instance?: string;
+  requestId?: string;
+  errors?: FieldError[];
+  params?: Record<string, unknown>;
+  state?: 'faulted';
+  /** Extra members for the document (RFC 9457 extensions), e.g. `{ allow: [...] }`. */
+  extensions?: Record<string, unknown>;
+}
+
+/** The stable identifier of a code's problem type, documented in the README. */
+export function problemType(code: ErrorCode): string {
+  return `urn:gleaner:problem:${code.toLowerCase().replace(/_/g, '-')}`;
+}
+
+export function buildProblem(code: ErrorCode, opts: ProblemOptions = {}): ProblemDocument {
+  const spec = ERROR_CODES[code];
+  const requestId = opts.requestId ?? newId();
+  const doc: ProblemDocument = {
+    type: problemType(code),
+    title: code,
+    status: spec.status,
+    detail: opts.detail ?? spec.detail,
+    instance: opts.instance ?? `urn:gleaner:request:${requestId}`,
+    metadata: { request_id: requestId, timestamp: Math.floor(Date.now() / 1000) },
+  };
+  if (opts.errors) doc.errors = opts.errors;
+  if (opts.state) doc.state = opts.state;
+  if (opts.params) doc.params = opts.params;
+  if (opts.extensions) Object.assign(doc, opts.extensions);
+  return doc;
+}
+
+/** A problem document from a wire error (a worker's failure, a stored job's error). */
+export function problemFromWire(err: WireError, opts: Omit<ProblemOptions, 'detail'> = {}): ProblemDocument {
+  const errors = Array.isArray(err.data?.errors) ? (err.data.errors as FieldError[]) : opts.errors;
+  // INTERNAL_ERROR never carries the original message: it may name files, hosts or secrets.
+  const detail = err.code === 'INTERNAL_ERROR' ? ERROR_CODES.INTERNAL_ERROR.detail : err.message;
+  return buildProblem(err.code, { ...opts, detail, ...(errors ? { errors } : {}) });
+}

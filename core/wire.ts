@@ -1,0 +1,67 @@
+/**
+ * Typed messages between the gateway (pool side) and the farm's workers. Everything here is
+ * plain data that survives structured clone and msgpack: no classes, no functions.
+ * The gateway validates at the boundary; the farm trusts these shapes.
+ */
+import type { WireError } from './errors.js';
+
+export type OutputFormat = 'html' | 'markdown' | 'json' | 'screenshot';
+
+/** One unit of work: a validated request of one route, batch values already split. */
+export interface ScrapeTask {
+  /** The request id (sync) or job id (async): 19 digits. */
+  id: string;
+  /** Registry route id (`universal`, `se1/search`, ...). */
+  routeId: string;
+  /** Validated parameters with defaults filled; `json.schema`/`json.prompt` included. */
+  params: Record<string, unknown>;
+  accountId: number;
+  /** Absolute deadline (Unix ms): work still running then is cancelled and its browser context freed. */
+  deadline: number;
+}
+
+/** How custom or built-in JSON was produced for a page. */
+export type JsonSource = 'builtin' | 'offline' | 'llm';
+
+/** Whether a built-in parser recognised the page (issue 5: say so instead of an empty success). */
+export type ParseStatus = 'parsed' | 'partial' | 'unrecognised';
+
+export interface PageMetadata {
+  page: number;
+  run_js: boolean;
+  /** Final URL after redirects. */
+  url: string;
+  /** Upstream HTTP status of this page. */
+  status_code: number;
+  json_source?: JsonSource;
+  parse_status?: ParseStatus;
+  /** Schema fields the extractor could not fill, when `json.schema` was given. */
+  unfilled?: string[];
+}
+
+/** One `results[]` entry of spec 2.3: one populated key per requested format, the rest null. */
+export interface PageResult {
+  html: string | null;
+  markdown: string | null;
+  screenshot: string | null;
+  json: unknown;
+  metadata: PageMetadata;
+}
+
+export interface Usage {
+  /** Pages fetched and charged (each page of `pages` is a fetch and a charge). */
+  pages: number;
+  render: boolean;
+  requestBytes: number;
+  responseBytes: number;
+  elapsedMs: number;
+}
+
+export interface ScrapeOutcome {
+  /** Upstream HTTP status of the first page (spec 2.3 `status`). */
+  status: number;
+  results: PageResult[];
+  usage: Usage;
+}
+
+export type TaskReply = { ok: true; outcome: ScrapeOutcome } | { ok: false; error: WireError };
