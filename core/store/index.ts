@@ -1,0 +1,56 @@
+/**
+ * The embedded store: one LMDB environment in `GLEANER_DATA_DIR`, one named database per
+ * record kind. Values are msgpack (lmdb-js's default encoding, backed by msgpackr).
+ *
+ * LMDB reads are memory-mapped and cheap (a few microseconds), and they see other processes'
+ * commits (the offline `gleaner keys` CLI) at once — which is why auth reads keys from here on
+ * every request instead of keeping a cache that a revoke in another process could not reach.
+ */
+import { mkdirSync } from 'node:fs';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import { AccountStore } from './accounts.js';
+
+export interface StoreDatabases {
+  root: RootDatabase;
+  /** Counters and flags: `seq:<name>` → number. */
+  meta: Database<unknown, string>;
+  accounts: Database<unknown, number>;
+  keys: Database<unknown, string>;
+  users: Database<unknown, string>;
+}
+
+export class Store {
+  readonly dbs: StoreDatabases;
+  readonly accounts: AccountStore;
+  private closed = false;
+
+  private constructor(dbs: StoreDatabases) {
+    this.dbs = dbs;
+    this.accounts = new AccountStore(dbs);
+  }
+
+  static open(dataDir: string): Store {
+    mkdirSync(dataDir, { recursive: true });
+    // noSync off: every commit is durable before its promise resolves (an accepted job must
+    // survive kill -9). Many small commits are batched by lmdb-js into one fsync.
+    const root = open({ path: dataDir, maxDbs: 32, mapSize: 2 ** 34, commitDelay: 0 });
+    const dbs: StoreDatabases = {
+      root,
+      meta: root.openDB({ name: 'meta' }),
+      accounts: root.openDB({ name: 'accounts' }),
+      keys: root.openDB({ name: 'keys' }),
+      users: root.openDB({ name: 'users' }),
+    };
+    return new Store(dbs);
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.dbs.root.close();
+  }
+}

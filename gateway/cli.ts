@@ -1,0 +1,136 @@
+/**
+ * `gleaner` command line: `serve` (default) runs the service; `keys create|list|revoke` and
+ * `users create` manage credentials offline, straight in the LMDB store (safe while the
+ * service runs: LMDB takes multi-process writers, and the gateway reads keys on every call).
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../core/config.js';
+import { Store } from '../core/store/index.js';
+import { startServer } from './server.js';
+
+const HELP = `gleaner — self-hosted web data extraction service
+
+Usage:
+  gleaner [serve]                       start the service (Web API on GLEANER_HOST:GLEANER_PORT)
+  gleaner keys create [--account N] [--label L] [--entitlements a,b] [--admin]
+                                        create a Web API key (a new account unless --account)
+  gleaner keys list                     list keys (ids, accounts, labels, revocation)
+  gleaner keys revoke <key-id|key>      revoke a key; it gets 401 at once
+  gleaner users create <user:password> [--account N]
+                                        create a Job API user
+  gleaner --help                        this text
+
+Environment (defaults): GLEANER_HOST (127.0.0.1), GLEANER_PORT (8080), GLEANER_REALTIME_PORT
+(8081), GLEANER_DATA_PORT (8082), GLEANER_DATA_DIR (./data), GLEANER_BOOTSTRAP_API_KEY,
+GLEANER_BOOTSTRAP_USER (user:password), GLEANER_TARGETS (file.json), GLEANER_PROXIES (file.json),
+GLEANER_ALLOW_PRIVATE (0), GLEANER_CHROMIUM, GLEANER_LLM_URL, GLEANER_LLM_KEY, GLEANER_LLM_MODEL,
+GLEANER_WORKERS (cores), GLEANER_CONTEXTS (2), GLEANER_LOG_LEVEL (info),
+GLEANER_SYNC_TIMEOUT_MS (150000), GLEANER_MAX_BATCH (5000), GLEANER_RETENTION_MS (86400000).
+`;
+
+async function serve(): Promise<void> {
+  const config = loadConfig();
+  const server = await startServer({ config });
+  const generated = server.bootstrap.generated;
+  if (generated) {
+    // Printed once, on the first start of a fresh store; only hashes are kept.
+    process.stdout.write(
+      `\nGleaner created first credentials (shown once, store them now):\n` +
+        `  Web API key:  ${generated.key}\n` +
+        `  Job API user: ${generated.user}:${generated.password}\n` +
+        `  Try: curl -s -H 'Authorization: Bearer ${generated.key}' ${server.url}/v1/scrapers\n\n`,
+    );
+  }
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    server.services.log.info({ signal }, 'draining');
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        server.services.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+async function keys(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { account: { type: 'string' }, label: { type: 'string' }, entitlements: { type: 'string' }, admin: { type: 'boolean' } },
+  });
+  const config = loadConfig();
+  const store = Store.open(config.dataDir);
+  try {
+    const [sub, arg] = positionals;
+    if (sub === 'create') {
+      const clientId = values.account
+        ? Number(values.account)
+        : (await store.accounts.createAccount({
+            name: values.label ?? 'cli',
+            entitlements: values.entitlements ? values.entitlements.split(',') : ['*'],
+            admin: values.admin ?? false,
+          })).clientId;
+      if (!store.accounts.getAccount(clientId)) throw new Error(`no account ${clientId}`);
+      const { key, info } = await store.accounts.createKey(clientId, values.label ?? '');
+      process.stdout.write(`${key}\n`);
+      process.stderr.write(`key id ${info.id} for account ${clientId} (the key is shown only now)\n`);
+    } else if (sub === 'list') {
+      for (const k of store.accounts.listKeys()) {
+        const account = store.accounts.getAccount(k.clientId);
+        process.stdout.write(
+          `${k.id}\taccount=${k.clientId}\tlabel=${k.label || '-'}\tentitlements=${account?.entitlements.join(',') ?? '?'}\t` +
+            `${k.revokedAt ? `revoked ${new Date(k.revokedAt).toISOString()}` : 'active'}\n`,
+        );
+      }
+    } else if (sub === 'revoke' && arg) {
+      const revoked = await store.accounts.revokeKey(arg);
+      process.stdout.write(revoked ? `revoked ${arg}\n` : `no active key ${arg}\n`);
+      if (!revoked) process.exitCode = 1;
+    } else {
+      process.stderr.write(HELP);
+      process.exitCode = 2;
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function users(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { account: { type: 'string' } } });
+  const [sub, spec] = positionals;
+  const colon = spec?.indexOf(':') ?? -1;
+  if (sub !== 'create' || !spec || colon <= 0) {
+    process.stderr.write(HELP);
+    process.exitCode = 2;
+    return;
+  }
+  const store = Store.open(loadConfig().dataDir);
+  try {
+    const clientId = values.account ? Number(values.account) : (await store.accounts.createAccount({ name: spec.slice(0, colon) })).clientId;
+    await store.accounts.createUser(clientId, spec.slice(0, colon), spec.slice(colon + 1));
+    process.stdout.write(`user ${spec.slice(0, colon)} for account ${clientId}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(HELP);
+  if (command === 'serve') return serve();
+  if (command === 'keys') return keys(rest);
+  if (command === 'users') return users(rest);
+  process.stderr.write(`unknown command ${command}\n\n${HELP}`);
+  process.exitCode = 2;
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(`gleaner: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,39 @@
+/** What a handler receives: the copied request, its reply, and the services it may use. */
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/log.js';
+import type { Account } from '../core/store/accounts.js';
+import type { Store } from '../core/store/index.js';
+import type { Farm } from '../farm/index.js';
+import type { RequestInfo, Reply } from './http.js';
+import type { Metrics } from './metrics.js';
+import type { HttpRoute, Router } from './routes.js';
+import type { Admission } from './admission.js';
+
+export type ServiceState = 'starting' | 'ready' | 'draining';
+
+export interface Services {
+  config: Config;
+  store: Store;
+  /** Undefined while starting. */
+  farm: Farm | undefined;
+  metrics: Metrics;
+  log: Logger;
+  router: Router;
+  admission: Admission;
+  state: () => ServiceState;
+}
+
+export interface Ctx {
+  info: RequestInfo;
+  reply: Reply;
+  route: HttpRoute;
+  /** The trailing path parameter of parameter routes. */
+  param: string | undefined;
+  account: Account | undefined;
+  /** The validated body with defaults filled, on routes with an `endpoint`. */
+  params: Record<string, unknown>;
+  requestId: string;
+  started: number;
+}
+
+export type Handler = (ctx: Ctx, svc: Services) => void | Promise<void>;

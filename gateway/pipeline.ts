@@ -1,0 +1,109 @@
+/**
+ * The request walk (DESIGN.md part 4): match → state → auth → entitlement → body (capped,
+ * streamed) → JSON parse → validation → handler. Every refusal is a problem document from the
+ * closed table; handlers only see valid, authenticated requests.
+ */
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import { GleanerError, toWireError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { problemFromWire } from '../core/problem.js';
+import { entitled } from '../core/store/accounts.js';
+import { validate } from '../core/schema/index.js';
+import { copyRequest, readBody, Reply } from './http.js';
+import type { Ctx, Handler, Services } from './context.js';
+import type { RouteKind } from './routes.js';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** Routes answered even while starting or draining. */
+const ALWAYS_ON = new Set<RouteKind>(['healthz', 'readyz', 'metrics']);
+
+export function createPipeline(svc: Services, handlers: Record<RouteKind, Handler>) {
+  return (res: HttpResponse, req: HttpRequest): void => {
+    // Synchronous part: attach onAborted and copy everything out of `req` before any await.
+    const reply = new Reply(res);
+    const info = copyRequest(req);
+    const started = performance.now();
+    const requestId = newId();
+    const match = svc.router.match(info.method, info.path);
+    const routeName = match.found ? match.route.path + (match.route.param ? `{${match.route.param}}` : '') : 'unmatched';
+
+    const finish = (): void => {
+      const ms = performance.now() - started;
+      svc.metrics.observe(info.method, routeName, reply.status, ms);
+      svc.log.info({ request_id: requestId, method: info.method, route: routeName, status: reply.status, ms: Math.round(ms * 10) / 10, aborted: reply.aborted || undefined }, 'request');
+    };
+
+    if (!match.found) {
+      if (match.status === 405) {
+        reply.problem('METHOD_NOT_ALLOWED', { requestId, detail: `Use ${match.allow.join(', ')} on ${info.path}.`, extensions: { allow: match.allow } }, { allow: match.allow.join(', ') });
+      } else {
+        reply.problem('NOT_FOUND', { requestId, detail: `No route ${info.method} ${info.path}.` });
+      }
+      return finish();
+    }
+    const { route } = match;
+    if (svc.state() !== 'ready' && !ALWAYS_ON.has(route.kind)) {
+      reply.problem('SERVICE_UNAVAILABLE', { requestId }, { 'retry-after': '1' });
+      return finish();
+    }
+
+    let account;
+    if (route.auth !== 'none') {
+      const token = BEARER.exec(info.authorization)?.[1];
+      account = token ? svc.store.accounts.authenticate(token) : undefined;
+      if (!account) {
+        reply.unauthorized();
+        return finish();
+      }
+      if ((route.auth === 'admin' && !account.admin) || (route.entitlement && !entitled(account.entitlements, route.entitlement))) {
+        reply.problem('FORBIDDEN', { requestId, detail: `This account is not entitled to ${route.method} ${route.path}.` });
+        return finish();
+      }
+    }
+
+    const ctx: Ctx = { info, reply, route, param: match.param, account, params: {}, requestId, started };
+    const handler = handlers[route.kind];
+    const run = async (): Promise<void> => {
+      if (route.method === 'POST' && route.endpoint) {
+        if (info.contentLength > svc.config.maxBodyBytes) {
+          throw new GleanerError('PAYLOAD_TOO_LARGE', `The request body exceeds ${svc.config.maxBodyBytes} bytes.`);
+        }
+        const body = await readBody(res, reply, svc.config.maxBodyBytes);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body.toString('utf8'));
+        } catch (err) {
+          throw new GleanerError('MALFORMED_JSON', `The request body is not valid JSON: ${(err as Error).message}`);
+        }
+        if (route.kind === 'submitBatch') checkBatchSize(parsed, svc.config.maxBatch);
+        const result = validate(route.endpoint, parsed);
+        if (!result.ok) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: result.errors });
+        ctx.params = result.params;
+      }
+      await handler(ctx, svc);
+    };
+    run()
+      .catch((err: unknown) => {
+        if (reply.done) return;
+        const wire = toWireError(err);
+        if (wire.code === 'INTERNAL_ERROR') svc.log.error({ request_id: requestId, err }, 'internal error');
+        const doc = problemFromWire(wire, { requestId });
+        // A 413 closes the connection: the rest of the oversized body is never read.
+        reply.send(doc.status, { 'content-type': 'application/problem+json' }, JSON.stringify(doc), wire.code === 'PAYLOAD_TOO_LARGE');
+      })
+      .finally(finish);
+  };
+}
+
+/** A batch above the documented maximum is 413 (spec part 7), checked before validation. */
+function checkBatchSize(body: unknown, max: number): void {
+  if (!body || typeof body !== 'object') return;
+  const record = body as Record<string, unknown>;
+  for (const key of ['query', 'url']) {
+    const values = record[key];
+    if (Array.isArray(values) && values.length > max) {
+      throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${max} values; ${key} has ${values.length}.`, { max });
+    }
+  }
+}

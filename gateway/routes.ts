@@ -1,0 +1,120 @@
+/**
+ * The gateway's route table, as data. Scrape routes are derived from the core registry (one
+ * entry per route and mode, plus its OPTIONS entry); the rest are listed here. Handlers are
+ * bound by `kind` in server.ts, so this table stays plain data that tests and docs can read.
+ */
+import { MODES, type Mode } from '../core/registry/types.js';
+import { ROUTES, pathFor } from '../core/registry/index.js';
+import type { Endpoint } from '../core/schema/index.js';
+
+export type Method = 'GET' | 'POST' | 'OPTIONS';
+
+export type RouteKind =
+  | 'scrape'
+  | 'submit'
+  | 'submitBatch'
+  | 'search'
+  | 'jobGet'
+  | 'scrapers'
+  | 'options'
+  | 'openapi'
+  | 'healthz'
+  | 'readyz'
+  | 'metrics'
+  | 'feed';
+
+export interface HttpRoute {
+  method: Method;
+  /** Exact path, or for `param` routes the prefix before the parameter. */
+  path: string;
+  /** Name of the single trailing path parameter (`/v1/async/scrape/{request_id}`). */
+  param?: string;
+  kind: RouteKind;
+  auth: 'key' | 'none' | 'admin';
+  /** Registry route id checked against the account's entitlements. */
+  entitlement?: string;
+  /** Body validated against this endpoint's schema before the handler runs. */
+  endpoint?: Endpoint;
+  summary: string;
+}
+
+const KIND_OF_MODE: Record<Mode, RouteKind> = { sync: 'scrape', async: 'submit', batch: 'submitBatch' };
+
+export function buildRouteTable(): HttpRoute[] {
+  const table: HttpRoute[] = [
+    { method: 'POST', path: '/v1/search', kind: 'search', auth: 'key', entitlement: 'search', endpoint: { kind: 'search' }, summary: 'Ranked organic web search results' },
+    { method: 'OPTIONS', path: '/v1/search', kind: 'options', auth: 'key', endpoint: { kind: 'search' }, summary: 'Example body of POST /v1/search' },
+  ];
+  for (const route of ROUTES) {
+    for (const mode of MODES) {
+      const path = pathFor(route, mode);
+      if (!path) continue;
+      const endpoint: Endpoint = { kind: 'scrape', routeId: route.id, mode };
+      table.push(
+        { method: 'POST', path, kind: KIND_OF_MODE[mode], auth: 'key', entitlement: route.id, endpoint, summary: `${route.summary} (${mode})` },
+        { method: 'OPTIONS', path, kind: 'options', auth: 'key', endpoint, summary: `Example body of ${path}` },
+      );
+    }
+  }
+  table.push(
+    { method: 'GET', path: '/v1/async/scrape/', param: 'request_id', kind: 'jobGet', auth: 'key', summary: 'Status and results of an async job' },
+    { method: 'GET', path: '/v1/scrapers', kind: 'scrapers', auth: 'key', summary: 'Every implemented scrape path' },
+    { method: 'GET', path: '/v1/openapi.json', kind: 'openapi', auth: 'none', summary: 'OpenAPI document of the Web API' },
+    { method: 'GET', path: '/v1/feed', kind: 'feed', auth: 'admin', summary: 'WebSocket job feed (upgrade)' },
+    { method: 'GET', path: '/healthz', kind: 'healthz', auth: 'none', summary: 'Liveness' },
+    { method: 'GET', path: '/readyz', kind: 'readyz', auth: 'none', summary: 'Readiness: store open, farm ready' },
+    { method: 'GET', path: '/metrics', kind: 'metrics', auth: 'none', summary: 'Prometheus metrics' },
+  );
+  return table;
+}
+
+export type Match =
+  | { found: true; route: HttpRoute; param?: string }
+  | { found: false; status: 404 }
+  | { found: false; status: 405; allow: Method[] };
+
+/** Exact paths in a Map; parameter routes checked by prefix. Built once at start. */
+export class Router {
+  private readonly exact = new Map<string, Map<string, HttpRoute>>();
+  private readonly prefixed: HttpRoute[] = [];
+
+  constructor(readonly routes: readonly HttpRoute[]) {
+    for (const route of routes) {
+      if (route.param) {
+        this.prefixed.push(route);
+        continue;
+      }
+      let byMethod = this.exact.get(route.path);
+      if (!byMethod) this.exact.set(route.path, (byMethod = new Map()));
+      byMethod.set(route.method, route);
+    }
+  }
+
+  match(method: string, rawPath: string): Match {
+    // Tolerate one trailing slash (`/v1/scrapers/`), never rewrite anything else.
+    const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+    const byMethod = this.exact.get(path);
+    if (byMethod) {
+      // A known path answers 405 for other methods, even where a parameter route could match.
+      const route = byMethod.get(method);
+      return route ? { found: true, route } : { found: false, status: 405, allow: [...byMethod.keys()] as Method[] };
+    }
+    const allow: Method[] = [];
+    for (const route of this.prefixed) {
+      if (!path.startsWith(route.path)) continue;
+      const param = path.slice(route.path.length);
+      if (param === '' || param.includes('/')) continue;
+      if (route.method === method) return { found: true, route, param: safeDecode(param) };
+      allow.push(route.method);
+    }
+    return allow.length > 0 ? { found: false, status: 405, allow } : { found: false, status: 404 };
+  }
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
