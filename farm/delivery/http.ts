@@ -1,0 +1,146 @@
+/**
+ * One outbound HTTP attempt for delivery, shared by webhooks and bucket uploads: undici
+ * `request` (which never follows redirects), a whole-attempt deadline, the private-address
+ * guard, and a response body read up to a small cap. Outcomes are data, never throws.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, request } from 'undici';
+import { findAddressRefusal, guardedLookup, literalHostRefusal } from './address-guard.js';
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, type AttemptOptions, type AttemptResult } from './types.js';
+
+/** Response bodies are read (so the connection can be reused) up to this, then dropped. */
+export const RESPONSE_CAP_BYTES = 16 * 1024;
+
+// Two process-wide pools: connections to public hosts are checked at connect time (the
+// lookup is the check), and a pool made with the guard never serves an unguarded request.
+let openAgent: Agent | undefined;
+let guardedAgent: Agent | undefined;
+
+function agentFor(allowPrivate: boolean): Agent {
+  if (allowPrivate) return (openAgent ??= new Agent({ keepAliveTimeout: 10_000 }));
+  return (guardedAgent ??= new Agent({ keepAliveTimeout: 10_000, connect: { lookup: guardedLookup } }));
+}
+
+/** Closes the pools (tests, shutdown). Later sends open new ones. */
+export async function closeDeliveryAgents(): Promise<void> {
+  const agents = [openAgent, guardedAgent].filter((a): a is Agent => a !== undefined);
+  openAgent = guardedAgent = undefined;
+  await Promise.all(agents.map((a) => a.close()));
+}
+
+export interface OutboundRequest {
+  method: 'POST' | 'PUT';
+  url: URL;
+  headers: Record<string, string>;
+  body: Buffer | string;
+}
+
+export type SendResult =
+  | { ok: true; status: number; headers: IncomingHttpHeaders; body: Buffer }
+  | { ok: false; retry: boolean; error: string };
+
+export async function send(req: OutboundRequest, options: AttemptOptions = {}): Promise<SendResult> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const allowPrivate = options.allowPrivate ?? false;
+  if (req.url.protocol !== 'http:' && req.url.protocol !== 'https:') {
+    return { ok: false, retry: false, error: `unsupported scheme ${req.url.protocol} (http and https only)` };
+  }
+  if (!allowPrivate) {
+    const refusal = literalHostRefusal(req.url.hostname);
+    if (refusal) return { ok: false, retry: false, error: `refused: ${refusal.message}` };
+  }
+  // One controller per attempt, fed by the deadline and the caller's signal. Hand-wired rather
+  // than AbortSignal.any so nothing stays attached to a long-lived shutdown signal afterwards.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onAbort = () => controller.abort();
+  if (options.signal?.aborted) controller.abort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const res = await request(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      signal: controller.signal,
+      dispatcher: agentFor(allowPrivate),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      const room = RESPONSE_CAP_BYTES - size;
+      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      size += Math.min(chunk.length, room);
+      if (size >= RESPONSE_CAP_BYTES) {
+        // Stop reading a large answer: the connection is closed rather than drained.
+        res.body.destroy();
+        break;
+      }
+    }
+    return { ok: true, status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) };
+  } catch (err) {
+    const refusal = findAddressRefusal(err);
+    if (refusal) return { ok: false, retry: false, error: `refused: ${refusal.message}` };
+    if (timedOut) return { ok: false, retry: true, error: `timed out after ${timeoutMs} ms` };
+    if (options.signal?.aborted) return { ok: false, retry: true, error: 'aborted before completion' };
+    return { ok: false, retry: true, error: networkError(err) };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function networkError(err: unknown): string {
+  if (!(err instanceof Error)) return 'network error';
+  const cause = (err as { cause?: unknown }).cause;
+  const code = (err as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code;
+  const text = cause instanceof Error && cause.message && cause.message !== err.message ? `${err.message} (${cause.message})` : err.message;
+  return `network error${typeof code === 'string' ? ` ${code}` : ''}: ${text}`.slice(0, 300);
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** `Retry-After` as ms from `now`: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/**
+ * The delivery policy of an HTTP answer: 2xx delivered; 408, 429 and 5xx retried (with
+ * `Retry-After` when given); redirects and other 4xx final. `what` and `detail` make the
+ * error line (`webhook answered HTTP 404`, `bucket answered HTTP 403 AccessDenied: ...`).
+ */
+export function classifyAnswer(
+  status: number,
+  headers: IncomingHttpHeaders,
+  what: string,
+  detail = '',
+  now: number = Date.now(),
+): AttemptResult {
+  if (status >= 200 && status < 300) return { ok: true, status };
+  const suffix = detail ? ` ${detail}` : '';
+  if (status >= 300 && status < 400) {
+    const location = header(headers, 'location');
+    const to = location ? ` to ${location.slice(0, 200)}` : '';
+    return { ok: false, retry: false, status, error: `${what} answered HTTP ${status}${suffix}: redirect${to} not followed` };
+  }
+  const retry = status === 408 || status === 429 || status >= 500;
+  const result: AttemptResult = { ok: false, retry, status, error: `${what} answered HTTP ${status}${suffix}` };
+  if (retry) {
+    const after = parseRetryAfter(header(headers, 'retry-after'), now);
+    if (after !== undefined) result.retryAfterMs = after;
+  }
+  return result;
+}
