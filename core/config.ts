@@ -49,6 +49,20 @@ export interface Config {
   maxResponseBytes: number;
   /** Concurrent requests per account before 429. */
   accountConcurrency: number;
+  /** Public base URL of the Web API, used in webhook bodies and Job API links; default from host:port. */
+  publicUrl: string | undefined;
+  /** Public base URL of the Job API push-pull host (`_links`); default from host:dataPort. */
+  dataPublicUrl: string | undefined;
+  /** Raw bucket credentials from `GLEANER_STORAGE` (parsed and checked by the farm's delivery). */
+  storage: Record<string, unknown>;
+  /** Deadline of one async job run (ms). */
+  jobTimeoutMs: number;
+  /** Webhook/bucket delivery retries: attempts in all, first backoff ceiling, largest ceiling (ms). */
+  deliveryAttempts: number;
+  deliveryBaseMs: number;
+  deliveryMaxMs: number;
+  /** How often expired jobs are swept (ms). */
+  sweepIntervalMs: number;
 }
 
 export const DEFAULTS: Readonly<Config> = Object.freeze({
@@ -73,6 +87,14 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   retentionMs: 24 * 60 * 60 * 1000,
   maxResponseBytes: 20 * 1024 * 1024,
   accountConcurrency: 64,
+  publicUrl: undefined,
+  dataPublicUrl: undefined,
+  storage: {},
+  jobTimeoutMs: 300_000,
+  deliveryAttempts: 8,
+  deliveryBaseMs: 30_000,
+  deliveryMaxMs: 30 * 60_000,
+  sweepIntervalMs: 60_000,
 });
 
 type Env = Record<string, string | undefined>;
@@ -128,6 +150,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     maxBatch: int(env, 'GLEANER_MAX_BATCH', DEFAULTS.maxBatch),
     retentionMs: int(env, 'GLEANER_RETENTION_MS', DEFAULTS.retentionMs),
     accountConcurrency: int(env, 'GLEANER_ACCOUNT_CONCURRENCY', DEFAULTS.accountConcurrency),
+    publicUrl: env.GLEANER_PUBLIC_URL || undefined,
+    dataPublicUrl: env.GLEANER_DATA_PUBLIC_URL || undefined,
+    storage: jsonFile(env, 'GLEANER_STORAGE', DEFAULTS.storage),
+    jobTimeoutMs: int(env, 'GLEANER_JOB_TIMEOUT_MS', DEFAULTS.jobTimeoutMs),
+    deliveryAttempts: int(env, 'GLEANER_DELIVERY_ATTEMPTS', DEFAULTS.deliveryAttempts),
+    deliveryBaseMs: int(env, 'GLEANER_DELIVERY_BASE_MS', DEFAULTS.deliveryBaseMs),
+    deliveryMaxMs: int(env, 'GLEANER_DELIVERY_MAX_MS', DEFAULTS.deliveryMaxMs),
+    sweepIntervalMs: int(env, 'GLEANER_SWEEP_INTERVAL_MS', DEFAULTS.sweepIntervalMs),
   };
   return Object.freeze({ ...config, ...overrides });
 }

@@ -43,6 +43,7 @@ export const ERROR_CODES = {
     disposition: 'fail',
     detail: 'The scrape did not finish within the synchronous deadline; retry with backoff or use the async route.',
   },
+  UPGRADE_REQUIRED: { status: 426, disposition: 'fail', detail: 'This route is a WebSocket: send an upgrade request.' },
   PAYLOAD_TOO_LARGE: { status: 413, disposition: 'fail', detail: 'The request body or batch is too large.' },
   TOO_MANY_REQUESTS: {
     status: 429,
@@ -71,6 +72,8 @@ export const ERROR_CODES = {
     disposition: 'fail',
     detail: 'Extraction by prompt needs a language model: set GLEANER_LLM_URL (and GLEANER_LLM_MODEL, GLEANER_LLM_KEY as the endpoint requires).',
   },
+  /** A webhook or bucket delivery failed; recorded on the job, never answered to a request. */
+  DELIVERY_FAILED: { status: 502, disposition: 'retry', detail: 'The result could not be delivered.' },
   INTERNAL_ERROR: { status: 500, disposition: 'fail', detail: 'An internal error occurred.' },
   SERVICE_UNAVAILABLE: { status: 503, disposition: 'retry', detail: 'The service is starting or draining; retry shortly.' },
 } as const satisfies Record<string, CodeSpec>;

@@ -30,17 +30,17 @@ GLEANER_SYNC_TIMEOUT_MS (150000), GLEANER_MAX_BATCH (5000), GLEANER_RETENTION_MS
 
 async function serve(): Promise<void> {
   const config = loadConfig();
-  const server = await startServer({ config });
-  const generated = server.bootstrap.generated;
-  if (generated) {
+  const server = await startServer({
+    config,
     // Printed once, on the first start of a fresh store; only hashes are kept.
-    process.stdout.write(
-      `\nGleaner created first credentials (shown once, store them now):\n` +
-        `  Web API key:  ${generated.key}\n` +
-        `  Job API user: ${generated.user}:${generated.password}\n` +
-        `  Try: curl -s -H 'Authorization: Bearer ${generated.key}' ${server.url}/v1/scrapers\n\n`,
-    );
-  }
+    onGeneratedCredentials: (generated, url) =>
+      process.stdout.write(
+        `\nGleaner created first credentials (shown once, store them now):\n` +
+          `  Web API key:  ${generated.key}\n` +
+          `  Job API user: ${generated.user}:${generated.password}\n` +
+          `  Try: curl -s -H 'Authorization: Bearer ${generated.key}' ${url}/v1/scrapers\n\n`,
+      ),
+  });
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

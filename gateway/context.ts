@@ -8,6 +8,8 @@ import type { RequestInfo, Reply } from './http.js';
 import type { Metrics } from './metrics.js';
 import type { HttpRoute, Router } from './routes.js';
 import type { Admission } from './admission.js';
+import type { EventBus } from '../core/events.js';
+import type { Dispatcher } from '../farm/index.js';
 
 export type ServiceState = 'starting' | 'ready' | 'draining';
 
@@ -20,6 +22,9 @@ export interface Services {
   log: Logger;
   router: Router;
   admission: Admission;
+  events: EventBus;
+  /** Undefined while starting. */
+  dispatcher: Dispatcher | undefined;
   state: () => ServiceState;
 }
 

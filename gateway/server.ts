@@ -9,13 +9,17 @@ import type { Config } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { compileAll } from '../core/schema/index.js';
 import { Store } from '../core/store/index.js';
-import { createFarm, type Farm } from '../farm/index.js';
+import { EventBus } from '../core/events.js';
+import { createFarm, Dispatcher, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
 import { Admission } from './admission.js';
 import { bootstrapCredentials, type BootstrapResult } from './bootstrap.js';
 import type { Handler, ServiceState, Services } from './context.js';
 import { scrapers, options, openapi } from './handlers/discovery.js';
 import { healthz, metrics, readyz } from './handlers/ops.js';
 import { scrapeSync } from './handlers/scrape.js';
+import { jobGet, submit, submitBatch } from './handlers/jobs.js';
+import { mountFeed } from './feed.js';
+import { deliveryPayloads } from './payloads.js';
 import { Metrics } from './metrics.js';
 import { createPipeline } from './pipeline.js';
 import { buildRouteTable, Router, type RouteKind } from './routes.js';
@@ -24,6 +28,8 @@ import { GleanerError } from '../core/errors.js';
 export interface ServerOptions {
   config: Config;
   logger?: Logger;
+  /** Called once with credentials generated for a fresh store, before the service is ready. */
+  onGeneratedCredentials?: (generated: NonNullable<BootstrapResult['generated']>, url: string) => void;
 }
 
 export interface RunningServer {
@@ -42,20 +48,25 @@ const notYet: Handler = () => {
   throw new GleanerError('SERVICE_UNAVAILABLE', 'This route is not available on this node yet.');
 };
 
+/** A plain GET on the feed (no upgrade headers) reaches the HTTP pipeline. */
+const feedWithoutUpgrade: Handler = () => {
+  throw new GleanerError('UPGRADE_REQUIRED');
+};
+
 function handlerTable(): Record<RouteKind, Handler> {
   return {
     scrape: scrapeSync,
-    submit: notYet,
-    submitBatch: notYet,
+    submit,
+    submitBatch,
     search: notYet,
-    jobGet: notYet,
+    jobGet,
     scrapers,
     options,
     openapi,
     healthz,
     readyz,
     metrics,
-    feed: notYet,
+    feed: feedWithoutUpgrade,
   };
 }
 
@@ -78,6 +89,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     config,
     store,
     farm: undefined,
+    dispatcher: undefined,
+    events: new EventBus((err) => log.error({ err }, 'job event listener failed')),
     metrics: new Metrics(),
     log,
     router,
@@ -85,9 +98,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     state: () => state,
   };
   const app = uWS.App();
+  mountFeed(app, svc);
   app.any('/*', createPipeline(svc, handlerTable()));
   const token = await listen(app, config.host, config.port);
   const port = uWS.us_socket_local_port(token as unknown as uWS.us_socket);
+  const url = config.publicUrl ?? `http://${config.host}:${port}`;
+  if (bootstrap.generated) opts.onGeneratedCredentials?.(bootstrap.generated, url);
 
   let farm: Farm;
   try {
@@ -98,12 +114,49 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     throw err;
   }
   svc.farm = farm;
+  const outbox = new Outbox({
+    jobs: store.jobs,
+    accounts: store.accounts,
+    events: svc.events,
+    log,
+    payloads: deliveryPayloads(svc, url),
+    delivery: parseDeliveryConfig(config.storage),
+    policy: { maxAttempts: config.deliveryAttempts, baseMs: config.deliveryBaseMs, maxMs: config.deliveryMaxMs, jitter: 'full', maxRetryAfterMs: config.deliveryMaxMs },
+    allowPrivate: config.allowPrivate,
+  });
+  const dispatcher = new Dispatcher({
+    jobs: store.jobs,
+    runner: farm,
+    events: svc.events,
+    log,
+    concurrency: Math.max(1, config.workers * config.contextsPerWorker),
+    jobTimeoutMs: config.jobTimeoutMs,
+    retentionMs: config.retentionMs,
+    onFinished: () => outbox.wake(),
+  });
+  svc.dispatcher = dispatcher;
+  const recovered = dispatcher.start();
+  outbox.start();
+  const sweeper = setInterval(() => {
+    store.jobs.sweep(Date.now()).then(
+      (n) => n > 0 && log.info({ swept: n }, 'expired jobs removed'),
+      (err: unknown) => log.error({ err }, 'sweep failed'),
+    );
+  }, config.sweepIntervalMs);
+  sweeper.unref();
   svc.metrics.addGauges(() => {
-    const s = farm.stats();
-    return { gleaner_farm_in_flight: s.inFlight, gleaner_farm_queued: s.queued, gleaner_admitted_requests: svc.admission.total() };
+    const f = farm.stats();
+    const d = dispatcher.stats();
+    return {
+      gleaner_farm_in_flight: f.inFlight,
+      gleaner_farm_queued: f.queued,
+      gleaner_jobs_running: d.running,
+      gleaner_jobs_queued: d.waiting,
+      gleaner_admitted_requests: svc.admission.total(),
+    };
   });
   state = 'ready';
-  log.info({ port, host: config.host, dataDir: config.dataDir, workers: config.workers }, 'gleaner ready');
+  log.info({ port, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered }, 'gleaner ready');
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -113,10 +166,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // Drain: in-flight requests hold admission slots; wait for them (bounded by the sync deadline).
       const until = Date.now() + config.syncTimeoutMs;
       while (svc.admission.total() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      clearInterval(sweeper);
+      // Running jobs finish and are stored; queued ones stay in LMDB for the next start.
+      await dispatcher.close();
+      await outbox.close();
       await farm.close();
       await store.close();
       log.info('gleaner stopped');
     })());
 
-  return { port, url: `http://${config.host}:${port}`, store, farm, services: svc, bootstrap, close };
+  return { port, url, store, farm, services: svc, bootstrap, close };
 }

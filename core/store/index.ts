@@ -7,8 +7,10 @@
  * every request instead of keeping a cache that a revoke in another process could not reach.
  */
 import { mkdirSync } from 'node:fs';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { AccountStore } from './accounts.js';
+import { JobStore } from './jobs.js';
+import { UsageLedger } from './usage.js';
 
 export interface StoreDatabases {
   root: RootDatabase;
@@ -17,16 +19,30 @@ export interface StoreDatabases {
   accounts: Database<unknown, number>;
   keys: Database<unknown, string>;
   users: Database<unknown, string>;
+  jobs: Database<unknown, string>;
+  results: Database<unknown, string>;
+  /** [priority, jobId] → clientId */
+  queue: Database<unknown, Key>;
+  /** [dueAt, jobId, kind] → attempt */
+  outbox: Database<unknown, Key>;
+  /** [expiresAt, jobId] → null */
+  expiry: Database<unknown, Key>;
+  /** [clientId, day, product, source, parsed] → counters */
+  usage: Database<unknown, Key>;
 }
 
 export class Store {
   readonly dbs: StoreDatabases;
   readonly accounts: AccountStore;
+  readonly jobs: JobStore;
+  readonly usage: UsageLedger;
   private closed = false;
 
   private constructor(dbs: StoreDatabases) {
     this.dbs = dbs;
     this.accounts = new AccountStore(dbs);
+    this.jobs = new JobStore(dbs);
+    this.usage = new UsageLedger(dbs);
   }
 
   static open(dataDir: string): Store {
@@ -40,6 +56,12 @@ export class Store {
       accounts: root.openDB({ name: 'accounts' }),
       keys: root.openDB({ name: 'keys' }),
       users: root.openDB({ name: 'users' }),
+      jobs: root.openDB({ name: 'jobs' }),
+      results: root.openDB({ name: 'results' }),
+      queue: root.openDB({ name: 'queue' }),
+      outbox: root.openDB({ name: 'outbox' }),
+      expiry: root.openDB({ name: 'expiry' }),
+      usage: root.openDB({ name: 'usage' }),
     };
     return new Store(dbs);
   }

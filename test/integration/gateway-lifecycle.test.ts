@@ -2,7 +2,7 @@
  * The service as an operator runs it: the CLI in a child process, first credentials printed
  * once, keys managed offline while it runs, SIGTERM draining it, 503 while draining.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -22,9 +22,13 @@ function tempDir(): string {
 }
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-function cli(dataDir: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [...CLI, ...args], { cwd: root, env: { ...process.env, GLEANER_DATA_DIR: dataDir }, encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+/** Runs the CLI asynchronously: a blocked event loop would let keep-alive sockets go stale. */
+function cli(dataDir: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) =>
+    execFile(process.execPath, [...CLI, ...args], { cwd: root, env: { ...process.env, GLEANER_DATA_DIR: dataDir }, encoding: 'utf8' }, (err, stdout, stderr) =>
+      done({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    ),
+  );
 }
 
 /** Starts `gleaner serve` and resolves once it has logged `gleaner ready`, with its stdout so far. */
@@ -55,8 +59,8 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 describe('gleaner CLI', () => {
-  test('--help lists the commands', () => {
-    const r = cli(tempDir(), '--help');
+  test('--help lists the commands', async () => {
+    const r = await cli(tempDir(), '--help');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/gleaner keys create/);
     expect(r.stdout).toMatch(/gleaner keys revoke/);
@@ -72,14 +76,14 @@ describe('gleaner CLI', () => {
     expect((await call(`${base}/v1/scrapers`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
 
     // A key created by the CLI in another process works at once, and its revocation too.
-    const created = cli(dataDir, 'keys', 'create', '--label', 'ops');
+    const created = await cli(dataDir, 'keys', 'create', '--label', 'ops');
     expect(created.status).toBe(0);
     const second = created.stdout.trim();
     expect(second).toMatch(/^glk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
     expect((await call(`${base}/v1/scrapers`, { headers: { authorization: `Bearer ${second}` } })).status).toBe(200);
-    const listed = cli(dataDir, 'keys', 'list');
+    const listed = await cli(dataDir, 'keys', 'list');
     expect(listed.stdout.split('\n').filter(Boolean)).toHaveLength(2);
-    expect(cli(dataDir, 'keys', 'revoke', second.slice(4, 20)).stdout).toBe(`revoked ${second.slice(4, 20)}\n`);
+    expect((await cli(dataDir, 'keys', 'revoke', second.slice(4, 20))).stdout).toBe(`revoked ${second.slice(4, 20)}\n`);
     const revoked = await call(`${base}/v1/scrapers`, { headers: { authorization: `Bearer ${second}` } });
     expect([revoked.status, revoked.text]).toEqual([401, '']);
 
@@ -108,7 +112,7 @@ describe('gleaner CLI', () => {
 describe('draining', () => {
   test('requests on open connections get 503 SERVICE_UNAVAILABLE while draining; health still answers', async () => {
     const gw = await startGateway();
-    const client = new Client(gw.url, { pipelining: 0 });
+    const client = new Client(gw.url, { pipelining: 1, keepAliveTimeout: 60_000 });
     try {
       const warm = await client.request({ path: '/healthz', method: 'GET' });
       await warm.body.text();

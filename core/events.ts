@@ -1,0 +1,44 @@
+/**
+ * Job lifecycle events: published by the dispatcher and outbox, read by the job feed and the
+ * usage ledger. Synchronous fan-out on the main thread; a listener that throws is logged by
+ * the bus owner and never breaks the publisher.
+ */
+import type { WireError } from './errors.js';
+
+export type JobEventType = 'accepted' | 'started' | 'done' | 'failed' | 'delivered' | 'delivery_failed';
+
+export interface JobEvent {
+  type: JobEventType;
+  jobId: string;
+  clientId: number;
+  routeId: string;
+  /** Unix ms. */
+  at: number;
+  batchId?: string;
+  /** `webhook` or `storage` on delivery events. */
+  delivery?: string;
+  error?: WireError;
+}
+
+export type JobEventListener = (event: JobEvent) => void;
+
+export class EventBus {
+  private readonly listeners = new Set<JobEventListener>();
+
+  constructor(private readonly onListenerError: (err: unknown) => void = () => {}) {}
+
+  subscribe(listener: JobEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  publish(event: JobEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.onListenerError(err);
+      }
+    }
+  }
+}

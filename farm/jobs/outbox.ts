@@ -1,0 +1,141 @@
+/**
+ * The delivery outbox runner: takes due entries from the durable LMDB outbox, performs the
+ * webhook POST or bucket upload, and records the outcome on the job in one transaction.
+ *
+ * - At least once: an entry leaves the outbox only after its attempt is recorded, so a crash
+ *   mid-delivery repeats that delivery after restart (receivers dedupe on `Gleaner-Delivery`).
+ * - Retries: exponential backoff with full jitter up to `policy.attempts`; non-retryable
+ *   answers (4xx other than 408/429, a malformed bucket URL) fail at once.
+ * - Bounded: at most `concurrency` deliveries in flight; each attempt has a deadline.
+ * Payloads are rendered by the front door that created the job (Web API or Job API shapes).
+ */
+import type { EventBus } from '../../core/events.js';
+import type { Logger } from '../../core/log.js';
+import type { Account } from '../../core/store/accounts.js';
+import type { JobRecord, JobStore, OutboxEntry } from '../../core/store/jobs.js';
+import { credentialsFor, decideRetry, isStorageType, postWebhook, uploadResult, type AttemptResult, type DeliveryConfig, type RetryPolicy } from '../delivery/index.js';
+
+export interface DeliveryPayloads {
+  /** The webhook body for a finished job. */
+  webhook(job: JobRecord): string;
+  /** The object written to the bucket for a done job. */
+  storage(job: JobRecord): string;
+}
+
+export interface OutboxOptions {
+  jobs: JobStore;
+  accounts: { getAccount(clientId: number): Account | undefined };
+  events: EventBus;
+  log: Logger;
+  payloads: DeliveryPayloads;
+  delivery: DeliveryConfig;
+  policy: RetryPolicy;
+  allowPrivate: boolean;
+  concurrency?: number;
+  attemptTimeoutMs?: number;
+}
+
+export class Outbox {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly inFlight = new Map<string, AbortController>();
+  private stopped = false;
+  private readonly idle = new Set<() => void>();
+
+  constructor(private readonly opts: OutboxOptions) {}
+
+  start(): void {
+    this.wake();
+  }
+
+  /** Called when new entries may be due (a job finished). */
+  wake(): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), 0);
+  }
+
+  async close(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    while (this.inFlight.size > 0) await new Promise<void>((r) => this.idle.add(r));
+  }
+
+  destroy(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    for (const c of this.inFlight.values()) c.abort();
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    const limit = (this.opts.concurrency ?? 8) - this.inFlight.size;
+    if (limit > 0) {
+      for (const entry of this.opts.jobs.dueDeliveries(Date.now(), limit + this.inFlight.size)) {
+        const key = `${entry.jobId}:${entry.kind}`;
+        if (this.inFlight.has(key) || this.inFlight.size >= (this.opts.concurrency ?? 8)) continue;
+        const controller = new AbortController();
+        this.inFlight.set(key, controller);
+        this.attempt(entry, controller.signal)
+          .catch((err: unknown) => this.opts.log.error({ err, job_id: entry.jobId }, 'outbox failed to record a delivery'))
+          .finally(() => {
+            this.inFlight.delete(key);
+            if (this.inFlight.size === 0) for (const r of this.idle) r();
+            this.idle.clear();
+            this.wake();
+          });
+      }
+    }
+    const next = this.opts.jobs.nextDeliveryDue();
+    if (next !== undefined && this.inFlight.size === 0) {
+      this.timer = setTimeout(() => this.tick(), Math.max(0, Math.min(next - Date.now(), 60_000)));
+    }
+  }
+
+  private async attempt(entry: OutboxEntry, signal: AbortSignal): Promise<void> {
+    const { jobs, log, events } = this.opts;
+    const job = jobs.get(entry.jobId);
+    if (!job) return void (await jobs.recordDelivery(entry, { state: 'failed', error: 'job expired' }));
+    const timeoutMs = this.opts.attemptTimeoutMs ?? 30_000;
+    let result: AttemptResult;
+    if (entry.kind === 'webhook') {
+      const secret = this.opts.accounts.getAccount(job.clientId)?.webhookSecret ?? '';
+      result = await postWebhook(job.params.callback_url as string, this.opts.payloads.webhook(job), secret, {
+        event: job.status === 'done' ? 'job.done' : 'job.faulted',
+        deliveryId: `${job.id}-webhook`,
+        signal,
+        timeoutMs,
+        allowPrivate: this.opts.allowPrivate,
+      });
+    } else {
+      const storage = job.params.storage as { type: string; url: string };
+      const creds = isStorageType(storage.type) ? credentialsFor(this.opts.delivery, storage.type) : undefined;
+      result = await uploadResult(storage, this.opts.payloads.storage(job), creds, { jobId: job.id, signal, timeoutMs, allowPrivate: this.opts.allowPrivate });
+    }
+    if (signal.aborted && this.stopped) return; // destroyed: the entry stays for the next start
+    const attempts = entry.attempt + 1;
+    let recorded: JobRecord | undefined;
+    if (result.ok) {
+      recorded = await jobs.recordDelivery(entry, { state: 'delivered' });
+    } else {
+      const decision = decideRetry(attempts, result, this.opts.policy);
+      if (decision.retry) {
+        await jobs.recordDelivery(entry, { state: 'pending', error: result.error, retryAt: Date.now() + decision.delayMs });
+        log.warn({ job_id: job.id, kind: entry.kind, attempt: attempts, error: result.error, retry_in_ms: decision.delayMs }, 'delivery failed, will retry');
+        return;
+      }
+      recorded = await jobs.recordDelivery(entry, { state: 'failed', error: decision.reason });
+      log.warn({ job_id: job.id, kind: entry.kind, attempt: attempts, error: decision.reason }, 'delivery failed for good');
+    }
+    if (!recorded) return;
+    events.publish({
+      type: result.ok ? 'delivered' : 'delivery_failed',
+      jobId: job.id,
+      clientId: job.clientId,
+      routeId: job.routeId,
+      at: Date.now(),
+      delivery: entry.kind,
+      ...(job.batchId ? { batchId: job.batchId } : {}),
+      ...(result.ok ? {} : { error: { code: 'DELIVERY_FAILED' as const, message: result.error } }),
+    });
+  }
+}

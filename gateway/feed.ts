@@ -1,0 +1,161 @@
+/**
+ * The job feed: `GET /v1/feed` upgraded to a WebSocket, for admin keys
+ * (`Authorization: Bearer <key>` on the upgrade request).
+ *
+ * - Frames are msgpack by default, JSON with `?format=json`.
+ * - Filters: `?account=1,2` (client ids) and `?route=se1/search,mkt1/*` (route ids, `/*` for a
+ *   target). Events: accepted, started, done, failed, delivered, delivery_failed.
+ * - Back-pressure: while a socket has more than `HIGH_WATER` bytes buffered, events for it are
+ *   dropped and counted; when it drains, it gets one `{type: "dropped", count}` frame so the
+ *   client knows to re-read job state. A slow consumer never grows the server's memory.
+ * - Submitting: a message `{op: "submit", ref, path: "/v1/async/scrape/...", body}` creates
+ *   jobs like the HTTP route would and answers `{op: "submitted", ref, status: 202, body}` or
+ *   `{op: "error", ref, status, body: <problem document>}`.
+ */
+import { pack, unpack } from 'msgpackr';
+import type { TemplatedApp, WebSocket } from 'uWebSockets.js';
+import type { JobEvent } from '../core/events.js';
+import { GleanerError, toWireError } from '../core/errors.js';
+import { problemFromWire } from '../core/problem.js';
+import { validate } from '../core/schema/index.js';
+import { entitled, type Account } from '../core/store/accounts.js';
+import type { Services } from './context.js';
+import { submitJobs } from './handlers/jobs.js';
+
+const HIGH_WATER = 256 * 1024;
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+interface FeedSocketData {
+  account: Account;
+  json: boolean;
+  accounts: Set<number> | undefined;
+  routes: string[] | undefined;
+  dropped: number;
+  /** Set on close: uWS forbids touching a closed socket, and a submit may finish after it. */
+  closed: boolean;
+  unsubscribe?: () => void;
+}
+
+function list(value: string | null): string[] | undefined {
+  const items = value?.split(',').map((s) => s.trim()).filter(Boolean);
+  return items && items.length > 0 ? items : undefined;
+}
+
+function wants(data: FeedSocketData, event: JobEvent): boolean {
+  if (data.accounts && !data.accounts.has(event.clientId)) return false;
+  return !data.routes || entitled(data.routes, event.routeId);
+}
+
+function frame(event: JobEvent): Record<string, unknown> {
+  return {
+    type: event.type,
+    job_id: event.jobId,
+    client_id: event.clientId,
+    route: event.routeId,
+    at: event.at,
+    ...(event.batchId ? { batch_id: event.batchId } : {}),
+    ...(event.delivery ? { delivery: event.delivery } : {}),
+    ...(event.error ? { error: { code: event.error.code, message: event.error.message } } : {}),
+  };
+}
+
+function send(ws: WebSocket<FeedSocketData>, value: unknown): void {
+  const data = ws.getUserData();
+  if (data.json) ws.send(JSON.stringify(value), false);
+  else ws.send(pack(value), true);
+}
+
+export function mountFeed(app: TemplatedApp, svc: Services): void {
+  app.ws<FeedSocketData>('/v1/feed', {
+    maxPayloadLength: svc.config.maxBodyBytes,
+    maxBackpressure: 4 * HIGH_WATER,
+    closeOnBackpressureLimit: 0,
+    idleTimeout: 120,
+    upgrade: (res, req, context) => {
+      // Copy everything out of req synchronously (uWS rule), then decide.
+      const authorization = req.getHeader('authorization');
+      const query = new URLSearchParams(req.getQuery() ?? '');
+      const key = req.getHeader('sec-websocket-key');
+      const protocol = req.getHeader('sec-websocket-protocol');
+      const extensions = req.getHeader('sec-websocket-extensions');
+      const token = BEARER.exec(authorization)?.[1];
+      const account = token ? svc.store.accounts.authenticate(token) : undefined;
+      if (!account || !account.admin || svc.state() !== 'ready') {
+        const status = !account ? '401 Unauthorized' : !account.admin ? '403 Forbidden' : '503 Service Unavailable';
+        res.cork(() => res.writeStatus(status).end());
+        return;
+      }
+      const accounts = list(query.get('account'));
+      const data: FeedSocketData = {
+        account,
+        json: query.get('format') === 'json',
+        accounts: accounts ? new Set(accounts.map(Number)) : undefined,
+        routes: list(query.get('route')),
+        dropped: 0,
+        closed: false,
+      };
+      res.cork(() => res.upgrade(data, key, protocol, extensions, context));
+    },
+    open: (ws) => {
+      const data = ws.getUserData();
+      data.unsubscribe = svc.events.subscribe((event) => {
+        if (!wants(data, event)) return;
+        if (ws.getBufferedAmount() > HIGH_WATER) {
+          data.dropped++;
+          return;
+        }
+        send(ws, frame(event));
+      });
+    },
+    drain: (ws) => {
+      const data = ws.getUserData();
+      if (data.dropped > 0 && ws.getBufferedAmount() < HIGH_WATER / 2) {
+        send(ws, { type: 'dropped', count: data.dropped });
+        data.dropped = 0;
+      }
+    },
+    message: (ws, message, isBinary) => {
+      // Copy: uWS reuses the message buffer after this callback returns.
+      const copy = Buffer.from(new Uint8Array(message));
+      void handleMessage(ws, copy, isBinary, svc);
+    },
+    close: (ws) => {
+      const data = ws.getUserData();
+      data.closed = true;
+      data.unsubscribe?.();
+    },
+  });
+}
+
+async function handleMessage(ws: WebSocket<FeedSocketData>, raw: Buffer, isBinary: boolean, svc: Services): Promise<void> {
+  let ref: unknown;
+  try {
+    let msg: { op?: unknown; ref?: unknown; path?: unknown; body?: unknown };
+    try {
+      msg = (isBinary ? unpack(raw) : JSON.parse(raw.toString('utf8'))) as typeof msg;
+    } catch {
+      throw new GleanerError('MALFORMED_JSON', 'The message is neither JSON text nor a msgpack binary frame.');
+    }
+    ref = msg?.ref;
+    if (!msg || msg.op !== 'submit' || typeof msg.path !== 'string') {
+      throw new GleanerError('VALIDATION_ERROR', 'Messages are {op: "submit", ref, path, body}.', {
+        errors: [{ pointer: '#/op', detail: 'op must be "submit" with a string path' }],
+      });
+    }
+    const match = svc.router.match('POST', msg.path);
+    if (!match.found || (match.route.kind !== 'submit' && match.route.kind !== 'submitBatch') || !match.route.endpoint) {
+      throw new GleanerError('NOT_FOUND', `${String(msg.path)} is not an async or batch route.`);
+    }
+    const { route } = match;
+    const account = ws.getUserData().account;
+    if (!entitled(account.entitlements, route.entitlement!)) throw new GleanerError('FORBIDDEN');
+    const result = validate(route.endpoint!, msg.body);
+    if (!result.ok) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: result.errors });
+    const mode = route.kind === 'submit' ? 'async' : 'batch';
+    const body = await submitJobs(svc, account.clientId, route.entitlement!, mode, result.params);
+    if (!ws.getUserData().closed) ws.cork(() => send(ws, { op: 'submitted', ref, status: 202, body }));
+  } catch (err) {
+    const problem = problemFromWire(toWireError(err));
+    if (!ws.getUserData().closed) ws.cork(() => send(ws, { op: 'error', ref, status: problem.status, body: problem }));
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Web API jobs (spec 2.4, 4.4): submit one, submit a batch, collect one.
+ *
+ * The 202 leaves only after the job records and queue entries are committed to LMDB.
+ * Collection of a failed job answers `status: "faulted"` with `results: []` and an `error`
+ * object carrying the problem code (`title`), HTTP status and detail — the spec leaves the
+ * failed shape open; this one mirrors the problem documents callers already parse.
+ */
+import { GleanerError } from '../../core/errors.js';
+import { newId, isId } from '../../core/ids.js';
+import { problemFromWire } from '../../core/problem.js';
+import { routeById } from '../../core/registry/index.js';
+import type { JobRecord } from '../../core/store/jobs.js';
+import type { Handler, Services } from '../context.js';
+
+function unixSeconds(ms: number): number {
+  return Math.floor(ms / 1000);
+}
+
+export function newJobRecord(
+  clientId: number,
+  routeId: string,
+  params: Record<string, unknown>,
+  mode: 'async' | 'batch',
+  batchId?: string,
+): JobRecord {
+  const now = Date.now();
+  return {
+    id: newId(now),
+    clientId,
+    routeId,
+    mode,
+    api: 'web',
+    params,
+    status: 'pending',
+    createdAt: now,
+    updatedAt: now,
+    attempts: 0,
+    priority: 10,
+    deliveries: {},
+    ...(batchId ? { batchId } : {}),
+  };
+}
+
+/** Commits, hands to the dispatcher and announces; resolves once durable. */
+export async function acceptJobs(svc: Services, jobs: JobRecord[]): Promise<void> {
+  const dispatcher = svc.dispatcher;
+  if (!dispatcher) throw new GleanerError('SERVICE_UNAVAILABLE');
+  await svc.store.jobs.enqueue(jobs);
+  dispatcher.accept(jobs);
+  for (const job of jobs) {
+    svc.events.publish({ type: 'accepted', jobId: job.id, clientId: job.clientId, routeId: job.routeId, at: job.createdAt, ...(job.batchId ? { batchId: job.batchId } : {}) });
+  }
+}
+
+function submitted(job: JobRecord): Record<string, unknown> {
+  return { status: 'pending', params: job.params, metadata: { timestamp: unixSeconds(job.createdAt), request_id: job.id } };
+}
+
+/**
+ * Creates the jobs of one validated async or batch request and returns the 202 body. Shared by
+ * the HTTP handlers and the job feed's submit message.
+ */
+export async function submitJobs(svc: Services, clientId: number, routeId: string, mode: 'async' | 'batch', params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (mode === 'async') {
+    const job = newJobRecord(clientId, routeId, params, 'async');
+    await acceptJobs(svc, [job]);
+    return submitted(job);
+  }
+  const route = routeById(routeId);
+  if (!route) throw new GleanerError('NOT_FOUND');
+  const values = params[route.input] as string[];
+  const batchId = newId();
+  const jobs = values.map((value) => newJobRecord(clientId, routeId, { ...params, [route.input]: value }, 'batch', batchId));
+  await acceptJobs(svc, jobs);
+  return { data: jobs.map(submitted) };
+}
+
+export const submit: Handler = async (ctx, svc) => {
+  ctx.reply.json(202, await submitJobs(svc, ctx.account!.clientId, ctx.route.entitlement!, 'async', ctx.params));
+};
+
+export const submitBatch: Handler = async (ctx, svc) => {
+  ctx.reply.json(202, await submitJobs(svc, ctx.account!.clientId, ctx.route.entitlement!, 'batch', ctx.params));
+};
+
+/** The Web API collection body of a job (also the webhook's `results` document). */
+export function collectionBody(svc: Services, job: JobRecord): Record<string, unknown> {
+  const metadata: Record<string, unknown> = {
+    request_id: job.id,
+    timestamp: unixSeconds(job.createdAt),
+    ...(job.finishedAt ? { finished_at: unixSeconds(job.finishedAt) } : {}),
+    ...(job.batchId ? { batch_id: job.batchId } : {}),
+  };
+  const deliveries = Object.keys(job.deliveries).length > 0 ? { deliveries: job.deliveries } : {};
+  if (job.status === 'done') {
+    const stored = svc.store.jobs.result(job.id);
+    return { status: 'done', status_code: job.upstreamStatus, results: stored?.results ?? [], params: job.params, metadata, ...deliveries };
+  }
+  if (job.status === 'faulted' && job.error) {
+    const problem = problemFromWire(job.error, { requestId: job.id, instance: `/v1/async/scrape/${job.id}` });
+    return {
+      status: 'faulted',
+      results: [],
+      error: { title: problem.title, status: problem.status, detail: problem.detail },
+      params: job.params,
+      metadata,
+      ...deliveries,
+    };
+  }
+  return { status: 'pending', results: [], params: job.params, metadata };
+}
+
+export const jobGet: Handler = (ctx, svc) => {
+  const id = ctx.param ?? '';
+  const job = isId(id) ? svc.store.jobs.get(id) : undefined;
+  // Another account's job is indistinguishable from an unknown one.
+  if (!job || job.clientId !== ctx.account!.clientId || job.api !== 'web') {
+    throw new GleanerError('NOT_FOUND', `No job ${id} (unknown, expired, or not this account's).`);
+  }
+  ctx.reply.json(200, collectionBody(svc, job));
+};
