@@ -1,0 +1,148 @@
+/**
+ * Name matching between a schema property (name, title, description) and a candidate's key
+ * path (`offers.price`, `og:title`, the label "Item model number"). Names are compared as
+ * tokens (camelCase, snake_case, labels), then through synonym groups ("concepts").
+ */
+import { tokens } from './dom.js';
+
+/** Synonym groups. Entries are token sequences joined without separators. */
+const CONCEPTS: Record<string, string[]> = {
+  name: ['name', 'title', 'productname', 'producttitle', 'itemname', 'headline', 'heading', 'itemtitle', 'videotitle', 'pagetitle'],
+  description: ['description', 'desc', 'summary', 'abstract', 'about', 'overview', 'intro', 'excerpt', 'snippet', 'teaser', 'shortdescription', 'blurb'],
+  price: ['price', 'cost', 'amount', 'saleprice', 'currentprice', 'offerprice', 'ourprice', 'lowprice', 'priceamount', 'pricevalue', 'finalprice', 'unitprice', 'listprice'],
+  currency: ['currency', 'pricecurrency', 'currencycode', 'curr'],
+  rating: ['rating', 'ratingvalue', 'stars', 'score', 'averagerating', 'avgrating', 'starrating', 'reviewrating', 'customerrating', 'aggregaterating'],
+  reviews: ['reviewcount', 'reviews', 'numreviews', 'reviewscount', 'ratingcount', 'numberofreviews', 'totalreviews', 'ratingscount', 'ratings', 'numratings', 'reviewtotal'],
+  image: ['image', 'img', 'photo', 'picture', 'thumbnail', 'thumbnailurl', 'imageurl', 'pic', 'mainimage', 'cover', 'coverimage', 'poster', 'imagesrc', 'primaryimage'],
+  url: ['url', 'link', 'href', 'permalink', 'canonical', 'pageurl', 'canonicalurl', 'producturl', 'weburl', 'videourl', 'detailurl'],
+  brand: ['brand', 'manufacturer', 'make', 'maker', 'vendor', 'brandname'],
+  author: ['author', 'creator', 'byline', 'writer', 'by', 'artist', 'owner', 'uploader', 'channel', 'channelname', 'authorname', 'postedby', 'writtenby'],
+  publisher: ['publisher', 'sitename', 'site', 'source', 'provider', 'publication', 'network'],
+  date: ['date', 'datepublished', 'publishdate', 'published', 'publishedtime', 'publishedat', 'uploaddate', 'pubdate', 'releasedate', 'datecreated', 'created', 'createdat', 'posted', 'postedat', 'publicationdate', 'releasetime'],
+  modified: ['datemodified', 'modifiedtime', 'modified', 'updated', 'updatedat', 'lastmodified', 'lastupdated', 'updatedtime'],
+  availability: ['availability', 'instock', 'available', 'stock', 'isavailable', 'stockstatus', 'isinstock', 'inventory'],
+  sku: ['sku', 'productid', 'itemid', 'itemnumber', 'articlenumber', 'asin', 'productcode'],
+  gtin: ['gtin', 'gtin8', 'gtin12', 'gtin13', 'gtin14', 'ean', 'upc', 'barcode', 'isbn', 'isbn13'],
+  mpn: ['mpn', 'partnumber', 'manufacturerpartnumber', 'partno'],
+  model: ['model', 'modelnumber', 'modelno', 'modelname', 'itemmodelnumber'],
+  category: ['category', 'genre', 'department', 'categories', 'breadcrumb', 'productcategory'],
+  language: ['lang', 'language', 'locale', 'inlanguage'],
+  logo: ['logo', 'icon', 'favicon', 'sitelogo', 'brandlogo'],
+  keywords: ['keywords', 'tags', 'tag', 'topics', 'labels', 'hashtags'],
+  content: ['content', 'body', 'text', 'articlebody', 'maintext', 'fulltext', 'articletext', 'bodytext'],
+  duration: ['duration', 'length', 'runtime', 'playtime'],
+  views: ['views', 'viewcount', 'interactioncount', 'plays', 'playcount', 'numviews', 'userinteractioncount'],
+  condition: ['condition', 'itemcondition'],
+  familyfriendly: ['familyfriendly', 'familysafe', 'kidsafe', 'childsafe'],
+  color: ['color', 'colour'],
+  seller: ['seller', 'soldby', 'merchant', 'store', 'shop', 'retailer'],
+  phone: ['phone', 'telephone', 'tel', 'phonenumber', 'mobile'],
+  email: ['email', 'mail', 'emailaddress'],
+  address: ['address', 'streetaddress', 'location'],
+  id: ['id', 'identifier', 'uid'],
+};
+
+const CONCEPT_OF = new Map<string, string>();
+for (const [concept, words] of Object.entries(CONCEPTS)) for (const w of words) if (!CONCEPT_OF.has(w)) CONCEPT_OF.set(w, concept);
+
+/** Segments whose value is the parent's own value (`brand.name` is the brand). */
+const VALUE_SEGMENTS = new Set(['name', 'value', '@value', 'url', 'text', 'contenturl', '@id']);
+
+/** Words that carry no meaning in labels and class names. */
+const NOISE = new Set(['the', 'a', 'an', 'of', 'what', 'you', 'how', 'to', 'for', 'with', 'and', 'in', 'on', 'do', 'does', 'our', 'your', 'item', 'product', 'js', 'is', 'has', 'data', 'field', 'label', 'value', 'info', 'og', 'twitter', 'itemprop']);
+
+export function norm(s: string): string {
+  return tokens(s).join('');
+}
+
+/** The concept of a name: the whole name, its last two tokens, its last token, its first token. */
+export function conceptOf(name: string): string | undefined {
+  const t = tokens(name);
+  if (t.length === 0) return undefined;
+  const whole = CONCEPT_OF.get(t.join(''));
+  if (whole) return whole;
+  const meaningful = t.filter((w) => !NOISE.has(w));
+  const m = meaningful.length > 0 ? meaningful : t;
+  return (
+    CONCEPT_OF.get(m.join('')) ??
+    (m.length >= 2 ? CONCEPT_OF.get(m.slice(-2).join('')) : undefined) ??
+    CONCEPT_OF.get(m[m.length - 1] as string) ??
+    (m.length <= 2 ? CONCEPT_OF.get(m[0] as string) : undefined)
+  );
+}
+
+export interface PropertyName {
+  name: string;
+  title?: string;
+  description?: string;
+  /** Names of the enclosing properties, outermost first (context for nested objects). */
+  context?: string[];
+}
+
+/** Plural folding, enough for field names: `reviews` → `review`, `boxes` → `box`. */
+function stem(w: string): string {
+  if (w.length > 4 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
+  if (w.length > 4 && /(ss|x|ch|sh)es$/.test(w)) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
+  return w;
+}
+
+function nameScore(p: string, path: string[]): number {
+  const last = path[path.length - 1] as string;
+  const np = norm(p);
+  if (np === '') return 0;
+  const nl = norm(last);
+  if (np === nl || np === norm(path.join(' '))) return 1;
+  const cp = conceptOf(p);
+  const cl = conceptOf(last);
+  if (cp !== undefined && cp === cl) return 0.9;
+  if (path.length >= 2 && VALUE_SEGMENTS.has(nl)) {
+    const parent = path[path.length - 2] as string;
+    if (np === norm(parent)) return 0.88;
+    if (cp !== undefined && cp === conceptOf(parent)) return 0.82;
+  }
+  if (stem(np) === stem(nl)) return 0.95;
+  // Token overlap on the last segment (plurals folded), penalised for extra words in the key.
+  const tp = tokens(p).filter((w) => !NOISE.has(w)).map(stem);
+  const tl = new Set(tokens(last).filter((w) => !NOISE.has(w)).map(stem));
+  if (tp.length === 0 || tl.size === 0) return 0;
+  const hit = tp.filter((w) => tl.has(w)).length;
+  if (hit === 0) return 0;
+  return 0.75 * (hit / tp.length) * Math.sqrt(hit / tl.size);
+}
+
+const SCORE_CACHE = new Map<string, number>();
+
+/** How well `path` names the property, 0..1 (memoised per thread: pools repeat keys). */
+export function matchScore(prop: PropertyName, path: string[]): number {
+  if (path.length === 0) return 0;
+  const key = `${prop.name}\u0001${prop.title ?? ''}\u0001${prop.description ?? ''}\u0001${(prop.context ?? []).join('\u0002')}\u0001${path.join('\u0002')}`;
+  let s = SCORE_CACHE.get(key);
+  if (s === undefined) {
+    if (SCORE_CACHE.size > 50_000) SCORE_CACHE.clear();
+    SCORE_CACHE.set(key, (s = computeScore(prop, path)));
+  }
+  return s;
+}
+
+function computeScore(prop: PropertyName, path: string[]): number {
+  let s = nameScore(prop.name, path);
+  if (prop.title) s = Math.max(s, 0.97 * nameScore(prop.title, path));
+  if (s < 0.5 && prop.description) {
+    // A description is prose: only its concept words can point at a key.
+    const cl = conceptOf(path[path.length - 1] as string);
+    const words = tokens(prop.description);
+    if (cl !== undefined && words.some((w) => CONCEPT_OF.get(w) === cl)) s = Math.max(s, 0.6);
+  }
+  if (s > 0 && prop.context && prop.context.length > 0 && path.length >= 2) {
+    const parents = path.slice(0, -1).map(norm);
+    const ctx = prop.context[prop.context.length - 1] as string;
+    if (parents.includes(norm(ctx)) || parents.some((seg) => conceptOf(seg) !== undefined && conceptOf(seg) === conceptOf(ctx))) s += 0.05;
+  }
+  return s;
+}
+
+/** Whether a schema property is of the given concept (for concept-specific coercion). */
+export function propertyConcept(prop: PropertyName): string | undefined {
+  return conceptOf(prop.name) ?? (prop.title ? conceptOf(prop.title) : undefined);
+}

@@ -1,0 +1,210 @@
+/**
+ * Structured data of a page: JSON-LD (with @graph and @id references), microdata, RDFa Lite,
+ * and the document's meta and link tags (OpenGraph, Twitter cards, canonical, icons, lang).
+ */
+import { type Document, type Element, allElements, absoluteUrl, attr, clean, isInvisible, propertyValue } from './dom.js';
+import { type Candidate, type Entity, WEIGHT, isPlainObject } from './model.js';
+
+export interface StructuredData {
+  entities: Entity[];
+  /** Meta/link tags and properties outside any item. */
+  candidates: Candidate[];
+}
+
+function typeNames(t: unknown): string[] {
+  const list = Array.isArray(t) ? t : t === undefined ? [] : [t];
+  return list.filter((x): x is string => typeof x === 'string').map((x) => x.replace(/^.*[/#:]/, ''));
+}
+
+/** JSON-LD as sites write it: comments, CDATA wrappers, raw newlines inside strings. */
+function parseJsonLd(text: string): unknown {
+  const t = text.trim().replace(/^<!--|-->$/g, '').replace(/^\s*\/\/\s*<!\[CDATA\[|\/\/\s*\]\]>\s*$/g, '').trim().replace(/;$/, '');
+  try {
+    return JSON.parse(t);
+  } catch {
+    try {
+      return JSON.parse(t.replace(/[\n\r\t]+/g, ' '));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function jsonLdEntities(doc: Document, entities: Entity[]): void {
+  const roots: Record<string, unknown>[] = [];
+  for (const el of allElements(doc)) {
+    if (el.name !== 'script' || (attr(el, 'type') ?? '').toLowerCase().trim() !== 'application/ld+json') continue;
+    const text = el.children.map((c) => ('data' in c ? String(c.data) : '')).join('');
+    const parsed = parseJsonLd(text);
+    for (const node of Array.isArray(parsed) ? parsed : [parsed]) {
+      if (!isPlainObject(node)) continue;
+      if (Array.isArray(node['@graph'])) roots.push(...node['@graph'].filter(isPlainObject));
+      else roots.push(node);
+    }
+  }
+  const byId = new Map<string, Record<string, unknown>>();
+  const index = (v: unknown, depth: number): void => {
+    if (depth > 6) return;
+    if (Array.isArray(v)) v.forEach((x) => index(x, depth + 1));
+    else if (isPlainObject(v)) {
+      if (typeof v['@id'] === 'string' && Object.keys(v).length > 1 && !byId.has(v['@id'])) byId.set(v['@id'], v);
+      Object.values(v).forEach((x) => index(x, depth + 1));
+    }
+  };
+  roots.forEach((r) => index(r, 0));
+  // Inline {"@id": ...} references (bounded: graphs are often cyclic).
+  const resolve = (v: unknown, depth: number): unknown => {
+    if (Array.isArray(v)) return v.map((x) => resolve(x, depth));
+    if (!isPlainObject(v)) return v;
+    let obj = v;
+    if (typeof v['@id'] === 'string' && Object.keys(v).length === 1) {
+      const target = byId.get(v['@id']);
+      if (!target || depth > 3) return v;
+      obj = target;
+    }
+    if (depth > 5) return obj;
+    return Object.fromEntries(Object.entries(obj).map(([k, x]) => [k, resolve(x, depth + 1)]));
+  };
+  const collect = (v: unknown, top: boolean, depth: number): void => {
+    if (depth > 5) return;
+    if (Array.isArray(v)) v.forEach((x) => collect(x, false, depth + 1));
+    else if (isPlainObject(v)) {
+      if (v['@type'] !== undefined) entities.push({ id: entities.length, types: typeNames(v['@type']), data: v, origin: 'jsonld', topLevel: top });
+      for (const [k, x] of Object.entries(v)) if (k !== '@context') collect(x, false, depth + 1);
+    }
+  };
+  roots.forEach((r) => collect(resolve(r, 0), true, 0));
+}
+
+interface ItemSyntax {
+  origin: 'microdata' | 'rdfa';
+  scope(el: Element): boolean;
+  type(el: Element): string[];
+  props(el: Element): string[];
+}
+
+const MICRODATA: ItemSyntax = {
+  origin: 'microdata',
+  scope: (el) => el.attribs.itemscope !== undefined,
+  type: (el) => typeNames((el.attribs.itemtype ?? '').split(/\s+/).filter(Boolean)),
+  props: (el) => (el.attribs.itemprop ?? '').split(/\s+/).filter(Boolean),
+};
+
+const RDFA: ItemSyntax = {
+  origin: 'rdfa',
+  scope: (el) => el.attribs.typeof !== undefined,
+  type: (el) => typeNames((el.attribs.typeof ?? '').split(/\s+/).filter(Boolean)),
+  // `schema:name` → `name`; OpenGraph-style meta properties are the meta reader's.
+  props: (el) =>
+    el.name === 'meta' && /^(og|fb|twitter|article|product|book|profile|music|video):/.test(el.attribs.property ?? '')
+      ? []
+      : (el.attribs.property ?? '').split(/\s+/).filter(Boolean).map((p) => p.replace(/^[\w-]+:(?!\/)/, '').replace(/^.*[/#]/, '')),
+};
+
+function add(obj: Record<string, unknown>, key: string, value: unknown): void {
+  const prev = obj[key];
+  if (prev === undefined) obj[key] = value;
+  else if (Array.isArray(prev)) prev.push(value);
+  else obj[key] = [prev, value];
+}
+
+function itemEntities(doc: Document, syntax: ItemSyntax, base: string, entities: Entity[], loose: Candidate[]): void {
+  const build = (scopeEl: Element, top: boolean): Record<string, unknown> => {
+    const data: Record<string, unknown> = {};
+    const types = syntax.type(scopeEl);
+    if (types.length > 0) data['@type'] = types.length === 1 ? types[0] : types;
+    const id = entities.length;
+    entities.push({ id, types, data, origin: syntax.origin, topLevel: top });
+    const walk = (el: Element): void => {
+      for (const c of el.children) {
+        if (c.type !== 'tag' && c.type !== 'script' && c.type !== 'style') continue;
+        const child = c as Element;
+        const names = syntax.props(child);
+        if (syntax.scope(child)) {
+          const nested = build(child, false);
+          for (const n of names) add(data, n, nested);
+          continue; // the nested item owns its subtree
+        }
+        for (const n of names) {
+          const v = propertyValue(child, base);
+          if (v !== '') add(data, n, v);
+        }
+        walk(child);
+      }
+    };
+    walk(scopeEl);
+    return data;
+  };
+  const visit = (el: Element, inScope: boolean): void => {
+    for (const c of el.children) {
+      if (c.type !== 'tag') continue;
+      const child = c as Element;
+      if (!inScope && syntax.scope(child)) {
+        const names = syntax.props(child);
+        const data = build(child, names.length === 0);
+        // An item that is a property of nothing (`<span itemprop="author" itemscope>` at page level).
+        for (const n of names) loose.push({ path: [n], value: data, origin: syntax.origin, weight: WEIGHT[syntax.origin] * 0.9 });
+        continue;
+      }
+      if (!inScope) {
+        for (const n of syntax.props(child)) {
+          const v = propertyValue(child, base);
+          if (v !== '') loose.push({ path: [n], value: v, origin: syntax.origin, weight: WEIGHT[syntax.origin] * 0.9 });
+        }
+      }
+      visit(child, inScope);
+    }
+  };
+  for (const c of doc.children) if (c.type === 'tag') visit(c as Element, false);
+}
+
+const META_SKIP = /^(viewport|robots|googlebot|theme-color|referrer|format-detection|google-site-verification|msapplication-.*|apple-mobile-web-app-.*|csrf-.*|generator|color-scheme)$/i;
+
+function sizeOf(el: Element): number {
+  const m = /(\d+)x(\d+)/i.exec(el.attribs.sizes ?? '');
+  if (m) return Number(m[1]);
+  return /apple-touch-icon/i.test(el.attribs.rel ?? '') ? 180 : 16;
+}
+
+function metaCandidates(doc: Document, base: string, out: Candidate[]): void {
+  const metas = new Map<string, Candidate>();
+  let icon: { url: string; size: number } | undefined;
+  for (const el of allElements(doc)) {
+    if (el.name === 'html' && el.attribs.lang) out.push({ path: ['lang'], value: clean(el.attribs.lang), origin: 'meta', weight: WEIGHT.meta });
+    else if (el.name === 'title' && !isInvisible(el) && !metas.has('<title>')) {
+      const text = clean(el.children.map((c) => ('data' in c ? String(c.data) : '')).join(''));
+      if (text) metas.set('<title>', { path: ['title'], value: text, origin: 'title', weight: WEIGHT.title });
+    } else if (el.name === 'meta') {
+      const key = el.attribs.property ?? el.attribs.name ?? (el.attribs['http-equiv']?.toLowerCase() === 'content-language' ? 'language' : undefined);
+      const content = el.attribs.content;
+      if (!key || content === undefined || clean(content) === '' || META_SKIP.test(key) || el.attribs.itemprop) continue;
+      const prev = metas.get(key);
+      if (prev) {
+        prev.value = Array.isArray(prev.value) ? [...prev.value, clean(content)] : [prev.value, clean(content)];
+        continue;
+      }
+      const lower = key.toLowerCase();
+      const weight = lower === 'title' ? WEIGHT.title : lower.startsWith('twitter:') ? 0.8 : lower.includes(':') ? WEIGHT.meta : 0.8;
+      metas.set(key, { path: key.split(/[:.]/).filter(Boolean), value: clean(content), origin: lower === 'title' ? 'title' : 'meta', weight });
+    } else if (el.name === 'link' && el.attribs.href) {
+      const rel = (el.attribs.rel ?? '').toLowerCase();
+      const url = absoluteUrl(el.attribs.href, base);
+      if (!url) continue;
+      if (rel.split(/\s+/).includes('canonical')) out.push({ path: ['canonical'], value: url, origin: 'link', weight: WEIGHT.link });
+      else if (/(^|\s)(icon|apple-touch-icon)(\s|$)/.test(rel) && (!icon || sizeOf(el) > icon.size)) icon = { url, size: sizeOf(el) };
+    }
+  }
+  out.push(...metas.values());
+  if (icon) out.push({ path: ['logo'], value: icon.url, origin: 'link', weight: 0.6 });
+  out.push({ path: ['url'], value: base, origin: 'page', weight: WEIGHT.page });
+}
+
+export function readStructuredData(doc: Document, base: string): StructuredData {
+  const entities: Entity[] = [];
+  const candidates: Candidate[] = [];
+  jsonLdEntities(doc, entities);
+  itemEntities(doc, MICRODATA, base, entities, candidates);
+  itemEntities(doc, RDFA, base, entities, candidates);
+  metaCandidates(doc, base, candidates);
+  return { entities, candidates };
+}
