@@ -30,7 +30,10 @@ export interface ParamSpec {
   maxLength?: number;
   minItems?: number;
   maxItems?: number;
+  uniqueItems?: boolean;
   pattern?: string;
+  /** Human wording of `pattern` for error details: `must look like <patternHint>`. */
+  patternHint?: string;
   format?: string;
   default?: unknown;
   /** Forwarded to the upstream exactly as sent (se1 `tbm`, `tbs`, `udm`, `cr`, ...). */
@@ -56,8 +59,19 @@ export interface RouteSpec {
   readonly params: Readonly<Record<string, ParamSpec>>;
   /** Required route-specific parameters. */
   readonly required: readonly string[];
-  /** `none`: no built-in parser, so `json` is required together with `output` containing `json`. */
+  /**
+   * `none`: no built-in parser. On dedicated routes (se1/maps, media/video/subtitles) `json` is
+   * then required together with `output` containing `json`; the generic route (`universal`)
+   * is `none` too but answers HTML/Markdown by default, so there only `output` with `json`
+   * needs a `json` object (spec 4.2).
+   */
   readonly parser: 'builtin' | 'none';
+  /**
+   * `media`: the route returns a file, not a document (video download): `output` is `video`
+   * or `audio` (or the generic array without `json`), and custom `json` extraction does not
+   * apply. Absent means `document`.
+   */
+  readonly outputKind?: 'document' | 'media';
   readonly location: LocationKind;
   /** The route only works with scripts running (se1/aimode): `run_js` must be `true`. */
   readonly requiresRunJs?: boolean;

@@ -1,0 +1,83 @@
+/**
+ * The ajv instance every Gleaner schema is compiled with: JSON Schema 2020-12 (the dialect of
+ * OpenAPI 3.1), all errors, defaults filled, and our formats and keywords:
+ *   - format `http-url`: an absolute http or https URL with a host and no surrounding spaces;
+ *   - format `country`: an ISO 3166-1 alpha-2 code, either case;
+ *   - keyword `x-serialized-length` `{min, max}`: bounds the length of JSON.stringify(value)
+ *     (spec 8: `json.schema` is 10 to 65535 characters);
+ *   - annotations `x-verbatim`, `x-pattern-hint`, `x-detail` (read by the error mapper).
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, Options } from 'ajv';
+import { isCountryCode } from './countries.js';
+
+export function isHttpUrl(value: string): boolean {
+  // URL parsing trims spaces and control characters; a value that needs trimming is not a URL.
+  if (/[\s\u0000-\u001f\u007f]/.test(value)) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return false;
+  }
+  return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+}
+
+interface LengthBounds {
+  min: number;
+  max: number;
+}
+
+/** The length of a value's JSON text, or -1 when it cannot be serialised (too deeply nested). */
+export function serializedLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? -1;
+  } catch {
+    return -1;
+  }
+}
+
+/** Adds Gleaner's formats, keywords and annotations to an ajv instance (also used by tests). */
+export function addGleanerVocabulary(ajv: Ajv2020): Ajv2020 {
+  ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
+  ajv.addFormat('country', { type: 'string', validate: isCountryCode });
+  ajv.addVocabulary(['x-verbatim', 'x-pattern-hint', 'x-detail']);
+  ajv.addKeyword({
+    keyword: 'x-serialized-length',
+    type: 'object',
+    schemaType: 'object',
+    errors: true,
+    metaSchema: {
+      type: 'object',
+      properties: { min: { type: 'integer' }, max: { type: 'integer' } },
+      required: ['min', 'max'],
+      additionalProperties: false,
+    },
+    validate: function check(bounds: LengthBounds, data: unknown): boolean {
+      const length = serializedLength(data);
+      if (length >= bounds.min && length <= bounds.max) return true;
+      const message =
+        length < 0
+          ? 'cannot be serialised as JSON (too deeply nested)'
+          : `must be ${bounds.min} to ${bounds.max} characters as JSON text (is ${length})`;
+      (check as { errors?: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-serialized-length', message, params: { length } }];
+      return false;
+    },
+  });
+  return ajv;
+}
+
+export function createAjv(extra: Options = {}): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    useDefaults: true,
+    // Keep the failing schema on each error: the mapper reads `x-pattern-hint` and `x-detail`.
+    verbose: true,
+    strict: true,
+    allowUnionTypes: true,
+    // Formats are our own; ajv's built-in format list is not loaded.
+    validateFormats: true,
+    ...extra,
+  });
+  return addGleanerVocabulary(ajv);
+}

@@ -1,0 +1,192 @@
+/**
+ * The OpenAPI 3.1 document of the Web API, generated from the registry and the request
+ * schemas (served at `GET /v1/openapi.json`). Request schemas are components named
+ * `<source>.<mode>` (`se1_search.sync`, `universal.batch`, `search.request`); when a parser
+ * declares its `results[].json` shape in OUTPUT_SCHEMAS, the route's responses use it.
+ * Built once on first call; the returned object is shared and must not be mutated.
+ */
+import { OUTPUT_SCHEMAS } from '../parsers/output-schemas.js';
+import { pathFor, ROUTES } from '../registry/index.js';
+import type { Mode, RouteSpec } from '../registry/types.js';
+import { jsonSchemaFor } from './build.js';
+import { ref, RESPONSE_SCHEMAS, scrapeResponseWithJson } from './responses.js';
+import type { JsonSchema } from './shared.js';
+
+const API_VERSION = '0.1.0';
+
+const json = (schema: JsonSchema): JsonSchema => ({ 'application/json': { schema } });
+const problem = (description: string): JsonSchema => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+const bare = (description: string): JsonSchema => ({ description });
+
+/** Error answers every authenticated POST route can give. */
+function errorResponses(extra: Record<string, JsonSchema> = {}): Record<string, JsonSchema> {
+  return {
+    '400': problem('VALIDATION_ERROR (errors[] lists every failing field) or MALFORMED_JSON.'),
+    '401': bare('Missing, invalid or revoked key (empty body).'),
+    '403': problem('The account is not entitled to this route.'),
+    '405': problem('METHOD_NOT_ALLOWED: only POST is allowed.'),
+    '413': problem('Body or batch too large.'),
+    '429': problem('Concurrency limit (retry with jittered backoff) or quota exhausted.'),
+    ...extra,
+    '500': problem('REQUEST_FAILED_AFTER_MANY_RETRIES or INTERNAL_ERROR.'),
+    '503': problem('SERVICE_UNAVAILABLE: starting or draining.'),
+  };
+}
+
+function scrapeOperation(route: RouteSpec, mode: Mode, schemas: Record<string, JsonSchema>): JsonSchema {
+  const name = `${route.source}.${mode}`;
+  schemas[name] = jsonSchemaFor({ kind: 'scrape', routeId: route.id, mode });
+  const outputSchema = OUTPUT_SCHEMAS[route.id];
+  let syncResult = ref('ScrapeResponse');
+  if (outputSchema) {
+    schemas[`${route.source}.response`] = scrapeResponseWithJson(outputSchema);
+    syncResult = ref(`${route.source}.response`);
+  }
+  const ok =
+    mode === 'sync'
+      ? { '200': { description: 'Scrape response (spec 2.3).', content: json(syncResult) } }
+      : mode === 'async'
+        ? { '202': { description: 'Job accepted (pending).', content: json(ref('JobSubmitted')) } }
+        : { '202': { description: 'One job per input value accepted.', content: json(ref('BatchSubmitted')) } };
+  return {
+    operationId: `${mode}_${route.source}`,
+    summary: route.summary,
+    description: `Route ${route.id} (${route.family}, billed as ${route.product}, Job API source ${route.source}).`,
+    tags: [route.family],
+    requestBody: { required: true, content: json(ref(name)) },
+    responses: { ...ok, ...errorResponses(mode === 'sync' ? { '408': problem('The scrape did not finish within the synchronous deadline.') } : {}) },
+  };
+}
+
+function fixedPaths(): Record<string, JsonSchema> {
+  const open: JsonSchema[] = [];
+  return {
+    '/v1/search': {
+      post: {
+        operationId: 'search',
+        summary: 'Ranked organic web search results.',
+        tags: ['search'],
+        requestBody: { required: true, content: json(ref('search.request')) },
+        responses: { '200': { description: 'Search response (spec 2.2).', content: json(ref('SearchResponse')) }, ...errorResponses() },
+      },
+    },
+    '/v1/async/scrape/{request_id}': {
+      get: {
+        operationId: 'getJob',
+        summary: 'Status and results of an async job.',
+        tags: ['jobs'],
+        parameters: [{ name: 'request_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9]{19}$' } }],
+        responses: {
+          '200': { description: 'Job object (spec 2.4).', content: json(ref('JobCollection')) },
+          '401': bare('Missing, invalid or revoked key (empty body).'),
+          '404': problem('NOT_FOUND: unknown or expired job id.'),
+        },
+      },
+    },
+    '/v1/scrapers': {
+      get: {
+        operationId: 'listScrapers',
+        summary: 'Every implemented scrape path.',
+        tags: ['discovery'],
+        parameters: [
+          {
+            name: 'group_by',
+            in: 'query',
+            required: false,
+            description: 'json_output_support groups the paths by how output json behaves on them.',
+            schema: { type: 'string', enum: ['json_output_support'] },
+          },
+        ],
+        responses: {
+          '200': { description: 'Scrape paths.', content: json({ oneOf: [ref('Scrapers'), ref('ScrapersByJsonSupport')] }) },
+          '400': problem('VALIDATION_ERROR: unknown group_by.'),
+          '401': bare('Missing, invalid or revoked key (empty body).'),
+        },
+      },
+    },
+    '/v1/{endpoint}': {
+      options: {
+        operationId: 'exampleBody',
+        summary: 'Example body of an endpoint: parameter names and type markers.',
+        tags: ['discovery'],
+        parameters: [
+          {
+            name: 'endpoint',
+            in: 'path',
+            required: true,
+            description: 'Any path of GET /v1/scrapers below /v1/ (it contains slashes, e.g. scrape/se1/search), or search.',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'format',
+            in: 'query',
+            required: false,
+            description: 'json_schema answers the request body JSON Schema instead of the example body.',
+            schema: { type: 'string', enum: ['json_schema'] },
+          },
+        ],
+        responses: {
+          '200': { description: 'Example body (spec 2.4), or with format=json_schema the request JSON Schema.', content: json(ref('ExampleBody')) },
+          '401': bare('Missing, invalid or revoked key (empty body).'),
+          '400': problem('VALIDATION_ERROR: unknown format.'),
+          '404': problem('NOT_FOUND: no such endpoint.'),
+        },
+      },
+    },
+    '/v1/openapi.json': {
+      get: {
+        operationId: 'openApi',
+        summary: 'This document.',
+        tags: ['discovery'],
+        security: open,
+        responses: { '200': { description: 'OpenAPI 3.1 document.', content: json({ type: 'object' }) } },
+      },
+    },
+    '/healthz': { get: { operationId: 'healthz', summary: 'Liveness: the process answers.', tags: ['operations'], security: open, responses: { '200': bare('Alive.') } } },
+    '/readyz': {
+      get: {
+        operationId: 'readyz',
+        summary: 'Readiness: store open, workers and browser up.',
+        tags: ['operations'],
+        security: open,
+        responses: { '200': bare('Ready.'), '503': problem('SERVICE_UNAVAILABLE: starting or draining.') },
+      },
+    },
+    '/metrics': {
+      get: {
+        operationId: 'metrics',
+        summary: 'Prometheus metrics.',
+        tags: ['operations'],
+        security: open,
+        responses: { '200': { description: 'Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      },
+    },
+  };
+}
+
+let cached: Record<string, unknown> | undefined;
+
+export function openApiDocument(): Record<string, unknown> {
+  if (cached) return cached;
+  const schemas: Record<string, JsonSchema> = { ...RESPONSE_SCHEMAS, 'search.request': jsonSchemaFor({ kind: 'search' }) };
+  const paths: Record<string, JsonSchema> = fixedPaths();
+  for (const route of ROUTES) {
+    for (const mode of route.modes) paths[pathFor(route, mode)!] = { post: scrapeOperation(route, mode, schemas) };
+  }
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Gleaner Web API',
+      version: API_VERSION,
+      description: 'Self-hosted web data extraction: scrape, search, parse and extract. Generated from the route registry.',
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
+    },
+  };
+  return cached;
+}
