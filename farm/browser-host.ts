@@ -1,0 +1,143 @@
+/**
+ * Pool side: the node's one Chromium, started as a Playwright browser server (in a child
+ * process of its own, see browser-server.ts) on the first task that renders; workers `connect` to its
+ * WebSocket endpoint. A browser that exits (crash, kill) is forgotten and the next task
+ * launches a new one.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import { GleanerError } from '../core/errors.js';
+import type { ServerProcessCommand, ServerProcessData, ServerProcessEvent } from './browser-server.js';
+import { chromiumArgs, resolveExecutable } from './chromium-args.js';
+import type { BrowserRef } from './messages.js';
+
+export interface BrowserHostOptions {
+  executablePath: string | undefined;
+  hosts: Readonly<Record<string, string>>;
+  guarded: boolean;
+  logger: Logger | undefined;
+}
+
+interface Live {
+  child: ChildProcess;
+  ref: BrowserRef;
+  closed: Promise<void>;
+}
+
+export class BrowserHost {
+  private live: Live | undefined;
+  private launching: Promise<Live> | undefined;
+  private stopped = false;
+  launches = 0;
+
+  constructor(private readonly opts: BrowserHostOptions) {}
+
+  current(): BrowserRef | undefined {
+    return this.live?.ref;
+  }
+
+  /** The running browser, launching one if there is none (concurrent callers share a launch). */
+  async ensure(): Promise<BrowserRef> {
+    if (this.stopped) throw new GleanerError('SERVICE_UNAVAILABLE', 'The farm is shutting down.');
+    if (this.live) return this.live.ref;
+    this.launching ??= this.launch().finally(() => {
+      this.launching = undefined;
+    });
+    return (await this.launching).ref;
+  }
+
+  private async launch(): Promise<Live> {
+    const executablePath = resolveExecutable(this.opts.executablePath);
+    const fromSource = import.meta.url.endsWith('.ts');
+    const data: ServerProcessData = {
+      executablePath,
+      args: chromiumArgs({ executablePath, hosts: this.opts.hosts, guarded: this.opts.guarded }),
+    };
+    const entry = fileURLToPath(new URL(fromSource ? './browser-server.ts' : './browser-server.js', import.meta.url));
+    const child = fork(entry, [JSON.stringify(data)], {
+      execArgv: fromSource ? ['--import', 'tsx'] : [],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      serialization: 'json',
+    });
+    let markClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (markClosed = resolve));
+    const first = new Promise<ServerProcessEvent>((resolve) => {
+      child.on('message', (e: ServerProcessEvent) => {
+        if (e.type === 'closed') markClosed();
+        else resolve(e);
+      });
+      child.once('error', (err) => resolve({ type: 'failed', message: err.message }));
+      child.once('exit', () => {
+        resolve({ type: 'failed', message: 'the browser process exited' });
+        markClosed();
+      });
+    });
+    const event = await first;
+    if (event.type !== 'launched') {
+      this.opts.logger?.error({ err: event.type === 'failed' ? event.message : event.type }, 'browser launch failed');
+      child.kill('SIGKILL');
+      throw new GleanerError('BROWSER_CRASHED', 'The browser could not be started.');
+    }
+    this.launches++;
+    const live: Live = { child, ref: { wsEndpoint: event.wsEndpoint, pid: event.pid }, closed };
+    void closed.then(() => {
+      if (this.live === live) this.live = undefined;
+      if (!this.stopped) this.opts.logger?.warn({ pid: live.ref.pid }, 'browser exited');
+    });
+    this.opts.logger?.info({ pid: live.ref.pid, executablePath }, 'browser started');
+    if (this.stopped) {
+      await this.stop(live, 'close');
+      throw new GleanerError('SERVICE_UNAVAILABLE', 'The farm is shutting down.');
+    }
+    this.live = live;
+    return live;
+  }
+
+  /**
+   * A worker lost the browser at `wsEndpoint`. If that is still the current one, wait briefly
+   * for its exit to be seen, else kill it, so the retry gets a fresh browser.
+   */
+  async reportLost(wsEndpoint: string): Promise<void> {
+    const live = this.live;
+    if (!live || live.ref.wsEndpoint !== wsEndpoint) return;
+    const exited = await Promise.race([live.closed.then(() => true), delay(2000).then(() => false)]);
+    if (!exited) await this.stop(live, 'kill');
+  }
+
+  /** Graceful: close the browser (workers' contexts go with it). */
+  async close(): Promise<void> {
+    this.stopped = true;
+    await this.launching?.catch(() => undefined);
+    const live = this.live;
+    this.live = undefined;
+    if (live) await this.stop(live, 'close');
+  }
+
+  async kill(): Promise<void> {
+    this.stopped = true;
+    await this.launching?.catch(() => undefined);
+    const live = this.live;
+    this.live = undefined;
+    if (live) await this.stop(live, 'kill');
+  }
+
+  /** Asks the server process to close or kill the browser; kills both by pid if that stalls. */
+  private async stop(live: Live, how: ServerProcessCommand): Promise<void> {
+    if (live.child.connected) live.child.send(how);
+    const done = await Promise.race([live.closed.then(() => true), delay(how === 'close' ? 5000 : 2000).then(() => false)]);
+    if (!done && live.ref.pid) {
+      try {
+        process.kill(live.ref.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    await Promise.race([live.closed, delay(2000)]);
+    if (live.child.exitCode === null && live.child.signalCode === null) live.child.kill('SIGKILL');
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,56 @@
+/**
+ * The browser server's own process. Playwright's server side (protocol dispatch between the
+ * workers' connections and Chromium) is busy work — measured ~90 ms of event-loop time per
+ * page — so it runs here, not on the main thread that serves HTTP; a child process (not a
+ * thread) also keeps a fault in it away from the gateway. One process per browser: it
+ * launches the server, reports `{wsEndpoint, pid}` over IPC, and exits when the browser is
+ * gone or when its parent goes away.
+ */
+import { chromium, type BrowserServer } from 'playwright-core';
+
+export interface ServerProcessData {
+  executablePath: string | undefined;
+  args: string[];
+}
+
+export type ServerProcessEvent =
+  | { type: 'launched'; wsEndpoint: string; pid: number | undefined }
+  | { type: 'failed'; message: string }
+  | { type: 'closed' };
+
+/** Commands from the host: graceful close, or kill now. */
+export type ServerProcessCommand = 'close' | 'kill';
+
+if (!process.send) throw new Error('browser-server.ts runs as a child process with IPC (see browser-host.ts)');
+const data = JSON.parse(process.argv[2] ?? '{}') as ServerProcessData;
+const send = (e: ServerProcessEvent) => {
+  if (process.connected) process.send?.(e);
+};
+const exit = () => setTimeout(() => process.exit(0), 50);
+
+let server: BrowserServer | undefined;
+process.on('message', (cmd: ServerProcessCommand) => {
+  if (!server) return;
+  void (cmd === 'kill' ? server.kill() : server.close()).catch(() => undefined);
+});
+// The farm's process is gone: take the browser down with us.
+process.on('disconnect', () => void (server ? server.kill() : Promise.resolve()).finally(() => process.exit(0)));
+
+try {
+  server = await chromium.launchServer({
+    executablePath: data.executablePath,
+    headless: true,
+    args: data.args,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  server.once('close', () => {
+    send({ type: 'closed' });
+    exit();
+  });
+  send({ type: 'launched', wsEndpoint: server.wsEndpoint(), pid: server.process()?.pid });
+} catch (err) {
+  send({ type: 'failed', message: err instanceof Error ? err.message.split('\n')[0] : String(err) });
+  exit();
+}

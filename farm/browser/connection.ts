@@ -1,0 +1,50 @@
+/**
+ * Worker side: this thread's connection to the node's browser server. One connection at a
+ * time; a task naming a new endpoint (the browser was relaunched) replaces it.
+ */
+import { chromium, type Browser } from 'playwright-core';
+import { GleanerError } from '../../core/errors.js';
+import type { BrowserRef } from '../messages.js';
+
+export class BrowserLink {
+  private endpoint: string | undefined;
+  private browser: Promise<Browser> | undefined;
+
+  /** `onLost` runs when a connected browser goes away (crash, kill, relaunch). */
+  constructor(private readonly onLost: (browser: Browser) => void) {}
+
+  get(ref: BrowserRef): Promise<Browser> {
+    if (this.browser && this.endpoint === ref.wsEndpoint) return this.browser;
+    const old = this.browser;
+    this.endpoint = ref.wsEndpoint;
+    const connecting = chromium.connect(ref.wsEndpoint, { timeout: 30_000 }).then(
+      (browser) => {
+        browser.once('disconnected', () => {
+          if (this.browser === connecting) {
+            this.browser = undefined;
+            this.endpoint = undefined;
+          }
+          this.onLost(browser);
+        });
+        return browser;
+      },
+      () => {
+        if (this.browser === connecting) {
+          this.browser = undefined;
+          this.endpoint = undefined;
+        }
+        throw new GleanerError('BROWSER_CRASHED', 'The browser could not be reached.', { wsEndpoint: ref.wsEndpoint });
+      },
+    );
+    this.browser = connecting;
+    if (old) void old.then((b) => b.close()).catch(() => undefined);
+    return connecting;
+  }
+
+  async close(): Promise<void> {
+    const b = this.browser;
+    this.browser = undefined;
+    this.endpoint = undefined;
+    if (b) await b.then((x) => x.close()).catch(() => undefined);
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * Worker side: the browser contexts of this thread, keyed by (device, proxy). A context is
+ * reused across tasks with the same key, retired after `contextMaxPages` pages, closed after
+ * `contextIdleMs` unused, and dropped when a page in it timed out or crashed. Pages in flight
+ * in this thread are capped at `contextsPerWorker` (the semaphore); new contexts also wait on
+ * the memory gate.
+ *
+ * Concurrency: all state here lives on this thread's event loop; the only cross-thread writes
+ * are the stats counters (atomic).
+ */
+import type { Browser, BrowserContext } from 'playwright-core';
+import type { DeviceProfile } from '../devices.js';
+import type { FarmLimits } from '../messages.js';
+import type { ProxyEntry } from '../net/proxies.js';
+import { F_CONTEXTS, F_PAGES, type StatsSlot } from '../stats.js';
+import { Semaphore } from '../worker/semaphore.js';
+import type { MemoryGate } from './memory.js';
+
+interface Entry {
+  key: string;
+  browser: Browser;
+  context: BrowserContext;
+  inFlight: number;
+  served: number;
+  retiring: boolean;
+  closed: boolean;
+  idle: NodeJS.Timeout | undefined;
+}
+
+export interface Lease {
+  context: BrowserContext;
+  /** Give the context back; `discard` closes it (timed-out, crashed or refused page). */
+  release(discard: boolean): void;
+}
+
+export interface ContextWish {
+  browser: Browser;
+  browserPid: number | undefined;
+  device: DeviceProfile;
+  /** The upstream proxy of this attempt (null: direct). */
+  proxy: ProxyEntry | null;
+  /** The local guard proxy to route through instead (private addresses refused). */
+  guardUrl: string | undefined;
+}
+
+export class ContextPool {
+  private readonly entries = new Map<string, Entry>();
+  private readonly creating = new Map<string, Promise<Entry>>();
+  private readonly retired = new Set<Entry>();
+  private readonly pages: Semaphore;
+
+  constructor(
+    private readonly limits: FarmLimits,
+    pagesPerWorker: number,
+    private readonly stats: StatsSlot,
+    private readonly gate: MemoryGate,
+  ) {
+    this.pages = new Semaphore(Math.max(1, pagesPerWorker));
+  }
+
+  get open(): number {
+    return this.entries.size + this.retired.size;
+  }
+
+  async acquire(wish: ContextWish, signal: AbortSignal): Promise<Lease> {
+    await this.pages.acquire(signal);
+    try {
+      const entry = await this.entryFor(wish, signal);
+      entry.inFlight++;
+      if (entry.idle) clearTimeout(entry.idle);
+      entry.idle = undefined;
+      this.stats.add(F_PAGES, 1);
+      let released = false;
+      return {
+        context: entry.context,
+        release: (discard) => {
+          if (released) return;
+          released = true;
+          this.stats.add(F_PAGES, -1);
+          this.pages.release();
+          this.giveBack(entry, discard);
+        },
+      };
+    } catch (err) {
+      this.pages.release();
+      throw err;
+    }
+  }
+
+  private async entryFor(wish: ContextWish, signal: AbortSignal): Promise<Entry> {
+    const key = `${wish.device.name}|${wish.proxy?.url ?? 'direct'}|${wish.guardUrl ?? ''}`;
+    for (;;) {
+      const found = this.entries.get(key);
+      if (found && found.browser === wish.browser && found.browser.isConnected()) return found;
+      if (found) this.retire(found);
+      const pending = this.creating.get(key);
+      if (pending) {
+        await pending.catch(() => undefined);
+        continue;
+      }
+      const creation = this.create(key, wish, signal);
+      this.creating.set(key, creation);
+      try {
+        return await creation;
+      } finally {
+        this.creating.delete(key);
+      }
+    }
+  }
+
+  private async create(key: string, wish: ContextWish, signal: AbortSignal): Promise<Entry> {
+    await this.gate.waitForRoom(wish.browserPid, signal, () => this.closeIdle());
+    const proxy = wish.guardUrl
+      ? { server: wish.guardUrl }
+      : wish.proxy
+        ? { server: wish.proxy.server, username: wish.proxy.username, password: wish.proxy.password }
+        : undefined;
+    const context = await wish.browser.newContext({
+      userAgent: wish.device.userAgent,
+      viewport: wish.device.viewport,
+      deviceScaleFactor: wish.device.deviceScaleFactor,
+      isMobile: wish.device.isMobile,
+      hasTouch: wish.device.hasTouch,
+      locale: 'en-US',
+      acceptDownloads: false,
+      serviceWorkers: 'block',
+      proxy,
+    });
+    const entry: Entry = { key, browser: wish.browser, context, inFlight: 0, served: 0, retiring: false, closed: false, idle: undefined };
+    this.entries.set(key, entry);
+    this.stats.add(F_CONTEXTS, 1);
+    return entry;
+  }
+
+  private giveBack(entry: Entry, discard: boolean): void {
+    entry.inFlight--;
+    entry.served++;
+    if (discard || entry.served >= this.limits.contextMaxPages) this.retire(entry);
+    if (entry.retiring) {
+      if (entry.inFlight === 0) this.close(entry);
+      return;
+    }
+    if (entry.inFlight === 0) {
+      entry.idle = setTimeout(() => this.retire(entry), this.limits.contextIdleMs);
+      entry.idle.unref();
+    }
+  }
+
+  /** Takes a context out of service; it closes when its last page is done. */
+  private retire(entry: Entry): void {
+    if (!entry.retiring) {
+      entry.retiring = true;
+      if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+      this.retired.add(entry);
+    }
+    if (entry.inFlight === 0) this.close(entry);
+  }
+
+  private close(entry: Entry): void {
+    if (entry.closed) return;
+    entry.closed = true;
+    if (!this.retired.delete(entry) && this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+    if (entry.idle) clearTimeout(entry.idle);
+    entry.idle = undefined;
+    this.stats.add(F_CONTEXTS, -1);
+    if (entry.browser.isConnected()) void entry.context.close().catch(() => undefined);
+  }
+
+  /** Under memory pressure: close contexts nobody is using. */
+  closeIdle(): void {
+    for (const entry of [...this.entries.values()]) if (entry.inFlight === 0) this.retire(entry);
+  }
+
+  /** The browser went away: its contexts are gone with it. */
+  dropBrowser(browser: Browser): void {
+    for (const entry of [...this.entries.values(), ...this.retired]) {
+      if (entry.browser !== browser) continue;
+      entry.retiring = true;
+      if (entry.inFlight === 0) this.close(entry);
+      else {
+        this.retired.add(entry);
+        if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
+      }
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.entries.values(), ...this.retired];
+    this.entries.clear();
+    this.retired.clear();
+    const live = all.filter((e) => !e.closed);
+    for (const e of all) {
+      if (e.idle) clearTimeout(e.idle);
+      e.closed = true;
+    }
+    this.stats.add(F_CONTEXTS, -live.length);
+    await Promise.allSettled(all.map((e) => e.context.close()));
+  }
+}

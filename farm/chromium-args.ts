@@ -1,0 +1,89 @@
+/**
+ * Chromium command line of the node's browser: Playwright's defaults (it adds them itself) plus
+ * ours, passed as `args` so none of Playwright's are dropped.
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+
+/** Quiet start: no background fetches, updates, sync or first-run work. */
+export const EXTRA_ARGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+] as const;
+
+/**
+ * playwright-core 1.65's own `--disable-features` list. Chromium keeps only the LAST
+ * `--disable-features` switch, so when we add features for full Chromium we must repeat
+ * Playwright's; re-check this list when playwright-core is upgraded.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+] as const;
+
+/** Full Chromium (not the headless shell) starts omnibox WebUI popups nobody sees. */
+export const FULL_CHROMIUM_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'] as const;
+
+export interface ArgsOptions {
+  executablePath: string | undefined;
+  /** Trusted host name → address, mapped inside the browser too. */
+  hosts: Readonly<Record<string, string>>;
+  /** Private addresses refused: the guard proxy is in use. */
+  guarded: boolean;
+}
+
+export function isHeadlessShell(executablePath: string | undefined): boolean {
+  return executablePath === undefined || /headless[-_]shell/.test(executablePath);
+}
+
+export function chromiumArgs(opts: ArgsOptions): string[] {
+  const args: string[] = [...EXTRA_ARGS];
+  if (!isHeadlessShell(opts.executablePath)) {
+    args.push(`--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...FULL_CHROMIUM_DISABLED_FEATURES].join(',')}`);
+  }
+  const rules = Object.entries(opts.hosts).map(([name, address]) => `MAP ${name} ${address.includes(':') ? `[${address}]` : address}`);
+  if (rules.length > 0) args.push(`--host-resolver-rules=${rules.join(',')}`);
+  // WebRTC could reach private addresses over UDP, around the guard proxy.
+  if (opts.guarded) args.push('--force-webrtc-ip-handling-policy=disable_non_proxied_udp');
+  return args;
+}
+
+/**
+ * Debian's `/usr/bin/chromium-headless-shell` is a two-line shell wrapper that runs the binary
+ * WITHOUT `exec`: the pid Playwright sees is the shell's, and a crash or kill of the real
+ * browser would go unnoticed. A tiny wrapper of the form `/path/binary "$@"` is resolved to
+ * its binary; anything else is used as given.
+ */
+export function resolveExecutable(path: string | undefined): string | undefined {
+  if (!path) return path;
+  try {
+    if (statSync(path).size > 512) return path;
+    const fd = openSync(path, 'r');
+    const buf = Buffer.alloc(512);
+    const n = readSync(fd, buf, 0, 512, 0);
+    closeSync(fd);
+    const text = buf.subarray(0, n).toString('utf8');
+    if (!text.startsWith('#!')) return path;
+    const lines = text.split('\n').slice(1).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+    const m = lines.length === 1 ? /^(?:exec\s+)?(\/[^\s"']+)\s+"\$@"$/.exec(lines[0]) : null;
+    if (m && statSync(m[1]).isFile()) return m[1];
+  } catch {
+    // unreadable: let Playwright report it
+  }
+  return path;
+}

@@ -1,0 +1,113 @@
+/**
+ * The plain-HTTP path (`run_js: false`): one undici request per hop, redirects followed by hand
+ * (at most 10, each hop re-checked), the body read under the size cap.
+ */
+import { GleanerError } from '../../core/errors.js';
+import type { Agents } from './agents.js';
+import type { ProxyEntry } from './proxies.js';
+import { checkUrl, refusalIn, resolveChecked, type NetPolicy } from './ssrf.js';
+
+export const MAX_REDIRECTS = 10;
+
+export interface HttpRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  proxy: ProxyEntry | null;
+  maxBytes: number;
+  signal: AbortSignal;
+}
+
+export interface HttpResponse {
+  /** Final URL after redirects. */
+  url: string;
+  status: number;
+  contentType: string;
+  body: Buffer;
+  requestBytes: number;
+}
+
+export async function httpFetch(req: HttpRequest, agents: Agents, policy: NetPolicy): Promise<HttpResponse> {
+  let url = checkUrl(req.url, policy);
+  let method = req.method;
+  let body = req.body;
+  let requestBytes = 0;
+  const dispatcher = agents.for(req.proxy);
+  for (let hop = 0; ; hop++) {
+    // Through a proxy the proxy resolves the name, so the guard resolves it first; a proxy
+    // that resolves differently is a residual risk (the proxy is the operator's own).
+    if (req.proxy && !policy.allowPrivate) await resolveChecked(url.hostname, policy);
+    const headers = { ...req.headers };
+    requestBytes += estimateRequestBytes(url, method, headers, body);
+    let res;
+    try {
+      res = await dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method,
+        headers,
+        body: body ?? null,
+        signal: req.signal,
+        headersTimeout: 60_000,
+        bodyTimeout: 60_000,
+      });
+    } catch (err) {
+      throw asFetchError(err, req.signal, url);
+    }
+    const location = res.headers.location;
+    if (res.statusCode >= 300 && res.statusCode < 400 && location !== undefined) {
+      await res.body.dump().catch(() => undefined);
+      if (hop >= MAX_REDIRECTS) {
+        throw new GleanerError('UPSTREAM_FAILED', `More than ${MAX_REDIRECTS} redirects.`, { final: true });
+      }
+      url = checkUrl(new URL(String(location), url).href, policy);
+      if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+      }
+      continue;
+    }
+    const contentType = String(res.headers['content-type'] ?? '');
+    const declared = Number(res.headers['content-length'] ?? NaN);
+    if (declared > req.maxBytes) {
+      res.body.destroy();
+      throw tooLarge(req.maxBytes);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > req.maxBytes) {
+          res.body.destroy();
+          throw tooLarge(req.maxBytes);
+        }
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      if (err instanceof GleanerError) throw err;
+      throw asFetchError(err, req.signal, url);
+    }
+    return { url: url.href, status: res.statusCode, contentType, body: Buffer.concat(chunks, size), requestBytes };
+  }
+}
+
+function tooLarge(max: number): GleanerError {
+  return new GleanerError('RESPONSE_TOO_LARGE', `The upstream response is larger than ${max} bytes.`, { maxBytes: max });
+}
+
+/** Maps a thrown value to the farm's codes: abort reason, refusal, else a retryable upstream failure. */
+function asFetchError(err: unknown, signal: AbortSignal, url: URL): GleanerError {
+  if (signal.aborted && signal.reason instanceof GleanerError) return signal.reason;
+  const refusal = refusalIn(err);
+  if (refusal) return refusal;
+  const code = (err as { code?: unknown })?.code;
+  return new GleanerError('UPSTREAM_FAILED', `Fetching ${url.host} failed${typeof code === 'string' ? ` (${code})` : ''}.`);
+}
+
+function estimateRequestBytes(url: URL, method: string, headers: Record<string, string>, body: string | undefined): number {
+  let n = method.length + url.pathname.length + url.search.length + 12 + url.host.length + 8;
+  for (const [k, v] of Object.entries(headers)) n += k.length + v.length + 4;
+  return n + (body ? Buffer.byteLength(body) : 0);
+}

@@ -1,0 +1,72 @@
+/**
+ * Live counters that workers publish and the pool reads synchronously: one Int32 slot row per
+ * worker thread in a SharedArrayBuffer. Only the owning thread writes its row (Atomics.store),
+ * so there is no lost update; the pool side zeroes a row when its thread is gone.
+ */
+export const SLOT_FIELDS = 4;
+export const F_THREAD = 0;
+export const F_CONTEXTS = 1;
+export const F_PAGES = 2;
+export const F_TASKS = 3;
+/** Row 0 is the allocator: its first cell counts rows handed out. */
+export const MAX_SLOTS = 1024;
+
+export function createStatsBuffer(): SharedArrayBuffer {
+  return new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * SLOT_FIELDS * (MAX_SLOTS + 1));
+}
+
+/** Claims a row for the calling thread (a replaced worker gets a fresh row). */
+export function claimSlot(buffer: SharedArrayBuffer, threadId: number): StatsSlot {
+  const view = new Int32Array(buffer);
+  const row = (Atomics.add(view, 0, 1) % MAX_SLOTS) + 1;
+  const base = row * SLOT_FIELDS;
+  Atomics.store(view, base + F_CONTEXTS, 0);
+  Atomics.store(view, base + F_PAGES, 0);
+  Atomics.store(view, base + F_TASKS, 0);
+  Atomics.store(view, base + F_THREAD, threadId);
+  return new StatsSlot(view, base);
+}
+
+export class StatsSlot {
+  constructor(
+    private readonly view: Int32Array,
+    private readonly base: number,
+  ) {}
+  set(field: number, value: number): void {
+    Atomics.store(this.view, this.base + field, value);
+  }
+  add(field: number, delta: number): void {
+    Atomics.add(this.view, this.base + field, delta);
+  }
+}
+
+export interface WorkerCounters {
+  contexts: number;
+  pages: number;
+  tasks: number;
+}
+
+/** Sums the rows of live threads. */
+export function readStats(buffer: SharedArrayBuffer): WorkerCounters {
+  const view = new Int32Array(buffer);
+  const used = Math.min(Atomics.load(view, 0), MAX_SLOTS);
+  const out = { contexts: 0, pages: 0, tasks: 0 };
+  for (let row = 1; row <= used; row++) {
+    const base = row * SLOT_FIELDS;
+    if (Atomics.load(view, base + F_THREAD) === 0) continue;
+    out.contexts += Atomics.load(view, base + F_CONTEXTS);
+    out.pages += Atomics.load(view, base + F_PAGES);
+    out.tasks += Atomics.load(view, base + F_TASKS);
+  }
+  return out;
+}
+
+/** Forgets the row of a thread that has exited (its counts died with it). */
+export function releaseThread(buffer: SharedArrayBuffer, threadId: number): void {
+  const view = new Int32Array(buffer);
+  const used = Math.min(Atomics.load(view, 0), MAX_SLOTS);
+  for (let row = 1; row <= used; row++) {
+    const base = row * SLOT_FIELDS;
+    if (Atomics.load(view, base + F_THREAD) === threadId) Atomics.store(view, base + F_THREAD, 0);
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * Worker entry (one Piscina thread): the default export handles one task message. Per-thread
+ * state (agents, browser connection, contexts, guards) is built on the first task from
+ * `workerData`; it stays between tasks, which is the point of an actor worker.
+ */
+import { workerData } from 'piscina';
+import type { TaskMessage, WorkerSetup } from './messages.js';
+import type { TaskReply } from '../core/wire.js';
+import { createEnv, type WorkerEnv } from './worker/env.js';
+import { runTask } from './worker/run-task.js';
+
+let env: WorkerEnv | undefined;
+
+export default async function handle(msg: TaskMessage): Promise<TaskReply> {
+  env ??= createEnv(workerData as WorkerSetup);
+  return runTask(msg, env);
+}

@@ -1,0 +1,59 @@
+/**
+ * Everything one worker thread owns, created once per thread on its first task: undici agents,
+ * the browser connection, the context pool, the SSRF guard proxies, the stats row.
+ */
+import { threadId } from 'node:worker_threads';
+import type { Browser } from 'playwright-core';
+import { BrowserLink } from '../browser/connection.js';
+import { ContextPool } from '../browser/contexts.js';
+import { MemoryGate } from '../browser/memory.js';
+import type { WorkerSetup } from '../messages.js';
+import { Agents } from '../net/agents.js';
+import { GuardProxy } from '../net/guard-proxy.js';
+import type { ProxyEntry } from '../net/proxies.js';
+import type { NetPolicy } from '../net/ssrf.js';
+import { claimSlot, type StatsSlot } from '../stats.js';
+
+export class Guards {
+  private readonly byUpstream = new Map<string, Promise<GuardProxy>>();
+  constructor(private readonly policy: NetPolicy) {}
+
+  get(upstream: ProxyEntry | null): Promise<GuardProxy> {
+    const key = upstream?.url ?? 'direct';
+    let guard = this.byUpstream.get(key);
+    if (!guard) {
+      guard = GuardProxy.start(this.policy, upstream);
+      guard.catch(() => this.byUpstream.delete(key));
+      this.byUpstream.set(key, guard);
+    }
+    return guard;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.byUpstream.values()];
+    this.byUpstream.clear();
+    await Promise.allSettled(all.map(async (g) => (await g).close()));
+  }
+}
+
+export interface WorkerEnv {
+  setup: WorkerSetup;
+  policy: NetPolicy;
+  agents: Agents;
+  link: BrowserLink;
+  contexts: ContextPool;
+  guards: Guards;
+  slot: StatsSlot;
+}
+
+export function createEnv(setup: WorkerSetup): WorkerEnv {
+  const policy: NetPolicy = { allowPrivate: setup.config.allowPrivate, hosts: lowerKeys(setup.hosts) };
+  const slot = claimSlot(setup.stats, threadId);
+  const contexts = new ContextPool(setup.limits, setup.config.contextsPerWorker, slot, new MemoryGate(setup.limits.maxRssBytes));
+  const link = new BrowserLink((browser: Browser) => contexts.dropBrowser(browser));
+  return { setup, policy, agents: new Agents(policy), link, contexts, guards: new Guards(policy), slot };
+}
+
+function lowerKeys(map: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(map).map(([k, v]) => [k.toLowerCase(), v]));
+}

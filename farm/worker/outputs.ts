@@ -1,0 +1,76 @@
+/**
+ * One fetched page → one `results[]` entry (spec 2.3): one key per requested format, the rest
+ * null. `json` comes from custom extraction when `params.json` has a schema or prompt, else
+ * from the route's built-in parser.
+ */
+import type { LlmConfig } from '../../core/config.js';
+import { extractJson } from '../../core/extraction/index.js';
+import { htmlToMarkdown } from '../../core/markdown/index.js';
+import { parsePage } from '../../core/parsers/index.js';
+import type { OutputFormat, PageMetadata, PageResult } from '../../core/wire.js';
+
+export interface FetchedPage {
+  url: string;
+  status: number;
+  /** Text of the page (rendered DOM with run_js); base64 when `binary`. */
+  body: string;
+  isHtml: boolean;
+  binary: boolean;
+  screenshot: string | null;
+  runJs: boolean;
+  requestBytes: number;
+  responseBytes: number;
+}
+
+const FORMATS: readonly OutputFormat[] = ['html', 'markdown', 'json', 'screenshot'];
+
+export function outputFormats(output: unknown): Set<OutputFormat> {
+  const list = Array.isArray(output) ? output : typeof output === 'string' ? [output] : [];
+  const set = new Set(list.filter((f): f is OutputFormat => FORMATS.includes(f as OutputFormat)));
+  if (set.size === 0) set.add('html');
+  return set;
+}
+
+export interface OutputContext {
+  routeId: string;
+  params: Record<string, unknown>;
+  page: number;
+  formats: Set<OutputFormat>;
+  llm: LlmConfig | undefined;
+  signal: AbortSignal;
+}
+
+export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<PageResult> {
+  const metadata: PageMetadata = { page: ctx.page, run_js: p.runJs, url: p.url, status_code: p.status };
+  const wantsMarkdown = ctx.formats.has('markdown');
+  let markdown: string | null = null;
+  if (wantsMarkdown) markdown = p.binary ? '' : p.isHtml ? htmlToMarkdown(p.body, p.url) : p.body;
+  let json: unknown = null;
+  if (ctx.formats.has('json') && !p.binary) {
+    const spec = ctx.params.json as { schema?: Record<string, unknown> | null; prompt?: string | null } | null | undefined;
+    if (spec && (spec.schema || spec.prompt)) {
+      const extracted = await extractJson(
+        { html: p.body, url: p.url, ...(markdown !== null ? { markdown } : {}) },
+        { schema: spec.schema ?? null, prompt: spec.prompt ?? null },
+        { llm: ctx.llm, signal: ctx.signal },
+      );
+      json = extracted.json;
+      metadata.json_source = extracted.source;
+      if (extracted.unfilled !== undefined) metadata.unfilled = extracted.unfilled;
+    } else {
+      const parsed = parsePage(ctx.routeId, { html: p.body, url: p.url, page: ctx.page, params: ctx.params });
+      if (parsed) {
+        json = parsed.json;
+        metadata.json_source = 'builtin';
+        metadata.parse_status = parsed.status;
+      }
+    }
+  }
+  return {
+    html: ctx.formats.has('html') ? p.body : null,
+    markdown,
+    screenshot: ctx.formats.has('screenshot') ? p.screenshot : null,
+    json,
+    metadata,
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * Worker side: one ScrapeTask → TaskReply. Plans the fetches (one per page), fetches each with
+ * bounded attempts (undici, or a page in a browser context), and builds the outputs. Errors
+ * leave as wire data; the reply is sent at the deadline even if some cleanup is still running.
+ */
+import { GleanerError, toWireError } from '../../core/errors.js';
+import { planFetches, type FetchPlan } from '../../core/targets/index.js';
+import type { PageResult, ScrapeOutcome, TaskReply } from '../../core/wire.js';
+import { render } from '../browser/render.js';
+import { deviceFor, requestHeaders, type DeviceProfile } from '../devices.js';
+import type { TaskMessage } from '../messages.js';
+import { decodeBody } from '../net/decode.js';
+import { httpFetch } from '../net/fetcher.js';
+import { ProxyRotation, proxyPoolFor, type ProxyEntry } from '../net/proxies.js';
+import { checkUrl } from '../net/ssrf.js';
+import { routeFor } from '../routes.js';
+import { F_TASKS } from '../stats.js';
+import { withAttempts } from './attempts.js';
+import type { WorkerEnv } from './env.js';
+import { outputFormats, pageResult, type FetchedPage } from './outputs.js';
+
+/** After the deadline, how long the reply waits for cleanup (page close) before leaving. */
+const CLEANUP_GRACE_MS = 1500;
+
+export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskReply> {
+  const { task } = msg;
+  const ac = new AbortController();
+  const timer = setTimeout(
+    () => ac.abort(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT')),
+    Math.max(0, task.deadline - Date.now()),
+  );
+  msg.cancel.on('message', () => ac.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.')));
+  env.slot.add(F_TASKS, 1);
+  const work = execute(msg, env, ac.signal);
+  try {
+    const aborted = new Promise<void>((resolve) => {
+      if (ac.signal.aborted) resolve();
+      ac.signal.addEventListener('abort', () => resolve(), { once: true });
+    }).then(() => Promise.race([work.catch(() => undefined), delay(CLEANUP_GRACE_MS)]));
+    await Promise.race([work.catch(() => undefined), aborted]);
+    if (ac.signal.aborted) return { ok: false, error: toWireError(ac.signal.reason) };
+    return { ok: true, outcome: await work };
+  } catch (err) {
+    return { ok: false, error: toWireError(err) };
+  } finally {
+    clearTimeout(timer);
+    msg.cancel.close();
+    env.slot.add(F_TASKS, -1);
+  }
+}
+
+async function execute(msg: TaskMessage, env: WorkerEnv, signal: AbortSignal): Promise<ScrapeOutcome> {
+  const started = Date.now();
+  const { task } = msg;
+  const { config, limits } = env.setup;
+  const route = routeFor(task.routeId);
+  const params = task.params;
+  const formats = outputFormats(params.output);
+  const device = deviceFor(params.device);
+  const runJs = params.run_js === true;
+  const pool = proxyPoolFor(config.proxies, params.location, route.location);
+  const plans = planFetches(route, params, config.targets);
+  const results: PageResult[] = [];
+  let requestBytes = 0;
+  let responseBytes = 0;
+  for (const plan of plans) {
+    checkUrl(plan.url, env.policy);
+    const rotation = new ProxyRotation(pool);
+    const fetched = await withAttempts({ maxAttempts: limits.maxAttempts, baseMs: limits.retryBaseMs, signal, rotation }, (proxy) =>
+      runJs ? renderAttempt(msg, env, plan, proxy, device, formats.has('screenshot'), signal) : httpAttempt(env, plan, proxy, device, signal),
+    );
+    requestBytes += fetched.requestBytes;
+    responseBytes += fetched.responseBytes;
+    results.push(await pageResult(fetched, { routeId: route.id, params, page: plan.page, formats, llm: config.llm, signal }));
+  }
+  return {
+    status: results[0]?.metadata.status_code ?? 0,
+    results,
+    usage: { pages: results.length, render: runJs, requestBytes, responseBytes, elapsedMs: Date.now() - started },
+  };
+}
+
+async function httpAttempt(env: WorkerEnv, plan: FetchPlan, proxy: ProxyEntry | null, device: DeviceProfile, signal: AbortSignal): Promise<FetchedPage> {
+  const res = await httpFetch(
+    {
+      url: plan.url,
+      method: plan.method ?? 'GET',
+      headers: { ...requestHeaders(device), ...plan.headers },
+      body: plan.body,
+      proxy,
+      maxBytes: env.setup.config.maxResponseBytes,
+      signal,
+    },
+    env.agents,
+    env.policy,
+  );
+  const decoded = decodeBody(res.body, res.contentType);
+  return {
+    url: res.url,
+    status: res.status,
+    body: decoded.text,
+    isHtml: decoded.isHtml,
+    binary: decoded.binary,
+    screenshot: null,
+    runJs: false,
+    requestBytes: res.requestBytes,
+    responseBytes: res.body.length,
+  };
+}
+
+async function renderAttempt(
+  msg: TaskMessage,
+  env: WorkerEnv,
+  plan: FetchPlan,
+  proxy: ProxyEntry | null,
+  device: DeviceProfile,
+  screenshot: boolean,
+  signal: AbortSignal,
+): Promise<FetchedPage> {
+  const ref = msg.browser;
+  if (!ref) throw new GleanerError('INTERNAL_ERROR', 'A rendering task arrived without a browser.');
+  const lost = (message: string) => new GleanerError('BROWSER_CRASHED', message, { wsEndpoint: ref.wsEndpoint });
+  const browser = await env.link.get(ref).catch(() => {
+    throw lost('The browser could not be reached.');
+  });
+  const guard = env.policy.allowPrivate ? undefined : await env.guards.get(proxy);
+  let lease;
+  try {
+    lease = await env.contexts.acquire({ browser, browserPid: ref.pid, device, proxy, guardUrl: guard?.url }, signal);
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    if (!browser.isConnected()) throw lost('The browser went away before the page opened.');
+    throw err instanceof GleanerError ? err : new GleanerError('INTERNAL_ERROR', 'A browser context could not be opened.');
+  }
+  let ok = false;
+  try {
+    const r = await render(lease.context, {
+      url: plan.url,
+      headers: plan.headers,
+      screenshot,
+      maxBytes: env.setup.config.maxResponseBytes,
+      deadline: msg.task.deadline,
+      quietMaxMs: env.setup.limits.quietMaxMs,
+      signal,
+      guard,
+    });
+    ok = true;
+    return { url: r.url, status: r.status, body: r.html, isHtml: true, binary: false, screenshot: r.screenshot, runJs: true, requestBytes: r.requestBytes, responseBytes: r.responseBytes };
+  } catch (err) {
+    // Only a browser that is gone is reported as lost (the pool then replaces it); a crashed
+    // tab in a live browser is retried without touching the browser and its other pages.
+    if (err instanceof GleanerError && err.code === 'BROWSER_CRASHED' && !browser.isConnected()) throw lost(err.message);
+    throw err;
+  } finally {
+    // A page that failed (timeout, crash, refusal, upstream error) takes its context with it.
+    lease.release(!ok);
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,126 @@
+/**
+ * Deadlines, cancellation, a browser killed mid-job, and the farm's drain/destroy lifecycle.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadConfig, type Config } from '../../core/config.js';
+import { createFarm, type Farm } from '../../farm/index.js';
+import { codeOf, failure, task, waitFor } from '../helpers/farm.js';
+import { startSimulator, type Simulator } from '../sites/server.js';
+
+let sim: Simulator;
+let config: Config;
+
+beforeAll(async () => {
+  sim = await startSimulator();
+  config = loadConfig({}, { allowPrivate: true, workers: 1, contextsPerWorker: 2 });
+});
+
+afterAll(async () => {
+  await sim?.close();
+});
+
+describe('a shared farm', () => {
+  let farm: Farm;
+  beforeAll(async () => {
+    farm = await createFarm({ config });
+    // Warm the worker: a cold thread (loading its modules) would eat into the short deadlines below.
+    await farm.run(task({ url: `${sim.origin}/static` }));
+  });
+  afterAll(async () => {
+    await farm?.close();
+  });
+
+  test('deadline on the plain path: REQUEST_FAILED_SCRAPE_TIMEOUT', async () => {
+    expect(await failure(farm.run(task({ url: `${sim.origin}/slow?ms=5000&k=plain` }, { timeoutMs: 800 })))).toEqual({
+      code: 'REQUEST_FAILED_SCRAPE_TIMEOUT',
+      message: 'The scrape did not finish within the synchronous deadline; retry with backoff or use the async route.',
+    });
+    expect(farm.stats()).toMatchObject({ inFlight: 0, pages: 0 });
+  });
+
+  test('deadline in the browser: the page is closed and its context freed', async () => {
+    await farm.run(task({ url: `${sim.origin}/static`, run_js: true }));
+    expect(farm.stats()).toMatchObject({ contexts: 1, pages: 0 });
+    const run = farm.run(task({ url: `${sim.origin}/slow?ms=10000&k=browser`, run_js: true }, { timeoutMs: 1500 }));
+    await waitFor(() => farm.stats().pages === 1);
+    expect(await codeOf(run)).toBe('REQUEST_FAILED_SCRAPE_TIMEOUT');
+    // The timed-out page took its (reused) context with it.
+    expect(farm.stats()).toMatchObject({ inFlight: 0, pages: 0, contexts: 0 });
+  });
+
+  test('the caller abandoning a task cancels it in the worker', async () => {
+    const ac = new AbortController();
+    const run = farm.run(task({ url: `${sim.origin}/slow?ms=10000&k=abort`, run_js: true }), ac.signal);
+    await waitFor(() => farm.stats().pages === 1);
+    ac.abort();
+    expect(await codeOf(run)).toBe('SERVICE_UNAVAILABLE');
+    await waitFor(() => farm.stats().pages === 0);
+    expect(farm.stats()).toMatchObject({ inFlight: 0, pages: 0, contexts: 0 });
+  });
+
+  test('a browser killed mid-job: the job is retried on a new browser and succeeds', async () => {
+    await farm.run(task({ url: `${sim.origin}/static`, run_js: true }));
+    const before = farm.stats();
+    const path = '/slow?ms=1500&k=kill';
+    const run = farm.run(task({ url: `${sim.origin}${path}`, run_js: true }));
+    await waitFor(() => sim.hits.get(path) === 1);
+    process.kill(before.browserPid as number, 'SIGKILL');
+    const out = await run;
+    expect([out.status, out.results[0].metadata.url, sim.hits.get(path)]).toEqual([200, `${sim.origin}${path}`, 2]);
+    const after = farm.stats();
+    expect([after.browserLaunches, after.browserPid !== before.browserPid]).toEqual([before.browserLaunches + 1, true]);
+    // And the farm carries on.
+    const next = await farm.run(task({ url: `${sim.origin}/js-only`, run_js: true }));
+    expect(next.results[0].html).toContain('Rendered by script');
+  });
+});
+
+describe('memory gate', () => {
+  test('no new context above the RSS limit: the page waits, then times out; plain fetches go on', async () => {
+    const farm = await createFarm({ config, limits: { maxRssBytes: 1 } });
+    try {
+      expect(await codeOf(farm.run(task({ url: `${sim.origin}/static`, run_js: true }, { timeoutMs: 2500 })))).toBe(
+        'REQUEST_FAILED_SCRAPE_TIMEOUT',
+      );
+      expect(farm.stats()).toMatchObject({ contexts: 0, pages: 0, inFlight: 0 });
+      expect((await farm.run(task({ url: `${sim.origin}/static` }))).status).toBe(200);
+    } finally {
+      await farm.close();
+    }
+  });
+});
+
+describe('shutdown', () => {
+  test('close() stops taking work and drains in-flight tasks', async () => {
+    const farm = await createFarm({ config });
+    const plain = farm.run(task({ url: `${sim.origin}/slow?ms=800&k=drain-plain` }));
+    const rendered = farm.run(task({ url: `${sim.origin}/slow?ms=800&k=drain-browser`, run_js: true }));
+    await waitFor(() => sim.hits.get('/slow?ms=800&k=drain-browser') === 1);
+    const closing = farm.close();
+    expect(await codeOf(farm.run(task({ url: `${sim.origin}/static` })))).toBe('SERVICE_UNAVAILABLE');
+    const [a, b] = await Promise.all([plain, rendered]);
+    expect([a.status, b.status, b.results[0].metadata.run_js]).toEqual([200, 200, true]);
+    await closing;
+    expect(farm.ready()).toBe(false);
+  });
+
+  test('destroy() aborts in-flight tasks now and kills the browser', async () => {
+    const farm = await createFarm({ config });
+    const run = farm.run(task({ url: `${sim.origin}/slow?ms=20000&k=destroy`, run_js: true }));
+    await waitFor(() => sim.hits.get('/slow?ms=20000&k=destroy') === 1);
+    const pid = farm.stats().browserPid as number;
+    const outcome = failure(run);
+    await farm.destroy();
+    expect(await outcome).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The farm was stopped while the task ran.' });
+    await waitFor(() => !alive(pid));
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

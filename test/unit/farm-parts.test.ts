@@ -1,0 +1,102 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { EXTRA_ARGS, PLAYWRIGHT_DISABLED_FEATURES, chromiumArgs, resolveExecutable } from '../../farm/chromium-args.js';
+import { DEVICES, deviceFor, requestHeaders } from '../../farm/devices.js';
+import { decodeBody } from '../../farm/net/decode.js';
+import { ProxyRotation, parseProxy, proxyPoolFor } from '../../farm/net/proxies.js';
+import { outputFormats } from '../../farm/worker/outputs.js';
+
+describe('proxies', () => {
+  const proxies = { default: ['http://u:p%40ss@10.0.0.1:3128'], de: ['http://de1:8080', 'http://de2:8080'] };
+
+  test('parseProxy splits server and credentials', () => {
+    expect(parseProxy('http://u:p%40ss@10.0.0.1:3128')).toEqual({
+      url: 'http://u:p%40ss@10.0.0.1:3128',
+      server: 'http://10.0.0.1:3128',
+      host: '10.0.0.1',
+      port: 3128,
+      username: 'u',
+      password: 'p@ss',
+    });
+  });
+
+  test('location picks the country pool; postal locations and none use default', () => {
+    expect(proxyPoolFor(proxies, 'DE', 'country')?.map((p) => p.host)).toEqual(['de1', 'de2']);
+    expect(proxyPoolFor(proxies, '10115', 'postal')?.map((p) => p.host)).toEqual(['10.0.0.1']);
+    expect(proxyPoolFor(proxies, null, 'country')?.map((p) => p.host)).toEqual(['10.0.0.1']);
+    expect(proxyPoolFor({}, undefined, 'country')).toBeNull();
+    expect(() => proxyPoolFor(proxies, 'fr', 'country')).toThrowError('No proxy pool serves the location "fr".');
+  });
+
+  test('attempts rotate through the pool', () => {
+    const pool = proxyPoolFor(proxies, 'de', 'country');
+    const r = new ProxyRotation(pool);
+    const hosts = [0, 1, 2, 3].map((n) => r.pick(n)?.host);
+    expect([hosts[0] !== hosts[1], hosts[0] === hosts[2], hosts[1] === hosts[3]]).toEqual([true, true, true]);
+    expect(new ProxyRotation(null).pick(0)).toBeNull();
+  });
+});
+
+describe('chromium args', () => {
+  test('headless shell: our extras only', () => {
+    expect(chromiumArgs({ executablePath: '/usr/lib/chromium/chromium-headless-shell', hosts: {}, guarded: false })).toEqual([...EXTRA_ARGS]);
+  });
+
+  test('full chromium: disabled features merged with Playwright list; host rules; guard flag', () => {
+    expect(chromiumArgs({ executablePath: '/usr/bin/chromium', hosts: { 'sim.test': '127.0.0.1' }, guarded: true })).toEqual([
+      ...EXTRA_ARGS,
+      `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'].join(',')}`,
+      '--host-resolver-rules=MAP sim.test 127.0.0.1',
+      '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    ]);
+  });
+
+  test('a tiny exec-less shell wrapper resolves to its binary', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'farm-'));
+    const bin = join(dir, 'real-browser');
+    writeFileSync(bin, '');
+    const wrapper = join(dir, 'wrapper');
+    writeFileSync(wrapper, `#!/bin/sh -e\n\n${bin} "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const other = join(dir, 'other');
+    writeFileSync(other, `#!/bin/sh\nexport X=1\n${bin} "$@"\n`);
+    expect([resolveExecutable(wrapper), resolveExecutable(other), resolveExecutable(bin)]).toEqual([bin, other, bin]);
+  });
+});
+
+describe('devices', () => {
+  test('mobile and desktop profiles; unknown means desktop', () => {
+    expect([deviceFor('mobile').name, deviceFor('desktop').name, deviceFor(undefined).name]).toEqual(['mobile', 'desktop', 'desktop']);
+    expect(requestHeaders(DEVICES.mobile)).toEqual({
+      'user-agent': DEVICES.mobile.userAgent,
+      accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      'accept-language': 'en-US,en;q=0.9',
+      'sec-ch-ua-mobile': '?1',
+      'sec-ch-ua-platform': '"Android"',
+    });
+  });
+});
+
+describe('decodeBody', () => {
+  test('charset from the header, else from <meta>, else utf-8', () => {
+    const latin = Buffer.from('<html><head></head><body>caf\xe9</body></html>', 'latin1');
+    expect(decodeBody(latin, 'text/html; charset=ISO-8859-1')).toEqual({ text: '<html><head></head><body>café</body></html>', isHtml: true, binary: false });
+    const meta = Buffer.from('<html><head><meta charset="iso-8859-7"></head>\xe1</html>', 'latin1');
+    expect(decodeBody(meta, 'text/html').text).toBe('<html><head><meta charset="iso-8859-7"></head>α</html>');
+    expect(decodeBody(Buffer.from('{"a":"é"}'), 'application/json')).toEqual({ text: '{"a":"é"}', isHtml: false, binary: false });
+  });
+
+  test('binary bodies become base64; untyped markup is sniffed', () => {
+    expect(decodeBody(Buffer.from([1, 2, 3]), 'image/png')).toEqual({ text: 'AQID', isHtml: false, binary: true });
+    expect(decodeBody(Buffer.from('<!doctype html><p>x'), '').isHtml).toBe(true);
+  });
+});
+
+describe('outputFormats', () => {
+  test('default html; unknown values dropped', () => {
+    expect([...outputFormats(undefined)]).toEqual(['html']);
+    expect([...outputFormats(['markdown', 'json', 'bogus'])]).toEqual(['markdown', 'json']);
+  });
+});
