@@ -1,0 +1,227 @@
+/**
+ * DOM helpers shared by the built-in parsers: one fast HTML load, cached compiled selectors,
+ * whitespace-normalised text, ancestor walks and link resolution. Pure functions, no I/O.
+ */
+import { compile, selectAll, selectOne } from 'css-select';
+import type { AnyNode, Document, Element } from 'domhandler';
+
+export type { Document, Element, AnyNode };
+
+export { loadHtml, stripRawText } from './load.js';
+
+type Compiled = ReturnType<typeof compile<AnyNode, Element>>;
+const compiled = new Map<string, Compiled>();
+
+function query(selector: string): Compiled {
+  let q = compiled.get(selector);
+  if (!q) {
+    q = compile<AnyNode, Element>(selector);
+    compiled.set(selector, q);
+  }
+  return q;
+}
+
+/**
+ * Document-wide queries run through a per-document index: one walk builds lists of elements by
+ * tag, class and attribute name, and a selector is tested only against the candidates of its
+ * rightmost compound's most specific key. The extractors ask a dozen document-wide questions per
+ * page; this turns a dozen full tree walks into one. Subtree queries use css-select directly.
+ */
+interface PageIndex {
+  order: Map<Element, number>;
+  byTag: Map<string, Element[]>;
+  byClass: Map<string, Element[]>;
+  byAttr: Map<string, Element[]>;
+}
+
+const indexes = new WeakMap<Document, PageIndex>();
+
+function push(map: Map<string, Element[]>, key: string, el: Element): void {
+  const list = map.get(key);
+  if (list) list.push(el);
+  else map.set(key, [el]);
+}
+
+function indexOf(doc: Document): PageIndex {
+  let idx = indexes.get(doc);
+  if (idx) return idx;
+  idx = { order: new Map(), byTag: new Map(), byClass: new Map(), byAttr: new Map() };
+  const stack: AnyNode[] = [...doc.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type !== 'tag') continue;
+    idx.order.set(node, idx.order.size);
+    push(idx.byTag, node.name, node);
+    for (const name in node.attribs) {
+      push(idx.byAttr, name, node);
+      if (name === 'class') for (const c of node.attribs.class.split(/\s+/)) if (c) push(idx.byClass, c, node);
+    }
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  }
+  indexes.set(doc, idx);
+  return idx;
+}
+
+/** Splits on `sep` outside brackets, quotes and parentheses. */
+function splitTop(selector: string, sep: RegExp): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let cur = '';
+  for (const ch of selector) {
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '[' || ch === '(') depth++;
+    else if (ch === ']' || ch === ')') depth--;
+    else if (depth === 0 && sep.test(ch)) {
+      out.push(cur);
+      cur = '';
+      continue;
+    }
+    cur += ch;
+  }
+  out.push(cur);
+  return out.map((p) => p.trim()).filter(Boolean);
+}
+
+/** Candidates for one selector group from the index (its rightmost compound's attribute, class or tag). */
+function candidatesOf(idx: PageIndex, group: string): Element[] {
+  const last = splitTop(group, /[\s>+~]/).pop() ?? '';
+  const attr = last.match(/\[([\w-]+)/);
+  if (attr) return idx.byAttr.get(attr[1]) ?? [];
+  const cls = last.match(/\.([\w-]+)/);
+  if (cls) return idx.byClass.get(cls[1]) ?? [];
+  const tag = last.match(/^([a-z][\w-]*)/i);
+  if (tag) return idx.byTag.get(tag[1].toLowerCase()) ?? [];
+  return [...idx.order.keys()];
+}
+
+/** Every element under `root` matching `selector`, in document order. */
+export function all(selector: string, root: AnyNode | AnyNode[]): Element[] {
+  if (Array.isArray(root) || root.type !== 'root') return selectAll<AnyNode, Element>(query(selector), root);
+  const idx = indexOf(root as Document);
+  const test = query(selector);
+  const groups = splitTop(selector, /,/);
+  const seen = new Set<Element>();
+  for (const g of groups) for (const el of candidatesOf(idx, g)) if (!seen.has(el) && test(el)) seen.add(el);
+  const out = [...seen];
+  if (groups.length > 1) out.sort((a, b) => idx.order.get(a)! - idx.order.get(b)!);
+  return out;
+}
+
+export function one(selector: string, root: AnyNode | AnyNode[]): Element | null {
+  if (!Array.isArray(root) && root.type === 'root') return all(selector, root)[0] ?? null;
+  return selectOne<AnyNode, Element>(query(selector), root);
+}
+
+export function matches(el: Element, selector: string): boolean {
+  return query(selector)(el);
+}
+
+export function isElement(node: AnyNode | null | undefined): node is Element {
+  return !!node && (node.type === 'tag' || node.type === 'script' || node.type === 'style');
+}
+
+export function attr(el: Element | null | undefined, name: string): string | undefined {
+  return el ? el.attribs[name] : undefined;
+}
+
+export function hasClass(el: Element, cls: string): boolean {
+  const c = el.attribs.class;
+  if (!c) return false;
+  if (c === cls) return true;
+  return (' ' + c + ' ').replace(/\s+/g, ' ').includes(' ' + cls + ' ');
+}
+
+const BLOCK = new Set([
+  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'figcaption', 'footer',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'ol', 'p', 'section', 'table', 'td', 'th', 'tr', 'ul',
+]);
+
+/** Text with block boundaries as spaces and whitespace collapsed; `skip` prunes subtrees. */
+export function text(node: AnyNode | null | undefined, skip?: (el: Element) => boolean): string {
+  if (!node) return '';
+  const out: string[] = [];
+  collect(node, out, skip);
+  return out.join('').replace(/[\s\u00a0\u200e\u200f]+/g, ' ').trim();
+}
+
+function collect(node: AnyNode, out: string[], skip?: (el: Element) => boolean): void {
+  if (node.type === 'text') {
+    out.push(node.data);
+    return;
+  }
+  if (node.type === 'comment' || node.type === 'directive') return;
+  if (node.type === 'script' || node.type === 'style') return;
+  if (node.type === 'tag') {
+    if (skip && skip(node)) return;
+    const block = BLOCK.has(node.name);
+    if (block) out.push(' ');
+    for (const c of node.children) collect(c, out, skip);
+    if (block) out.push(' ');
+    return;
+  }
+  if ('children' in node) for (const c of node.children) collect(c, out, skip);
+}
+
+/** The nearest ancestor (not the element itself) passing `test`, stopping at `stop` or `maxUp` levels. */
+export function closest(el: AnyNode, test: (e: Element) => boolean, maxUp = 1000): Element | null {
+  let cur = el.parent;
+  for (let i = 0; cur && i < maxUp; i++) {
+    if (cur.type === 'tag' && test(cur)) return cur;
+    cur = cur.parent;
+  }
+  return null;
+}
+
+export function contains(ancestor: AnyNode, node: AnyNode): boolean {
+  let cur: AnyNode | null = node;
+  while (cur) {
+    if (cur === ancestor) return true;
+    cur = cur.parent;
+  }
+  return false;
+}
+
+/**
+ * The absolute target of a link on a result page. Engine redirect wrappers (`/url?q=`,
+ * `/url?url=`) are unwrapped; other same-site relative links return `null` unless `keepInternal`,
+ * as do `#` and `javascript:` links.
+ */
+export function linkTarget(href: string | undefined, pageUrl: string, keepInternal = false): string | null {
+  if (!href) return null;
+  const h = href.trim();
+  if (h === '' || h.startsWith('#') || /^javascript:/i.test(h)) return null;
+  if (h.startsWith('/url?') || h.startsWith('/interstitial?')) {
+    const params = new URLSearchParams(h.slice(h.indexOf('?') + 1));
+    const target = params.get('q') ?? params.get('url');
+    return target && /^https?:\/\//i.test(target) ? target : null;
+  }
+  if (/^https?:\/\//i.test(h)) return h;
+  if (h.startsWith('//')) return 'https:' + h;
+  if (!keepInternal) return null;
+  try {
+    return new URL(h, pageUrl || 'http://localhost/').toString();
+  } catch {
+    return null;
+  }
+}
+
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+/** A number from text such as `4.6`, `4,6`, `1,206`, `1.234.567`, `3 600 000`. */
+export function parseNumber(raw: string | undefined | null): number | null {
+  if (!raw) return null;
+  const m = raw.match(/\d{1,3}(?:[.,'’\u00a0\u202f ]\d{3})+(?![\d])|\d+(?:[.,]\d+)?/);
+  if (!m) return null;
+  const s = m[0];
+  if (/^\d{1,3}(?:[.,'’\u00a0\u202f ]\d{3})+$/.test(s)) return Number(s.replace(/[^\d]/g, ''));
+  return Number(s.replace(',', '.'));
+}

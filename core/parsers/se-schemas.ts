@@ -1,0 +1,117 @@
+/**
+ * JSON Schemas of the search-engine parsers' `results[].json` (se1, se2), mirroring the types in
+ * se1/types.ts, se1/shopping.ts, se1/hotels.ts, se1/lens.ts, se1/aio.ts, se1/trends.ts and
+ * se2/search.ts. Merged into OUTPUT_SCHEMAS.
+ */
+type Schema = Record<string, unknown>;
+
+const s = (type: string | string[], extra: Schema = {}): Schema => ({ type, ...extra });
+const str = s('string');
+const strN = s(['string', 'null']);
+const int = s('integer');
+const num = s('number');
+const numN = s(['number', 'null']);
+const intN = s(['integer', 'null']);
+const obj = (props: Record<string, Schema>, description?: string): Schema => ({
+  type: 'object',
+  ...(description ? { description } : {}),
+  properties: props,
+  required: Object.keys(props),
+  additionalProperties: false,
+});
+const arr = (items: Schema, description?: string): Schema => ({ type: 'array', ...(description ? { description } : {}), items });
+const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
+
+const link = obj({ title: str, url: str });
+const organic = obj({ position: int, title: str, url: str, displayed_url: strN, snippet: strN, sitelinks: arr(link) }, 'An organic result.');
+const paid = obj(
+  { position: int, block: s('string', { enum: ['top', 'bottom'] }), title: str, url: str, displayed_url: strN, description: strN, sitelinks: arr(link) },
+  'A text ad.',
+);
+const shoppingUnit = obj({ position: int, title: str, url: strN, price: strN, merchant: strN }, 'A product listing ad card.');
+const related = obj({ query: str, url: strN });
+const price = nullable(obj({ text: str, value: numN, currency: strN }, 'A price as shown, its amount and currency symbol or code.'));
+const source = obj({ title: str, url: str, publisher: strN });
+
+export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
+  'se1/search': obj(
+    {
+      query: strN,
+      page: int,
+      result_count: intN,
+      organic: arr(organic),
+      paid: arr(paid),
+      shopping: arr(shoppingUnit),
+      people_also_ask: arr(obj({ question: str, title: strN, url: strN, snippet: strN })),
+      related_searches: arr(related),
+      ai_overview: nullable(obj({ text: str, sources: arr(source) })),
+      featured_snippet: nullable(obj({ title: strN, url: strN, displayed_url: strN, text: str })),
+      knowledge_panel: nullable(obj({ title: str, subtitle: strN, description: strN, source: nullable(link), facts: arr(obj({ label: str, value: str })) })),
+      local_pack: arr(obj({ position: int, title: str, rating: numN, reviews: intN, details: strN, url: strN })),
+      top_stories: arr(obj({ position: int, title: str, url: str, source: strN, published: strN })),
+      videos: arr(obj({ position: int, title: str, url: str, source: strN, duration: strN })),
+    },
+    'A parsed se1 web results page.',
+  ),
+  'se1/ads': obj({ query: strN, page: int, paid: arr(paid), shopping: arr(shoppingUnit) }, 'The paid block of an se1 results page.'),
+  'se1/aimode': obj({ query: strN, answer_text: strN, citations: arr(source), links: arr(link) }, 'An se1 AI Mode answer.'),
+  'se1/shopping/search': obj(
+    {
+      query: strN,
+      page: int,
+      results: arr(obj({ position: int, title: str, url: strN, product_id: strN, price, merchant: strN, rating: numN, reviews: intN })),
+    },
+    'An se1 shopping results page.',
+  ),
+  'se1/shopping/product': obj(
+    {
+      product_id: strN,
+      title: strN,
+      rating: numN,
+      reviews: intN,
+      description: strN,
+      offers: arr(obj({ merchant: str, url: strN, price, details: strN })),
+    },
+    'An se1 shopping product page with its offers.',
+  ),
+  'se1/travel/hotels': obj(
+    {
+      query: strN,
+      page: int,
+      hotels: arr(
+        obj({ position: int, name: str, url: strN, price, rating: numN, reviews: intN, stars: intN, description: strN, amenities: arr(str), deal: strN }),
+      ),
+    },
+    'An se1 hotel search page.',
+  ),
+  'se1/lens': obj(
+    {
+      image_url: strN,
+      keywords: strN,
+      best_guess: strN,
+      visual_matches: arr(obj({ position: int, title: str, url: str, source: strN, thumbnail: strN, price })),
+    },
+    'An se1 search-by-image page.',
+  ),
+  'se1/trends/explore': obj(
+    {
+      query: strN,
+      interest_over_time: arr(obj({ date: str, value: num })),
+      related_queries: arr(obj({ query: str, value: numN })),
+    },
+    'An se1 trends page.',
+  ),
+  'se2/search': obj(
+    { query: strN, page: int, result_count: intN, organic: arr(organic), paid: arr(paid), related_searches: arr(related) },
+    'A parsed se2 web results page.',
+  ),
+};
+
+/** `se1` and `se2` (by URL) answer with the schema of the page kind the URL names. */
+SE_OUTPUT_SCHEMAS.se1 = {
+  description: 'Any se1 page, parsed by its kind (web results, shopping, product, hotels, image search, trends, AI Mode).',
+  anyOf: ['se1/search', 'se1/shopping/search', 'se1/shopping/product', 'se1/travel/hotels', 'se1/lens', 'se1/trends/explore', 'se1/aimode'].map(
+    (id) => SE_OUTPUT_SCHEMAS[id],
+  ),
+};
+SE_OUTPUT_SCHEMAS.se2 = SE_OUTPUT_SCHEMAS['se2/search'];

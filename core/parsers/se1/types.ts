@@ -1,0 +1,123 @@
+/** Output shapes of the se1 parsers (`results[].json`); the JSON Schemas in output-schemas.ts mirror them. */
+
+export interface Link {
+  title: string;
+  url: string;
+}
+
+export interface OrganicResult {
+  /** 1-based rank among the organic results of this page. */
+  position: number;
+  title: string;
+  url: string;
+  displayed_url: string | null;
+  snippet: string | null;
+  sitelinks: Link[];
+}
+
+export interface PaidResult {
+  position: number;
+  /** Where the ad was shown: above or below the organic results. */
+  block: 'top' | 'bottom';
+  title: string;
+  url: string;
+  displayed_url: string | null;
+  description: string | null;
+  sitelinks: Link[];
+}
+
+export interface ShoppingUnit {
+  position: number;
+  title: string;
+  url: string | null;
+  price: string | null;
+  merchant: string | null;
+}
+
+export interface RelatedQuestion {
+  question: string;
+  /** Title, link and text of the answer's source, when the page carries the expanded answer. */
+  title: string | null;
+  url: string | null;
+  snippet: string | null;
+}
+
+export interface RelatedSearch {
+  query: string;
+  url: string | null;
+}
+
+export interface AiSource {
+  title: string;
+  url: string;
+  publisher: string | null;
+}
+
+export interface AiOverview {
+  text: string;
+  sources: AiSource[];
+}
+
+export interface FeaturedSnippet {
+  title: string | null;
+  url: string | null;
+  displayed_url: string | null;
+  text: string;
+}
+
+export interface KnowledgePanel {
+  title: string;
+  subtitle: string | null;
+  description: string | null;
+  source: Link | null;
+  facts: { label: string; value: string }[];
+}
+
+export interface LocalResult {
+  position: number;
+  title: string;
+  rating: number | null;
+  reviews: number | null;
+  details: string | null;
+  url: string | null;
+}
+
+export interface NewsItem {
+  position: number;
+  title: string;
+  url: string;
+  source: string | null;
+  published: string | null;
+}
+
+export interface VideoItem {
+  position: number;
+  title: string;
+  url: string;
+  source: string | null;
+  duration: string | null;
+}
+
+export interface Se1SearchJson {
+  query: string | null;
+  page: number;
+  result_count: number | null;
+  organic: OrganicResult[];
+  paid: PaidResult[];
+  shopping: ShoppingUnit[];
+  people_also_ask: RelatedQuestion[];
+  related_searches: RelatedSearch[];
+  ai_overview: AiOverview | null;
+  featured_snippet: FeaturedSnippet | null;
+  knowledge_panel: KnowledgePanel | null;
+  local_pack: LocalResult[];
+  top_stories: NewsItem[];
+  videos: VideoItem[];
+}
+
+export interface Se1AdsJson {
+  query: string | null;
+  page: number;
+  paid: PaidResult[];
+  shopping: ShoppingUnit[];
+}
