@@ -1,16 +1,21 @@
 /**
- * What deliveries carry, per front door: the Web API webhook body (documented in
- * farm/delivery/payload.ts) and the bucket object (the collection body of the job).
+ * What deliveries carry, per front door. Web API: the webhook body documented in
+ * farm/delivery/payload.ts, and the job's collection body in the bucket. Job API: the job
+ * object with `_links` as the callback body (spec 6.1), and `{results: [...]}` in the bucket.
  */
 import type { JobRecord } from '../core/store/jobs.js';
 import { webhookBody, type DeliveryPayloads } from '../farm/index.js';
 import type { Services } from './context.js';
 import { collectionBody } from './handlers/jobs.js';
+import { callbackBody } from './jobapi/handlers.js';
+import { resultEntries } from './jobapi/objects.js';
 
-export function deliveryPayloads(svc: Services, apiBaseUrl: string): DeliveryPayloads {
+export function deliveryPayloads(svc: Services, apiBaseUrl: string, dataUrl: string): DeliveryPayloads {
   return {
     webhook: (job: JobRecord) =>
-      webhookBody({
+      job.api === 'job'
+        ? callbackBody(job, dataUrl, svc.config.retentionMs)
+        : webhookBody({
         jobId: job.id,
         status: job.status === 'done' ? 'done' : 'faulted',
         finishedAt: job.finishedAt ?? job.updatedAt,
@@ -18,6 +23,11 @@ export function deliveryPayloads(svc: Services, apiBaseUrl: string): DeliveryPay
         storage: (job.params.storage as { type: string; url: string } | null | undefined) ?? null,
         error: job.error ?? null,
       }),
-    storage: (job: JobRecord) => JSON.stringify(collectionBody(svc, job)),
+    storage: (job: JobRecord) =>
+      JSON.stringify(
+        job.api === 'job'
+          ? { results: resultEntries(job.id, svc.store.jobs.result(job.id)?.results ?? [], job.createdAt, job.finishedAt ?? job.updatedAt, false) }
+          : collectionBody(svc, job),
+      ),
   };
 }

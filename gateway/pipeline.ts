@@ -6,10 +6,11 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { GleanerError, toWireError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { problemFromWire } from '../core/problem.js';
+import { problemFromWire, PROBLEM_CONTENT_TYPE } from '../core/problem.js';
+import type { Logger } from '../core/log.js';
 import { entitled } from '../core/store/accounts.js';
 import { validate } from '../core/schema/index.js';
-import { copyRequest, readBody, Reply } from './http.js';
+import { copyRequest, readBody, Reply, type RequestInfo } from './http.js';
 import type { Ctx, Handler, Services } from './context.js';
 import type { RouteKind } from './routes.js';
 
@@ -66,16 +67,7 @@ export function createPipeline(svc: Services, handlers: Record<RouteKind, Handle
     const handler = handlers[route.kind];
     const run = async (): Promise<void> => {
       if (route.method === 'POST' && route.endpoint) {
-        if (info.contentLength > svc.config.maxBodyBytes) {
-          throw new GleanerError('PAYLOAD_TOO_LARGE', `The request body exceeds ${svc.config.maxBodyBytes} bytes.`);
-        }
-        const body = await readBody(res, reply, svc.config.maxBodyBytes);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(body.toString('utf8'));
-        } catch (err) {
-          throw new GleanerError('MALFORMED_JSON', `The request body is not valid JSON: ${(err as Error).message}`);
-        }
+        const parsed = await readJson(res, reply, info, svc.config.maxBodyBytes);
         if (route.kind === 'submitBatch') checkBatchSize(parsed, svc.config.maxBatch);
         const result = validate(route.endpoint, parsed);
         if (!result.ok) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: result.errors });
@@ -84,16 +76,30 @@ export function createPipeline(svc: Services, handlers: Record<RouteKind, Handle
       await handler(ctx, svc);
     };
     run()
-      .catch((err: unknown) => {
-        if (reply.done) return;
-        const wire = toWireError(err);
-        if (wire.code === 'INTERNAL_ERROR') svc.log.error({ request_id: requestId, err }, 'internal error');
-        const doc = problemFromWire(wire, { requestId });
-        // A 413 closes the connection: the rest of the oversized body is never read.
-        reply.send(doc.status, { 'content-type': 'application/problem+json' }, JSON.stringify(doc), wire.code === 'PAYLOAD_TOO_LARGE');
-      })
+      .catch((err: unknown) => sendError(reply, err, requestId, svc.log))
       .finally(finish);
   };
+}
+
+/** Reads the body under the cap (413 before or while streaming) and parses it (MALFORMED_JSON). */
+export async function readJson(res: HttpResponse, reply: Reply, info: RequestInfo, cap: number): Promise<unknown> {
+  if (info.contentLength > cap) throw new GleanerError('PAYLOAD_TOO_LARGE', `The request body exceeds ${cap} bytes.`);
+  const body = await readBody(res, reply, cap);
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    throw new GleanerError('MALFORMED_JSON', `The request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Any thrown value as a problem response; internal errors are logged, never shown. */
+export function sendError(reply: Reply, err: unknown, requestId: string, log: Logger): void {
+  if (reply.done) return;
+  const wire = toWireError(err);
+  if (wire.code === 'INTERNAL_ERROR') log.error({ request_id: requestId, err }, 'internal error');
+  const doc = problemFromWire(wire, { requestId });
+  // A 413 closes the connection: the rest of the oversized body is never read.
+  reply.send(doc.status, { 'content-type': PROBLEM_CONTENT_TYPE }, JSON.stringify(doc), wire.code === 'PAYLOAD_TOO_LARGE');
 }
 
 /** A batch above the documented maximum is 413 (spec part 7), checked before validation. */

@@ -68,17 +68,26 @@ export function buildRouteTable(): HttpRoute[] {
   return table;
 }
 
-export type Match =
-  | { found: true; route: HttpRoute; param?: string }
+/** What the router needs of a route; the Web API and Job API tables both satisfy it. */
+export interface Routable {
+  method: Method;
+  path: string;
+  param?: string;
+  /** Fixed tail after the parameter (`/v1/queries/{id}/results`). */
+  suffix?: string;
+}
+
+export type Match<R extends Routable = HttpRoute> =
+  | { found: true; route: R; param?: string }
   | { found: false; status: 404 }
   | { found: false; status: 405; allow: Method[] };
 
-/** Exact paths in a Map; parameter routes checked by prefix. Built once at start. */
-export class Router {
-  private readonly exact = new Map<string, Map<string, HttpRoute>>();
-  private readonly prefixed: HttpRoute[] = [];
+/** Exact paths in a Map; parameter routes checked by prefix (and an optional suffix). Built once. */
+export class Router<R extends Routable = HttpRoute> {
+  private readonly exact = new Map<string, Map<string, R>>();
+  private readonly prefixed: R[] = [];
 
-  constructor(readonly routes: readonly HttpRoute[]) {
+  constructor(readonly routes: readonly R[]) {
     for (const route of routes) {
       if (route.param) {
         this.prefixed.push(route);
@@ -90,7 +99,7 @@ export class Router {
     }
   }
 
-  match(method: string, rawPath: string): Match {
+  match(method: string, rawPath: string): Match<R> {
     // Tolerate one trailing slash (`/v1/scrapers/`), never rewrite anything else.
     const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
     const byMethod = this.exact.get(path);
@@ -102,7 +111,9 @@ export class Router {
     const allow: Method[] = [];
     for (const route of this.prefixed) {
       if (!path.startsWith(route.path)) continue;
-      const param = path.slice(route.path.length);
+      const suffix = route.suffix ?? '';
+      if (suffix && !path.endsWith(suffix)) continue;
+      const param = path.slice(route.path.length, path.length - suffix.length);
       if (param === '' || param.includes('/')) continue;
       if (route.method === method) return { found: true, route, param: safeDecode(param) };
       allow.push(route.method);

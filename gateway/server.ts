@@ -20,6 +20,8 @@ import { scrapeSync } from './handlers/scrape.js';
 import { jobGet, submit, submitBatch } from './handlers/jobs.js';
 import { mountFeed } from './feed.js';
 import { deliveryPayloads } from './payloads.js';
+import { charge } from './usage.js';
+import { startJobApi } from './jobapi/listener.js';
 import { Metrics } from './metrics.js';
 import { createPipeline } from './pipeline.js';
 import { buildRouteTable, Router, type RouteKind } from './routes.js';
@@ -36,6 +38,10 @@ export interface RunningServer {
   /** The bound Web API port (useful with port 0). */
   port: number;
   url: string;
+  /** Job API listeners. */
+  realtimePort: number;
+  dataPort: number;
+  dataUrl: string;
   store: Store;
   farm: Farm;
   services: Services;
@@ -103,6 +109,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const token = await listen(app, config.host, config.port);
   const port = uWS.us_socket_local_port(token as unknown as uWS.us_socket);
   const url = config.publicUrl ?? `http://${config.host}:${port}`;
+  const jobApi = await startJobApi(svc);
   if (bootstrap.generated) opts.onGeneratedCredentials?.(bootstrap.generated, url);
 
   let farm: Farm;
@@ -110,6 +117,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     farm = await createFarm({ config, logger: log });
   } catch (err) {
     uWS.us_listen_socket_close(token);
+    jobApi.close();
     await store.close();
     throw err;
   }
@@ -119,7 +127,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     accounts: store.accounts,
     events: svc.events,
     log,
-    payloads: deliveryPayloads(svc, url),
+    payloads: deliveryPayloads(svc, url, jobApi.dataUrl),
     delivery: parseDeliveryConfig(config.storage),
     policy: { maxAttempts: config.deliveryAttempts, baseMs: config.deliveryBaseMs, maxMs: config.deliveryMaxMs, jitter: 'full', maxRetryAfterMs: config.deliveryMaxMs },
     allowPrivate: config.allowPrivate,
@@ -132,7 +140,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     concurrency: Math.max(1, config.workers * config.contextsPerWorker),
     jobTimeoutMs: config.jobTimeoutMs,
     retentionMs: config.retentionMs,
-    onFinished: () => outbox.wake(),
+    onFinished: (job, usage) => {
+      if (usage && job.status === 'done') {
+        const source = typeof job.extra?.source === 'string' ? job.extra.source : undefined;
+        charge(svc, { clientId: job.clientId, routeId: job.routeId, params: job.params, mode: 'callback', usage, ...(source ? { source } : {}) });
+      }
+      outbox.wake();
+    },
   });
   svc.dispatcher = dispatcher;
   const recovered = dispatcher.start();
@@ -156,13 +170,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     };
   });
   state = 'ready';
-  log.info({ port, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered }, 'gleaner ready');
+  log.info({ port, realtime_port: jobApi.realtimePort, data_port: jobApi.dataPort, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered }, 'gleaner ready');
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       state = 'draining';
       uWS.us_listen_socket_close(token);
+      jobApi.close();
       // Drain: in-flight requests hold admission slots; wait for them (bounded by the sync deadline).
       const until = Date.now() + config.syncTimeoutMs;
       while (svc.admission.total() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
@@ -175,5 +190,5 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       log.info('gleaner stopped');
     })());
 
-  return { port, url, store, farm, services: svc, bootstrap, close };
+  return { port, url, realtimePort: jobApi.realtimePort, dataPort: jobApi.dataPort, dataUrl: jobApi.dataUrl, store, farm, services: svc, bootstrap, close };
 }

@@ -14,7 +14,7 @@ import type { EventBus } from '../../core/events.js';
 import { toWireError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { JobRecord, JobStore } from '../../core/store/jobs.js';
-import type { ScrapeOutcome, ScrapeTask } from '../../core/wire.js';
+import type { ScrapeOutcome, ScrapeTask, Usage } from '../../core/wire.js';
 
 /** What the dispatcher needs of the farm (the Farm satisfies it). */
 export interface TaskRunner {
@@ -31,11 +31,17 @@ export interface DispatcherOptions {
   /** Deadline of one job run (ms). */
   jobTimeoutMs: number;
   retentionMs: number;
-  /** Called after a job is finished (the outbox wakes up for its deliveries). */
-  onFinished?: (job: JobRecord) => void;
+  /** Called after a job is finished, with its usage when it succeeded (ledger, outbox wake-up). */
+  onFinished?: (job: JobRecord, usage: Usage | undefined) => void;
 }
 
 export class Dispatcher {
+  /** Wakes everyone waiting in close(): only once nothing is in flight. */
+  private settleIdle(): void {
+    for (const resolve of this.idle) resolve();
+    this.idle.clear();
+  }
+
   private readonly perAccount = new Map<number, string[]>();
   private readonly rotation: number[] = [];
   private readonly running = new Map<string, AbortController>();
@@ -117,8 +123,7 @@ export class Dispatcher {
         .catch((err: unknown) => this.opts.log.error({ err, job_id: id }, 'dispatcher failed to record a job'))
         .finally(() => {
           this.running.delete(id);
-          if (this.running.size === 0) for (const resolve of this.idle) resolve();
-          this.idle.clear();
+          if (this.running.size === 0) this.settleIdle();
           this.pump();
         });
     }
@@ -131,8 +136,10 @@ export class Dispatcher {
     events.publish({ type: 'started', jobId: id, clientId: job.clientId, routeId: job.routeId, at: Date.now(), ...(job.batchId ? { batchId: job.batchId } : {}) });
     const task: ScrapeTask = { id, routeId: job.routeId, params: job.params, accountId: job.clientId, deadline: Date.now() + this.opts.jobTimeoutMs };
     let finished: JobRecord | undefined;
+    let usage: Usage | undefined;
     try {
       const outcome = await this.opts.runner.run(task, signal);
+      usage = outcome.usage;
       finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.results }, this.opts.retentionMs);
     } catch (err) {
       if (signal.aborted && this.stopped) return; // destroyed: stays queued for the next start
@@ -148,6 +155,6 @@ export class Dispatcher {
       ...(finished.batchId ? { batchId: finished.batchId } : {}),
       ...(finished.error ? { error: finished.error } : {}),
     });
-    this.opts.onFinished?.(finished);
+    this.opts.onFinished?.(finished, usage);
   }
 }

@@ -36,6 +36,12 @@ export interface OutboxOptions {
 }
 
 export class Outbox {
+  /** Wakes everyone waiting in close(): only once nothing is in flight. */
+  private settleIdle(): void {
+    for (const resolve of this.idle) resolve();
+    this.idle.clear();
+  }
+
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly inFlight = new Map<string, AbortController>();
   private stopped = false;
@@ -79,8 +85,7 @@ export class Outbox {
           .catch((err: unknown) => this.opts.log.error({ err, job_id: entry.jobId }, 'outbox failed to record a delivery'))
           .finally(() => {
             this.inFlight.delete(key);
-            if (this.inFlight.size === 0) for (const r of this.idle) r();
-            this.idle.clear();
+            if (this.inFlight.size === 0) this.settleIdle();
             this.wake();
           });
       }

@@ -5,6 +5,7 @@
 import { GleanerError } from '../../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask } from '../../core/wire.js';
 import type { Ctx, Handler, Services } from '../context.js';
+import { charge } from '../usage.js';
 
 export function scrapeResponse(outcome: ScrapeOutcome, params: Record<string, unknown>, requestId: string): Record<string, unknown> {
   return {
@@ -37,5 +38,6 @@ export const scrapeSync: Handler = async (ctx, svc) => {
     deadline: Date.now() + svc.config.syncTimeoutMs,
   };
   const outcome = await runAdmitted(ctx, svc, task);
+  charge(svc, { clientId: task.accountId, routeId: task.routeId, params: task.params, mode: 'realtime', usage: outcome.usage });
   ctx.reply.json(200, scrapeResponse(outcome, ctx.params, ctx.requestId));
 };

@@ -10,6 +10,8 @@ import { createLogger } from '../../core/log.js';
 import { startServer, type RunningServer } from '../../gateway/server.js';
 
 export const TEST_KEY = 'test-key-0123456789abcdef';
+export const TEST_USER = 'tester';
+export const TEST_PASSWORD = 'tester-password';
 
 export interface TestGateway {
   url: string;
@@ -24,7 +26,7 @@ export async function startGateway(overrides: Partial<Config> = {}): Promise<Tes
   const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-test-'));
   const config = loadConfig(
     {},
-    { host: '127.0.0.1', port: 0, dataDir, bootstrapApiKey: TEST_KEY, workers: 1, allowPrivate: true, logLevel: 'silent', ...overrides },
+    { host: '127.0.0.1', port: 0, realtimePort: 0, dataPort: 0, dataDir, bootstrapApiKey: TEST_KEY, bootstrapUser: `${TEST_USER}:${TEST_PASSWORD}`, workers: 1, allowPrivate: true, logLevel: 'silent', ...overrides },
   );
   const server = await startServer({ config, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
   return {

@@ -35,7 +35,7 @@ function cli(dataDir: string, ...args: string[]): Promise<{ status: number | nul
 function serve(dataDir: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; out: () => string; port: number }> {
   const child = spawn(process.execPath, [...CLI, 'serve'], {
     cwd: root,
-    env: { ...process.env, GLEANER_DATA_DIR: dataDir, GLEANER_PORT: '0', GLEANER_WORKERS: '1', ...env },
+    env: { ...process.env, GLEANER_DATA_DIR: dataDir, GLEANER_PORT: '0', GLEANER_REALTIME_PORT: '0', GLEANER_DATA_PORT: '0', GLEANER_WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -39,6 +39,8 @@ function serve(): Promise<{ child: ChildProcess; base: string; out: () => string
       ...process.env,
       GLEANER_DATA_DIR: dataDir,
       GLEANER_PORT: '0',
+      GLEANER_REALTIME_PORT: '0',
+      GLEANER_DATA_PORT: '0',
       GLEANER_WORKERS: '1',
       GLEANER_CONTEXTS: '2',
       GLEANER_ALLOW_PRIVATE: '1',

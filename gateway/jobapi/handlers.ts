@@ -1,0 +1,170 @@
+/**
+ * Job API handlers (spec 4.6): realtime query, push-pull submit and batch, job status, job
+ * results and usage statistics. The same farm, store, dispatcher and ledger as the Web API;
+ * only the front door and the object shapes differ.
+ */
+import { GleanerError, type FieldError } from '../../core/errors.js';
+import { newId, isId } from '../../core/ids.js';
+import { checkJobApiInput, type JobApiInput } from '../../core/jobapi/schema.js';
+import { mapQuery, routeOfSource, type MappedQuery } from '../../core/jobapi/map.js';
+import type { JobRecord } from '../../core/store/jobs.js';
+import type { Account } from '../../core/store/accounts.js';
+import { entitled } from '../../core/store/accounts.js';
+import type { Services } from '../context.js';
+import type { Reply } from '../http.js';
+import { charge } from '../usage.js';
+import { acceptJobs } from '../handlers/jobs.js';
+import { jobObject, resultEntries, datetime } from './objects.js';
+import { parseStatsQuery, statsDocument } from './stats.js';
+
+/** The Job API's documented batch maximum (spec 8). */
+export const JOB_API_MAX_BATCH = 5000;
+
+export interface JobApiCtx {
+  reply: Reply;
+  account: Account;
+  body: unknown;
+  param: string | undefined;
+  query: string;
+  requestId: string;
+  dataUrl: string;
+}
+
+function invalid(errors: FieldError[]): never {
+  throw new GleanerError('VALIDATION_ERROR', undefined, { errors });
+}
+
+function mapOrThrow(svc: Services, account: Account, input: JobApiInput, mode: 'sync' | 'async'): MappedQuery {
+  const mapped = mapQuery(input, mode);
+  if (!mapped.ok) invalid(mapped.errors);
+  if (!entitled(account.entitlements, mapped.mapped.route.id)) {
+    throw new GleanerError('FORBIDDEN', `This account is not entitled to source ${input.source}.`);
+  }
+  void svc;
+  return mapped.mapped;
+}
+
+/** The echoed input of one job: everything the caller sent with defaults, one url/query value. */
+function echo(input: JobApiInput): Record<string, unknown> {
+  return { ...input };
+}
+
+function jobRecord(account: Account, mapped: MappedQuery, input: JobApiInput, batchId?: string): JobRecord {
+  const now = Date.now();
+  return {
+    id: newId(now),
+    clientId: account.clientId,
+    routeId: mapped.route.id,
+    mode: batchId ? 'batch' : 'async',
+    api: 'job',
+    params: mapped.params,
+    status: 'pending',
+    createdAt: now,
+    updatedAt: now,
+    attempts: 0,
+    priority: 10,
+    deliveries: {},
+    extra: { source: mapped.source, input: echo(input), content_encoding: input.content_encoding },
+    ...(batchId ? { batchId } : {}),
+  };
+}
+
+export async function realtime(ctx: JobApiCtx, svc: Services): Promise<void> {
+  const checked = checkJobApiInput(ctx.body, false);
+  if (!checked.ok) invalid(checked.errors);
+  const input = checked.input;
+  for (const field of ['callback_url', 'storage_type', 'storage_url'] as const) {
+    if (input[field] !== null) invalid([{ pointer: `#/${field}`, detail: `${field} is for the push-pull host, not realtime` }]);
+  }
+  const mapped = mapOrThrow(svc, ctx.account, input, 'sync');
+  const farm = svc.farm;
+  if (!farm) throw new GleanerError('SERVICE_UNAVAILABLE');
+  if (!svc.admission.acquire(ctx.account.clientId)) throw new GleanerError('TOO_MANY_REQUESTS');
+  const started = Date.now();
+  try {
+    // Spec 8: the realtime connection lives 150 s at most (GLEANER_SYNC_TIMEOUT_MS).
+    const outcome = await farm.run(
+      { id: ctx.requestId, routeId: mapped.route.id, params: mapped.params, accountId: ctx.account.clientId, deadline: started + svc.config.syncTimeoutMs },
+      ctx.reply.signal,
+    );
+    charge(svc, { clientId: ctx.account.clientId, routeId: mapped.route.id, source: mapped.source, params: mapped.params, mode: 'realtime', usage: outcome.usage });
+    const finished = Date.now();
+    const job: JobRecord = { ...jobRecord(ctx.account, mapped, input), id: ctx.requestId, status: 'done', upstreamStatus: outcome.status, createdAt: started, updatedAt: finished, finishedAt: finished };
+    ctx.reply.json(200, {
+      results: resultEntries(ctx.requestId, outcome.results, started, finished, input.content_encoding === 'base64'),
+      job: jobObject(job, ctx.dataUrl),
+    });
+  } finally {
+    svc.admission.release(ctx.account.clientId);
+  }
+}
+
+export async function submit(ctx: JobApiCtx, svc: Services): Promise<void> {
+  const checked = checkJobApiInput(ctx.body, false);
+  if (!checked.ok) invalid(checked.errors);
+  const job = jobRecord(ctx.account, mapOrThrow(svc, ctx.account, checked.input, 'async'), checked.input);
+  await acceptJobs(svc, [job]);
+  ctx.reply.json(200, jobObject(job, ctx.dataUrl));
+}
+
+export async function submitBatch(ctx: JobApiCtx, svc: Services): Promise<void> {
+  const body = ctx.body as Record<string, unknown> | null;
+  const values = body && typeof body === 'object' ? (body.url ?? body.query) : undefined;
+  if (Array.isArray(values) && values.length > JOB_API_MAX_BATCH) {
+    throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${JOB_API_MAX_BATCH} values; got ${values.length}.`, { max: JOB_API_MAX_BATCH });
+  }
+  const checked = checkJobApiInput(ctx.body, true);
+  if (!checked.ok) invalid(checked.errors);
+  const route = routeOfSource(checked.input.source);
+  const key = route?.input ?? (checked.input.url !== undefined ? 'url' : 'query');
+  const list = checked.input[key];
+  if (!Array.isArray(list)) invalid([{ pointer: `#/${key}`, detail: `a batch needs an array of ${key} values` }]);
+  const batchId = newId();
+  const jobs: JobRecord[] = [];
+  const errors: FieldError[] = [];
+  (list as string[]).forEach((value, i) => {
+    const single = { ...checked.input, [key]: value } as JobApiInput;
+    const mapped = mapQuery(single, 'async');
+    if (!mapped.ok) {
+      for (const e of mapped.errors) errors.push({ pointer: e.pointer === `#/${key}` ? `#/${key}/${i}` : e.pointer, detail: e.detail });
+      return;
+    }
+    if (i === 0 && !entitled(ctx.account.entitlements, mapped.mapped.route.id)) throw new GleanerError('FORBIDDEN');
+    jobs.push(jobRecord(ctx.account, mapped.mapped, single, batchId));
+  });
+  if (errors.length > 0) invalid([...new Map(errors.map((e) => [e.pointer, e])).values()]);
+  await acceptJobs(svc, jobs);
+  ctx.reply.json(200, { queries: jobs.map((job) => jobObject(job, ctx.dataUrl)) });
+}
+
+function ownJob(ctx: JobApiCtx, svc: Services): JobRecord {
+  const id = ctx.param ?? '';
+  const job = isId(id) ? svc.store.jobs.get(id) : undefined;
+  if (!job || job.api !== 'job' || job.clientId !== ctx.account.clientId) throw new GleanerError('NOT_FOUND', `No job ${id}.`);
+  return job;
+}
+
+export function status(ctx: JobApiCtx, svc: Services): void {
+  ctx.reply.json(200, jobObject(ownJob(ctx, svc), ctx.dataUrl));
+}
+
+export function results(ctx: JobApiCtx, svc: Services): void {
+  const job = ownJob(ctx, svc);
+  if (job.status !== 'done') {
+    throw new GleanerError('NOT_FOUND', `Job ${job.id} has no results: its status is ${job.status === 'running' ? 'pending' : job.status}.`);
+  }
+  const stored = svc.store.jobs.result(job.id);
+  ctx.reply.json(200, { results: resultEntries(job.id, stored?.results ?? [], job.createdAt, job.finishedAt ?? job.updatedAt, job.extra?.content_encoding === 'base64') });
+}
+
+export function stats(ctx: JobApiCtx, svc: Services): void {
+  const query = parseStatsQuery(ctx.query, (s) => routeOfSource(s) !== undefined);
+  ctx.reply.json(200, statsDocument(svc.store.usage, ctx.account.clientId, query));
+}
+
+/** The callback body of a Job API job: the job object with `_links` (spec 6.1). */
+export function callbackBody(job: JobRecord, dataUrl: string, retentionMs: number): string {
+  return JSON.stringify(jobObject(job, dataUrl, { callback: true, retentionMs }));
+}
+
+export { datetime };
