@@ -21,6 +21,7 @@ import { validate } from '../core/schema/index.js';
 import { entitled, type Account } from '../core/store/accounts.js';
 import type { Services } from './context.js';
 import { submitJobs } from './handlers/jobs.js';
+import { refuseUnrunnableExtraction } from './pipeline.js';
 
 const HIGH_WATER = 256 * 1024;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -151,6 +152,7 @@ async function handleMessage(ws: WebSocket<FeedSocketData>, raw: Buffer, isBinar
     if (!entitled(account.entitlements, route.entitlement!)) throw new GleanerError('FORBIDDEN');
     const result = validate(route.endpoint!, msg.body);
     if (!result.ok) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: result.errors });
+    refuseUnrunnableExtraction(result.params, svc);
     const mode = route.kind === 'submit' ? 'async' : 'batch';
     const body = await submitJobs(svc, account.clientId, route.entitlement!, mode, result.params);
     if (!ws.getUserData().closed) ws.cork(() => send(ws, { op: 'submitted', ref, status: 202, body }));

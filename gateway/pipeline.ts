@@ -10,6 +10,7 @@ import { problemFromWire, PROBLEM_CONTENT_TYPE } from '../core/problem.js';
 import type { Logger } from '../core/log.js';
 import { entitled } from '../core/store/accounts.js';
 import { validate } from '../core/schema/index.js';
+import { checkExtractionConfig } from '../core/extraction/index.js';
 import { copyRequest, readBody, Reply, type RequestInfo } from './http.js';
 import type { Ctx, Handler, Services } from './context.js';
 import type { RouteKind } from './routes.js';
@@ -71,6 +72,7 @@ export function createPipeline(svc: Services, handlers: Record<RouteKind, Handle
         if (route.kind === 'submitBatch') checkBatchSize(parsed, svc.config.maxBatch);
         const result = validate(route.endpoint, parsed);
         if (!result.ok) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: result.errors });
+        refuseUnrunnableExtraction(result.params, svc);
         ctx.params = result.params;
       }
       await handler(ctx, svc);
@@ -100,6 +102,15 @@ export function sendError(reply: Reply, err: unknown, requestId: string, log: Lo
   const doc = problemFromWire(wire, { requestId });
   // A 413 closes the connection: the rest of the oversized body is never read.
   reply.send(doc.status, { 'content-type': PROBLEM_CONTENT_TYPE }, JSON.stringify(doc), wire.code === 'PAYLOAD_TOO_LARGE');
+}
+
+/**
+ * A `json.prompt` with no model configured (LLM_NOT_CONFIGURED), or a `json.schema` ajv cannot
+ * compile, is refused before anything is fetched or queued.
+ */
+export function refuseUnrunnableExtraction(params: Record<string, unknown>, svc: Services): void {
+  const spec = params.json as { prompt?: string | null; schema?: Record<string, unknown> | null } | null | undefined;
+  if (spec && (spec.prompt || spec.schema)) checkExtractionConfig(spec, svc.config.llm);
 }
 
 /** A batch above the documented maximum is 413 (spec part 7), checked before validation. */

@@ -17,6 +17,7 @@ import type { Handler, ServiceState, Services } from './context.js';
 import { scrapers, options, openapi } from './handlers/discovery.js';
 import { healthz, metrics, readyz } from './handlers/ops.js';
 import { scrapeSync } from './handlers/scrape.js';
+import { search } from './handlers/search.js';
 import { jobGet, submit, submitBatch } from './handlers/jobs.js';
 import { mountFeed } from './feed.js';
 import { deliveryPayloads } from './payloads.js';
@@ -50,10 +51,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const notYet: Handler = () => {
-  throw new GleanerError('SERVICE_UNAVAILABLE', 'This route is not available on this node yet.');
-};
-
 /** A plain GET on the feed (no upgrade headers) reaches the HTTP pipeline. */
 const feedWithoutUpgrade: Handler = () => {
   throw new GleanerError('UPGRADE_REQUIRED');
@@ -64,7 +61,7 @@ function handlerTable(): Record<RouteKind, Handler> {
     scrape: scrapeSync,
     submit,
     submitBatch,
-    search: notYet,
+    search,
     jobGet,
     scrapers,
     options,

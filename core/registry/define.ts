@@ -55,6 +55,8 @@ export function defineRoute(d: RouteDraft): RouteSpec {
     required: [input, ...(d.alsoRequired ?? [])],
     parser: d.parser ?? 'builtin',
     location: d.location ?? 'country',
+    // Search engines geo-target through their own URL parameters (core/targets/se1.ts, se2.ts).
+    geo: d.family === 'search_engine' ? 'url' : 'proxy',
     source: sourceOf(d.path),
     summary: d.summary,
     ...(d.requiresRunJs ? { requiresRunJs: true } : {}),

@@ -73,6 +73,13 @@ export interface RouteSpec {
    */
   readonly outputKind?: 'document' | 'media';
   readonly location: LocationKind;
+  /**
+   * How `location` takes effect: `proxy` routes the fetch through that country's proxy pool
+   * (none configured → LOCATION_UNAVAILABLE); `url` means the planner encodes it into the
+   * upstream URL (search engines' geo-targeting), so a country pool is used when one exists
+   * and the default pool otherwise.
+   */
+  readonly geo: 'proxy' | 'url';
   /** The route only works with scripts running (se1/aimode): `run_js` must be `true`. */
   readonly requiresRunJs?: boolean;
   /** Job API `source` name, e.g. `universal`, `se1_search`, `mkt1_product`. */

@@ -41,6 +41,7 @@ export function proxyPoolFor(
   proxies: Readonly<Record<string, readonly string[]>>,
   location: unknown,
   kind: LocationKind,
+  geo: 'proxy' | 'url' = 'proxy',
 ): ProxyEntry[] | null {
   const pool = (key: string) => {
     const list = proxies[key];
@@ -48,6 +49,8 @@ export function proxyPoolFor(
   };
   if (typeof location === 'string' && location !== '' && kind === 'country') {
     const found = pool(location.toLowerCase());
+    // On `url` routes the upstream URL already carries the location; a country pool is a bonus.
+    if (!found && geo === 'url') return pool('default');
     if (!found) {
       throw new GleanerError('LOCATION_UNAVAILABLE', `No proxy pool serves the location ${JSON.stringify(location)}.`, {
         location,

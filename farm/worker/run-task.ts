@@ -58,7 +58,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, signal: AbortSignal): P
   const formats = outputFormats(params.output);
   const device = deviceFor(params.device);
   const runJs = params.run_js === true;
-  const pool = proxyPoolFor(config.proxies, params.location, route.location);
+  const pool = proxyPoolFor(config.proxies, params.location, route.location, route.geo);
   const plans = planFetches(route, params, config.targets);
   const results: PageResult[] = [];
   let requestBytes = 0;
