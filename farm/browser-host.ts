@@ -105,6 +105,13 @@ export class BrowserHost {
     if (!exited) await this.stop(live, 'kill');
   }
 
+  /** Waits up to `ms` for the browser at `wsEndpoint`, if still current, to be seen exiting. */
+  async awaitExit(wsEndpoint: string, ms: number): Promise<void> {
+    const live = this.live;
+    if (!live || live.ref.wsEndpoint !== wsEndpoint) return;
+    await Promise.race([live.closed, delay(ms)]);
+  }
+
   /** Graceful: close the browser (workers' contexts go with it). */
   async close(): Promise<void> {
     this.stopped = true;

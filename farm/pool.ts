@@ -107,9 +107,13 @@ export class FarmPool {
       const reply = await this.dispatch(task, browser, signal);
       if (reply.ok) return reply.outcome;
       const err = GleanerError.fromWire(reply.error);
-      // `wsEndpoint` is set only when the worker saw the browser itself go away.
+      // `wsEndpoint` is set only when the worker saw the browser itself go away. Without it
+      // (a page closed before the worker saw the browser's disconnect: a race, or a lone tab
+      // crash) give the browser this task used a moment to be seen exiting, without killing
+      // it, so the retry does not land on a browser that is already dead.
       const lost = err.data?.wsEndpoint;
       if (err.code === 'BROWSER_CRASHED' && typeof lost === 'string') await this.host.reportLost(lost);
+      else if (err.code === 'BROWSER_CRASHED' && browser) await this.host.awaitExit(browser.wsEndpoint, 1000);
       // A job held by a browser (or tab) that died is retried once, on a new browser if need be.
       if (err.code === 'BROWSER_CRASHED' && attempt === 1 && this.accepting && Date.now() < task.deadline) {
         this.logger?.warn({ task: task.id }, 'browser lost during task; retrying once');

@@ -54,7 +54,7 @@ describe('a shared farm', () => {
     await waitFor(() => farm.stats().pages === 1);
     ac.abort();
     expect(await codeOf(run)).toBe('SERVICE_UNAVAILABLE');
-    await waitFor(() => farm.stats().pages === 0);
+    await waitFor(() => farm.stats().pages === 0 && farm.stats().inFlight === 0);
     expect(farm.stats()).toMatchObject({ inFlight: 0, pages: 0, contexts: 0 });
   });
 
