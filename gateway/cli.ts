@@ -18,6 +18,8 @@ Usage:
   gleaner keys revoke <key-id|key>      revoke a key; it gets 401 at once
   gleaner users create <user:password> [--account N]
                                         create a Job API user
+  gleaner accounts list                 accounts: client id, name, entitlements, admin flag and
+                                        the webhook signing secret
   gleaner --help                        this text
 
 Environment (defaults): GLEANER_HOST (127.0.0.1), GLEANER_PORT (8080), GLEANER_REALTIME_PORT
@@ -38,6 +40,7 @@ async function serve(): Promise<void> {
         `\nGleaner created first credentials (shown once, store them now):\n` +
           `  Web API key:  ${generated.key}\n` +
           `  Job API user: ${generated.user}:${generated.password}\n` +
+          `  Webhook signing secret: ${generated.webhookSecret}\n` +
           `  Try: curl -s -H 'Authorization: Bearer ${generated.key}' ${url}/v1/scrapers\n\n`,
       ),
   });
@@ -120,12 +123,31 @@ async function users(args: string[]): Promise<void> {
   }
 }
 
+async function accounts(args: string[]): Promise<void> {
+  if (args[0] !== 'list') {
+    process.stderr.write(HELP);
+    process.exitCode = 2;
+    return;
+  }
+  const store = Store.open(loadConfig().dataDir);
+  try {
+    for (const a of store.accounts.listAccounts()) {
+      process.stdout.write(
+        `${a.clientId}\tname=${a.name}\tentitlements=${a.entitlements.join(',')}\tadmin=${a.admin}\twebhook_secret=${a.webhookSecret}\n`,
+      );
+    }
+  } finally {
+    await store.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(HELP);
   if (command === 'serve') return serve();
   if (command === 'keys') return keys(rest);
   if (command === 'users') return users(rest);
+  if (command === 'accounts') return accounts(rest);
   process.stderr.write(`unknown command ${command}\n\n${HELP}`);
   process.exitCode = 2;
 }

@@ -72,6 +72,8 @@ describe('gleaner CLI', () => {
     const key = /Web API key: {2}(glk_[0-9a-f]{16}_[A-Za-z0-9_-]{43})/.exec(first.out())?.[1];
     expect(key).toBeDefined();
     expect(first.out()).toMatch(/Job API user: gleaner:[A-Za-z0-9_-]{16}/);
+    const secret = /Webhook signing secret: (\S+)/.exec(first.out())?.[1];
+    expect((await cli(dataDir, 'accounts', 'list')).stdout).toContain(`webhook_secret=${secret}`);
     const base = `http://127.0.0.1:${first.port}`;
     expect((await call(`${base}/v1/scrapers`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
 
