@@ -17,12 +17,13 @@ function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
 }
 
+/** A pending job record; both front doors create theirs here. */
 export function newJobRecord(
   clientId: number,
   routeId: string,
   params: Record<string, unknown>,
   mode: 'async' | 'batch',
-  batchId?: string,
+  opts: { batchId?: string; api?: JobRecord['api']; extra?: Record<string, unknown> } = {},
 ): JobRecord {
   const now = Date.now();
   return {
@@ -30,7 +31,7 @@ export function newJobRecord(
     clientId,
     routeId,
     mode,
-    api: 'web',
+    api: opts.api ?? 'web',
     params,
     status: 'pending',
     createdAt: now,
@@ -38,7 +39,8 @@ export function newJobRecord(
     attempts: 0,
     priority: 10,
     deliveries: {},
-    ...(batchId ? { batchId } : {}),
+    ...(opts.batchId ? { batchId: opts.batchId } : {}),
+    ...(opts.extra ? { extra: opts.extra } : {}),
   };
 }
 
@@ -71,7 +73,7 @@ export async function submitJobs(svc: Services, clientId: number, routeId: strin
   if (!route) throw new GleanerError('NOT_FOUND');
   const values = params[route.input] as string[];
   const batchId = newId();
-  const jobs = values.map((value) => newJobRecord(clientId, routeId, { ...params, [route.input]: value }, 'batch', batchId));
+  const jobs = values.map((value) => newJobRecord(clientId, routeId, { ...params, [route.input]: value }, 'batch', { batchId }));
   await acceptJobs(svc, jobs);
   return { data: jobs.map(submitted) };
 }

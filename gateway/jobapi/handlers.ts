@@ -13,8 +13,8 @@ import { entitled } from '../../core/store/accounts.js';
 import type { Services } from '../context.js';
 import type { Reply } from '../http.js';
 import { charge } from '../usage.js';
-import { acceptJobs } from '../handlers/jobs.js';
-import { jobObject, resultEntries, datetime } from './objects.js';
+import { acceptJobs, newJobRecord } from '../handlers/jobs.js';
+import { jobObject, resultEntries } from './objects.js';
 import { parseStatsQuery, statsDocument } from './stats.js';
 
 /** The Job API's documented batch maximum (spec 8). */
@@ -34,39 +34,18 @@ function invalid(errors: FieldError[]): never {
   throw new GleanerError('VALIDATION_ERROR', undefined, { errors });
 }
 
-function mapOrThrow(svc: Services, account: Account, input: JobApiInput, mode: 'sync' | 'async'): MappedQuery {
+function mapOrThrow(account: Account, input: JobApiInput, mode: 'sync' | 'async'): MappedQuery {
   const mapped = mapQuery(input, mode);
   if (!mapped.ok) invalid(mapped.errors);
   if (!entitled(account.entitlements, mapped.mapped.route.id)) {
     throw new GleanerError('FORBIDDEN', `This account is not entitled to source ${input.source}.`);
   }
-  void svc;
   return mapped.mapped;
 }
 
-/** The echoed input of one job: everything the caller sent with defaults, one url/query value. */
-function echo(input: JobApiInput): Record<string, unknown> {
-  return { ...input };
-}
-
 function jobRecord(account: Account, mapped: MappedQuery, input: JobApiInput, batchId?: string): JobRecord {
-  const now = Date.now();
-  return {
-    id: newId(now),
-    clientId: account.clientId,
-    routeId: mapped.route.id,
-    mode: batchId ? 'batch' : 'async',
-    api: 'job',
-    params: mapped.params,
-    status: 'pending',
-    createdAt: now,
-    updatedAt: now,
-    attempts: 0,
-    priority: 10,
-    deliveries: {},
-    extra: { source: mapped.source, input: echo(input), content_encoding: input.content_encoding },
-    ...(batchId ? { batchId } : {}),
-  };
+  const extra = { source: mapped.source, input: { ...input }, content_encoding: input.content_encoding };
+  return newJobRecord(account.clientId, mapped.route.id, mapped.params, batchId ? 'batch' : 'async', { api: 'job', extra, ...(batchId ? { batchId } : {}) });
 }
 
 export async function realtime(ctx: JobApiCtx, svc: Services): Promise<void> {
@@ -76,7 +55,7 @@ export async function realtime(ctx: JobApiCtx, svc: Services): Promise<void> {
   for (const field of ['callback_url', 'storage_type', 'storage_url'] as const) {
     if (input[field] !== null) invalid([{ pointer: `#/${field}`, detail: `${field} is for the push-pull host, not realtime` }]);
   }
-  const mapped = mapOrThrow(svc, ctx.account, input, 'sync');
+  const mapped = mapOrThrow(ctx.account, input, 'sync');
   const farm = svc.farm;
   if (!farm) throw new GleanerError('SERVICE_UNAVAILABLE');
   if (!svc.admission.acquire(ctx.account.clientId)) throw new GleanerError('TOO_MANY_REQUESTS');
@@ -102,7 +81,7 @@ export async function realtime(ctx: JobApiCtx, svc: Services): Promise<void> {
 export async function submit(ctx: JobApiCtx, svc: Services): Promise<void> {
   const checked = checkJobApiInput(ctx.body, false);
   if (!checked.ok) invalid(checked.errors);
-  const job = jobRecord(ctx.account, mapOrThrow(svc, ctx.account, checked.input, 'async'), checked.input);
+  const job = jobRecord(ctx.account, mapOrThrow(ctx.account, checked.input, 'async'), checked.input);
   await acceptJobs(svc, [job]);
   ctx.reply.json(200, jobObject(job, ctx.dataUrl));
 }
@@ -167,4 +146,3 @@ export function callbackBody(job: JobRecord, dataUrl: string, retentionMs: numbe
   return JSON.stringify(jobObject(job, dataUrl, { callback: true, retentionMs }));
 }
 
-export { datetime };
