@@ -110,7 +110,12 @@ export class GleanerError extends Error {
   readonly data: Record<string, unknown> | undefined;
 
   constructor(code: ErrorCode, message?: string, data?: Record<string, unknown>) {
+    // Expected outcomes (bad input, timeouts, upstream failures) carry no stack trace: capturing
+    // one cost ~10 µs per refused request on the gateway. INTERNAL_ERROR keeps its stack.
+    const limit = Error.stackTraceLimit;
+    if (code !== 'INTERNAL_ERROR') Error.stackTraceLimit = 0;
     super(message ?? ERROR_CODES[code].detail);
+    Error.stackTraceLimit = limit;
     this.name = 'GleanerError';
     this.code = code;
     this.data = data;

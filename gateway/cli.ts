@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.js';
+import { flushLogs } from '../core/log.js';
 import { Store } from '../core/store/index.js';
 import { startServer } from './server.js';
 
@@ -50,9 +51,13 @@ async function serve(): Promise<void> {
     stopping = true;
     server.services.log.info({ signal }, 'draining');
     server.close().then(
-      () => process.exit(0),
+      () => {
+        flushLogs();
+        process.exit(0);
+      },
       (err: unknown) => {
         server.services.log.error({ err }, 'shutdown failed');
+        flushLogs();
         process.exit(1);
       },
     );

@@ -57,19 +57,29 @@ export class Reply {
   done = false;
   aborted = false;
   status = 0;
-  private readonly abortController = new AbortController();
+  /** Created only when a handler asks for `signal`: most requests never need one. */
+  private abortController: AbortController | undefined;
+  private abortCallbacks: Array<() => void> | undefined;
 
   constructor(private readonly res: HttpResponse) {
     res.onAborted(() => {
       this.done = true;
       this.aborted = true;
-      this.abortController.abort();
+      this.abortController?.abort();
+      if (this.abortCallbacks) for (const cb of this.abortCallbacks) cb();
     });
   }
 
   /** Aborts when the client disconnects: pass it to long work so it stops. */
   get signal(): AbortSignal {
+    this.abortController ??= new AbortController();
+    if (this.aborted) this.abortController.abort();
     return this.abortController.signal;
+  }
+
+  /** Runs `cb` if the client disconnects (cheaper than a listener on `signal`). */
+  onAbort(cb: () => void): void {
+    (this.abortCallbacks ??= []).push(cb);
   }
 
   send(status: number, headers: Record<string, string>, body: string | Buffer | undefined, closeConnection = false): void {
@@ -119,7 +129,7 @@ export function readBody(res: HttpResponse, reply: Reply, cap: number): Promise<
       chunks.push(Buffer.from(new Uint8Array(chunk)));
       if (isLast) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
     });
-    reply.signal.addEventListener('abort', () => {
+    reply.onAbort(() => {
       if (!failed) reject(new GleanerError('SERVICE_UNAVAILABLE', 'client went away'));
       failed = true;
     });

@@ -56,7 +56,19 @@ function keyId(key: string): string | undefined {
   return GENERATED_KEY.exec(key)?.[1] ?? sha256(key).toString('hex').slice(0, 16);
 }
 
+/** Bumped by every revocation, from any process; auth caches compare it on each lookup. */
+const KEYS_VERSION = 'keys:version';
+const AUTH_CACHE_MAX = 10_000;
+
 export class AccountStore {
+  /**
+   * Presented key → account, valid while `keys:version` is unchanged. A hit costs one small LMDB
+   * read instead of a SHA-256 and two record decodes; a revoke in any process (the CLI) bumps
+   * the version, so the next request re-checks and a revoked key gets 401 at once.
+   */
+  private readonly authCache = new Map<string, Account>();
+  private authCacheVersion = -1;
+
   constructor(private readonly dbs: StoreDatabases) {}
 
   /** Creates an account with the next numeric client id. */
@@ -97,12 +109,24 @@ export class AccountStore {
 
   /** The account a presented key belongs to, or undefined for a malformed, unknown or revoked key. */
   authenticate(presented: string): Account | undefined {
+    const version = (this.dbs.meta.get(KEYS_VERSION) as number | undefined) ?? 0;
+    if (version !== this.authCacheVersion) {
+      this.authCache.clear();
+      this.authCacheVersion = version;
+    }
+    const cached = this.authCache.get(presented);
+    if (cached) return cached;
     const id = keyId(presented);
     if (!id) return undefined;
     const record = this.dbs.keys.get(id) as KeyRecord | undefined;
     if (!record || record.revokedAt !== null) return undefined;
     if (!timingSafeEqual(Buffer.from(record.hash), sha256(presented))) return undefined;
-    return this.getAccount(record.clientId);
+    const account = this.getAccount(record.clientId);
+    if (account) {
+      if (this.authCache.size >= AUTH_CACHE_MAX) this.authCache.clear();
+      this.authCache.set(presented, account);
+    }
+    return account;
   }
 
   hasKey(key: string): boolean {
@@ -121,6 +145,7 @@ export class AccountStore {
       const record = this.dbs.keys.get(id) as KeyRecord | undefined;
       if (!record || record.revokedAt !== null) return false;
       this.dbs.keys.put(id, { ...record, revokedAt: Date.now() });
+      this.dbs.meta.put(KEYS_VERSION, ((this.dbs.meta.get(KEYS_VERSION) as number | undefined) ?? 0) + 1);
       return true;
     });
   }
