@@ -6,7 +6,10 @@
  * synchronous write per request cost the gateway ~20 µs of main-thread time. The buffer is
  * flushed on exit, and `flushLogs()` lets the CLI flush before `process.exit`.
  *
- * Redaction names exact paths: wildcard paths made pino walk every logged object.
+ * No pino `redact`: it wraps every serialization (~10 µs per request line). Instead no call site
+ * logs secrets: request lines carry id, method, route, status and time; credentials, the
+ * Authorization header and the LLM key are never passed to the logger (a test checks the
+ * service's output for them).
  */
 import { pino, type Logger } from 'pino';
 
@@ -31,8 +34,6 @@ export function createLogger(level: string): Logger {
     {
       level,
       base: { service: 'gleaner' },
-      // Secrets never reach a log line, whatever a caller passes in.
-      redact: { paths: ['authorization', 'key', 'password', 'llm.key', 'config.llm.key', 'headers.authorization'], censor: '[redacted]' },
     },
     destination,
   );

@@ -32,9 +32,13 @@ export interface ProblemOptions {
   extensions?: Record<string, unknown>;
 }
 
+const TYPES = new Map<ErrorCode, string>();
+
 /** The stable identifier of a code's problem type, documented in the README. */
 export function problemType(code: ErrorCode): string {
-  return `urn:gleaner:problem:${code.toLowerCase().replace(/_/g, '-')}`;
+  let type = TYPES.get(code);
+  if (type === undefined) TYPES.set(code, (type = `urn:gleaner:problem:${code.toLowerCase().replace(/_/g, '-')}`));
+  return type;
 }
 
 export function buildProblem(code: ErrorCode, opts: ProblemOptions = {}): ProblemDocument {

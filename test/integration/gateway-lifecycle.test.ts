@@ -100,14 +100,31 @@ describe('gleaner CLI', () => {
     expect(await exited(again.child)).toBe(0);
   });
 
-  test('GLEANER_BOOTSTRAP_API_KEY creates that key', async () => {
+  test('GLEANER_BOOTSTRAP_API_KEY creates that key; no secret reaches the logs', async () => {
     const dataDir = tempDir();
-    const s = await serve(dataDir, { GLEANER_BOOTSTRAP_API_KEY: 'operator-chosen-key-1234', GLEANER_BOOTSTRAP_USER: 'ops:secret-pass' });
+    const s = await serve(dataDir, {
+      GLEANER_BOOTSTRAP_API_KEY: 'operator-chosen-key-1234',
+      GLEANER_BOOTSTRAP_USER: 'ops:secret-pass',
+      GLEANER_LLM_URL: 'http://127.0.0.1:9/v1',
+      GLEANER_LLM_KEY: 'sk-llm-secret-key-987654',
+    });
     expect(s.out()).not.toMatch(/Web API key/);
-    const a = await call(`http://127.0.0.1:${s.port}/v1/scrapers`, { headers: { authorization: 'Bearer operator-chosen-key-1234' } });
+    const base = `http://127.0.0.1:${s.port}`;
+    const a = await call(`${base}/v1/scrapers`, { headers: { authorization: 'Bearer operator-chosen-key-1234' } });
     expect(a.status).toBe(200);
+    // Failing calls too: a bad key, a bad body, an extraction that cannot reach its model.
+    await call(`${base}/v1/scrapers`, { headers: { authorization: 'Bearer operator-chosen-key-1235' } });
+    await call(`${base}/v1/scrape`, { method: 'POST', headers: { authorization: 'Bearer operator-chosen-key-1234' }, body: '{"url":' });
+    await call(`${base}/v1/scrape`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer operator-chosen-key-1234', 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/', output: ['json'], json: { prompt: 'x' } }),
+    });
     s.child.kill('SIGTERM');
     expect(await exited(s.child)).toBe(0);
+    // The request lines are all there, and no secret is in any of them.
+    expect(s.out().match(/"msg":"request"/g)?.length).toBe(4);
+    for (const secret of ['operator-chosen-key-123', 'secret-pass', 'sk-llm-secret-key-987654']) expect(s.out()).not.toContain(secret);
   });
 });
 
