@@ -1,52 +1,141 @@
 /**
- * Rendering throughput: raw playwright-core (one browser, a fresh context per page) against
- * the farm (`run_js: true`), on the simulator's script page, in one process.
- *   node --import tsx bench/farm/browser.ts [--pages 60] [--concurrency 4]
- * CPU ms/page: this process plus (farm) its browser-server process; Chromium's own CPU is in neither.
+ * Rendering throughput on the simulator's script page (load, then network idle, then the
+ * page's HTML), each contender in a fresh process of its own (the simulator in another), all on
+ * the same Chromium binary:
+ *   - raw playwright-core: one browser, a fresh context per page
+ *   - Crawlee PlaywrightCrawler at several concurrencies
+ *   - the farm, called directly (`run_js: true`)
+ *   - Gleaner through its HTTP API: sync `POST /v1/scrape` with `run_js: true`, the service in a
+ *     child process (its tree is what is metered; the calling client is not)
+ * CPU ms/page counts the whole tree, Chromium included.
+ *
+ *   - the farm again with more contexts per worker (2 workers × 4 contexts, driven at 8)
+ *   node --import tsx bench/farm/browser.ts [--pages 80] [--concurrency 4] [--crawlee 4,8] [--farm-contexts 4]
  */
-import { chromium } from 'playwright-core';
-import { defaultChromium, loadConfig } from '../../core/config.js';
-import { resolveExecutable } from '../../farm/chromium-args.js';
-import { createFarm } from '../../farm/index.js';
-import { startSimulator } from '../../test/sites/server.js';
-import { task } from '../../test/helpers/farm.js';
-import { arg, chromiumChild, measure, parentOf, printTable } from './measure.js';
+import { Pool } from 'undici';
+import { importPeer, isMain, runChild, startService, tell } from '../child.js';
+import { arg, argString, measure, printTable, type RunStats } from './measure.js';
 
-const pages = arg('pages', 60);
-const concurrency = arg('concurrency', 4);
-const sim = await startSimulator();
-const url = `${sim.origin}/js-only`;
+export interface BrowserOptions {
+  pages: number;
+  concurrency: number;
+  crawlee: number[];
+  /**
+   * Extra farm rows with more browser contexts per worker (GLEANER_CONTEXTS), each driven at
+   * 2 workers × contexts: the farm at a higher concurrency, as the Crawlee sweep is.
+   */
+  farmContexts: number[];
+}
 
-const browser = await chromium.launch({ executablePath: resolveExecutable(defaultChromium()) });
-const pid = chromiumChild();
-const raw = await measure(
-  'raw playwright (fresh context per page)',
-  pages,
-  concurrency,
-  async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.goto(url, { waitUntil: 'load' });
-    await page.waitForLoadState('networkidle');
-    await page.content();
-    await context.close();
-  },
-  () => pid,
-);
-await browser.close();
+export interface BrowserResult {
+  rows: RunStats[];
+  notes: string[];
+}
 
-const farm = await createFarm({ config: loadConfig({}, { allowPrivate: true }) });
-await farm.run(task({ url, run_js: true })); // launch the browser, warm the workers
-const ours = await measure(
-  'farm (run_js true)',
-  pages,
-  concurrency,
-  async () => {
-    await farm.run(task({ url, run_js: true }));
-  },
-  () => farm.stats().browserPid,
-  () => parentOf(farm.stats().browserPid),
-);
-await farm.close();
-await sim.close();
-printTable([raw, ours]);
+const urlsFor = (origin: string, n: number, tag: string) => Array.from({ length: n }, (_, i) => `${origin}/js-only?${tag}=${i}`);
+const WARM = 8;
+
+export async function runBrowser(opts: BrowserOptions): Promise<BrowserResult> {
+  const sim = await startService<{ origin: string }>('bench/sim.ts');
+  const rows: RunStats[] = [];
+  const notes: string[] = [];
+  const row = async (name: string, concurrency: number, extra: string[] = []): Promise<void> => {
+    const args = ['--row', name, '--origin', sim.info.origin, '--pages', String(opts.pages), '--concurrency', String(concurrency), ...extra];
+    try {
+      rows.push(await runChild<RunStats>('bench/farm/browser.ts', args, 300_000));
+    } catch (err) {
+      notes.push(`browser row ${name} (concurrency ${concurrency}) skipped: ${(err as Error).message}`);
+    }
+  };
+  try {
+    await row('raw', opts.concurrency);
+    for (const c of opts.crawlee) await row('playwright', c);
+    await row('farm', opts.concurrency);
+    for (const c of opts.farmContexts) await row('farm', 2 * c, ['--contexts', String(c)]);
+    await row('http', opts.concurrency);
+  } finally {
+    await sim.stop();
+  }
+  return { rows, notes };
+}
+
+async function rowMain(name: string, origin: string, pages: number, concurrency: number): Promise<RunStats> {
+  const { defaultChromium } = await import('../../core/config.js');
+  const { resolveExecutable } = await import('../../farm/chromium-args.js');
+  const executablePath = resolveExecutable(defaultChromium());
+  if (!executablePath) throw new Error('no Chromium found (GLEANER_CHROMIUM, /usr/bin/chromium-headless-shell)');
+  const urls = urlsFor(origin, pages, 'i');
+  const warm = urlsFor(origin, WARM, 'w');
+  if (name === 'raw') {
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath });
+    const once = async (url: string) => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(url, { waitUntil: 'load' });
+      await page.waitForLoadState('networkidle');
+      await page.content();
+      await context.close();
+    };
+    await Promise.all(warm.map(once));
+    const stats = await measure('browser: raw playwright-core (context per page)', pages, concurrency, (i) => once(urls[i]!));
+    await browser.close();
+    return stats;
+  }
+  if (name === 'playwright') {
+    const { crawlPlaywright } = await importPeer(() => import('../peers/playwright.js'));
+    return crawlPlaywright('browser: Crawlee PlaywrightCrawler', urls, warm, concurrency, executablePath);
+  }
+  if (name === 'farm') {
+    const { loadConfig } = await import('../../core/config.js');
+    const { createFarm } = await import('../../farm/index.js');
+    const { task } = await import('../../test/helpers/farm.js');
+    const contexts = arg('contexts', 0);
+    const config = loadConfig({}, { allowPrivate: true, workers: 2, ...(contexts ? { contextsPerWorker: contexts } : {}) });
+    const farm = await createFarm({ config });
+    await Promise.all(warm.map((url) => farm.run(task({ url, run_js: true }))));
+    const label = contexts ? `browser: farm direct (run_js true, 2 workers × ${contexts} contexts)` : 'browser: farm direct (run_js true)';
+    const stats = await measure(label, pages, concurrency, async (i) => {
+      await farm.run(task({ url: urls[i]!, run_js: true }));
+    });
+    await farm.close();
+    return stats;
+  }
+  if (name === 'http') {
+    const { startGatewayService } = await import('../gateway.js');
+    const gw = await startGatewayService(2);
+    const pool = new Pool(gw.info.url, { connections: concurrency });
+    const headers = { authorization: `Bearer ${gw.info.key}`, 'content-type': 'application/json' };
+    const scrape = async (url: string) => {
+      const res = await pool.request({ path: '/v1/scrape', method: 'POST', headers, body: JSON.stringify({ url, run_js: true }) });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`sync scrape answered ${res.statusCode}: ${text.slice(0, 200)}`);
+    };
+    try {
+      await Promise.all(warm.map(scrape));
+      return await measure('browser: Gleaner HTTP sync /v1/scrape (run_js)', pages, concurrency, (i) => scrape(urls[i]!), gw.pid);
+    } finally {
+      await pool.close();
+      await gw.stop();
+    }
+  }
+  throw new Error(`unknown row ${name}`);
+}
+
+if (isMain(import.meta)) {
+  const row = argString('row');
+  if (row) {
+    try {
+      await tell({ type: 'result', value: await rowMain(row, argString('origin'), arg('pages', 80), arg('concurrency', 4)) });
+    } catch (err) {
+      await tell({ type: 'error', message: (err as Error).message });
+      if (!process.send) throw err;
+    }
+    process.exit(0);
+  }
+  const crawlee = argString('crawlee', '4,8').split(',').filter(Boolean).map(Number);
+  const farmContexts = argString('farm-contexts', '4').split(',').filter(Boolean).map(Number);
+  const result = await runBrowser({ pages: arg('pages', 80), concurrency: arg('concurrency', 4), crawlee, farmContexts });
+  printTable(result.rows);
+  for (const n of result.notes) console.log(`- ${n}`);
+}

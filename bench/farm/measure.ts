@@ -1,86 +1,149 @@
 /**
- * Shared measuring for the farm benchmarks: run `total` jobs with `concurrency` in flight,
- * record each latency, CPU time of this process (all threads) and peak RSS (this process plus
- * an optional browser process tree, from /proc).
+ * Shared measuring for the end-to-end benchmarks: run `total` jobs with `concurrency` in
+ * flight, record each latency, and meter the contender's whole process tree from /proc (this
+ * process, its threads, and every descendant: browser server, Chromium, a gateway child).
+ *
+ * Each contender runs in a fresh process (see bench/child.ts), so the tree is exactly its own:
+ * the simulator runs in a process of its own and is in no row.
  */
-import { readFileSync, readdirSync } from 'node:fs';
-import { treeRss } from '../../farm/browser/memory.js';
-
-/** Pid of a Chromium child of this process (for a browser launched without a server). */
-export function chromiumChild(): number | undefined {
-  for (const tid of readdirSync('/proc/self/task')) {
-    let kids: string[] = [];
-    try {
-      kids = readFileSync(`/proc/self/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    } catch {
-      continue;
-    }
-    for (const kid of kids) {
-      try {
-        if (readFileSync(`/proc/${kid}/cmdline`, 'utf8').includes('chrom')) return Number(kid);
-      } catch {
-        // exited
-      }
-    }
-  }
-  return undefined;
-}
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface RunStats {
   name: string;
+  concurrency: number;
   pages: number;
   pagesPerSec: number;
   p50Ms: number;
   p95Ms: number;
+  /** CPU (user + system) of the whole tree, Chromium included, per successful page. */
   cpuMsPerPage: number;
+  /** Peak of the summed RSS of the tree (shared pages counted once per process: an upper bound). */
   peakRssMb: number;
   failures: number;
 }
 
-/** CPU ms (user + system) a process has used so far, from /proc (0 when unreadable). */
-export function procCpuMs(pid: number | undefined): number {
-  if (!pid) return 0;
+const HZ = 100; // USER_HZ: /proc times are in clock ticks
+
+function statFields(pid: number): string[] | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   } catch {
-    return 0;
+    return undefined; // exited
   }
 }
 
-/** Parent pid of a process (the farm's browser-server process is the browser's parent). */
-export function parentOf(pid: number | undefined): number | undefined {
-  if (!pid) return undefined;
+/** Direct children of a process, from every thread (workers fork too). */
+export function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  let tids: string[] = [];
   try {
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+    tids = readdirSync(`/proc/${pid}/task`);
   } catch {
-    return undefined;
+    return out;
   }
+  for (const tid of tids) {
+    try {
+      for (const kid of readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/)) if (kid) out.push(Number(kid));
+    } catch {
+      // thread gone
+    }
+  }
+  return out;
+}
+
+/** A process and all its descendants (bounded walk). */
+export function processTree(root: number = process.pid): number[] {
+  const seen = new Set<number>();
+  const stack = [root];
+  while (stack.length > 0 && seen.size < 1024) {
+    const pid = stack.pop()!;
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    stack.push(...childrenOf(pid));
+  }
+  return [...seen];
 }
 
 /**
- * `extraCpuPid`: a helper process whose CPU belongs to this side of the comparison (the farm's
- * browser-server process; the raw baseline runs its Playwright server in-process).
+ * CPU ms of a tree: each live process's own time plus the time of the children it has reaped
+ * (cutime/cstime), so a renderer that exited mid-run is still counted, once.
  */
-export async function measure(
-  name: string,
-  total: number,
-  concurrency: number,
-  job: (i: number) => Promise<void>,
-  browserPid: () => number | undefined = () => undefined,
-  extraCpuPid: () => number | undefined = () => undefined,
-): Promise<RunStats> {
+export function treeCpuMs(root: number = process.pid): number {
+  let ticks = 0;
+  for (const pid of processTree(root)) {
+    const f = statFields(pid);
+    if (f) ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+  }
+  return (ticks * 1000) / HZ;
+}
+
+export function treeRssBytes(root: number = process.pid): number {
+  let total = 0;
+  for (const pid of processTree(root)) {
+    try {
+      const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) total += Number(m[1]) * 1024;
+    } catch {
+      // exited
+    }
+  }
+  return total;
+}
+
+export interface Meter {
+  stop(): { wallMs: number; cpuMs: number; peakRssBytes: number };
+}
+
+/** Starts metering a process tree: CPU from now, RSS sampled every 100 ms. */
+export function startMeter(root: number = process.pid): Meter {
+  let peak = treeRssBytes(root);
+  const sampler = setInterval(() => (peak = Math.max(peak, treeRssBytes(root))), 100);
+  const cpu0 = treeCpuMs(root);
+  const t0 = performance.now();
+  return {
+    stop() {
+      const wallMs = performance.now() - t0;
+      const cpuMs = treeCpuMs(root) - cpu0;
+      clearInterval(sampler);
+      peak = Math.max(peak, treeRssBytes(root));
+      return { wallMs, cpuMs, peakRssBytes: peak };
+    },
+  };
+}
+
+/** Quantile of an ascending array (NaN when empty). */
+export function quantile(sorted: readonly number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+export function round(n: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+/** A row from latencies and a stopped meter. */
+export function statsFrom(name: string, concurrency: number, latencies: number[], failures: number, m: ReturnType<Meter['stop']>): RunStats {
+  latencies.sort((a, b) => a - b);
+  const n = latencies.length;
+  return {
+    name,
+    concurrency,
+    pages: n,
+    pagesPerSec: round((n / m.wallMs) * 1000),
+    p50Ms: round(quantile(latencies, 0.5)),
+    p95Ms: round(quantile(latencies, 0.95)),
+    cpuMsPerPage: round(m.cpuMs / Math.max(1, n), 2),
+    peakRssMb: round(m.peakRssBytes / 1024 / 1024),
+    failures,
+  };
+}
+
+/** Runs `total` jobs, `concurrency` at a time, metering the tree of `root` (default: this process). */
+export async function measure(name: string, total: number, concurrency: number, job: (i: number) => Promise<void>, root: number = process.pid): Promise<RunStats> {
   const latencies: number[] = [];
   let failures = 0;
-  let peak = 0;
-  const sample = () => {
-    const pid = browserPid();
-    peak = Math.max(peak, process.memoryUsage.rss() + (pid ? treeRss(pid) : 0));
-  };
-  const sampler = setInterval(sample, 100);
-  const cpu0 = process.cpuUsage();
-  const extra0 = procCpuMs(extraCpuPid());
-  const t0 = performance.now();
+  let firstError: unknown;
+  const meter = startMeter(root);
   let next = 0;
   const lane = async () => {
     for (let i = next++; i < total; i = next++) {
@@ -88,41 +151,27 @@ export async function measure(
       try {
         await job(i);
         latencies.push(performance.now() - s);
-      } catch {
+      } catch (err) {
         failures++;
+        firstError ??= err;
       }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
-  const wall = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const extraMs = procCpuMs(extraCpuPid()) - extra0;
-  sample();
-  clearInterval(sampler);
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN;
-  return {
-    name,
-    pages: latencies.length,
-    pagesPerSec: round((latencies.length / wall) * 1000),
-    p50Ms: round(q(0.5)),
-    p95Ms: round(q(0.95)),
-    cpuMsPerPage: round(((cpu.user + cpu.system) / 1000 + extraMs) / Math.max(1, latencies.length)),
-    peakRssMb: round(peak / 1024 / 1024),
-    failures,
-  };
+  if (firstError) console.error(`${name}: ${failures} failures, first: ${(firstError as Error).message ?? String(firstError)}`);
+  return statsFrom(name, concurrency, latencies, failures, meter.stop());
 }
 
-function round(n: number): number {
-  return Math.round(n * 10) / 10;
-}
-
-/** Chromium's own CPU is in neither side's `cpuMsPerPage`. */
-export function printTable(rows: RunStats[]): void {
+export function printTable(rows: readonly RunStats[]): void {
   console.table(rows);
 }
 
 export function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+export function argString(name: string, fallback = ''): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
 }

@@ -1,34 +1,156 @@
 /**
- * Plain-HTTP throughput: a raw undici + converter loop against the farm (`run_js: false`,
- * markdown output), on the simulator's static page, in one process.
- *   node --import tsx bench/farm/static.ts [--pages 400] [--concurrency 16]
+ * Plain-HTTP throughput on the simulator's static page, HTML → Markdown, each contender in a
+ * fresh process of its own (the simulator in another):
+ *   - raw: one process, an undici keep-alive loop + htmlToMarkdown (the single-process baseline)
+ *   - Crawlee CheerioCrawler at several concurrencies (the same converter in its handler)
+ *   - the farm, called directly (`run_js: false`, markdown output)
+ *   - Gleaner through its HTTP API: sync `POST /v1/scrape` with markdown output, the service in
+ *     a child process (its tree is what is metered; the calling client is not)
+ * and, in the HTTP row's process, one request at a time: the sync scrape's p50 against a raw
+ * fetch of the same page (target: adds under 5 ms).
+ *
+ *   node --import tsx bench/farm/static.ts [--pages 1000] [--concurrency 16] [--crawlee 8,16,32]
  */
-import { Agent, request } from 'undici';
-import { loadConfig } from '../../core/config.js';
-import { htmlToMarkdown } from '../../core/markdown/index.js';
-import { createFarm } from '../../farm/index.js';
-import { startSimulator } from '../../test/sites/server.js';
-import { task } from '../../test/helpers/farm.js';
-import { arg, measure, printTable } from './measure.js';
+import { Agent, Pool, request } from 'undici';
+import { importPeer, isMain, runChild, startService, tell } from '../child.js';
+import { arg, argString, measure, printTable, quantile, round, type RunStats } from './measure.js';
 
-const pages = arg('pages', 400);
-const concurrency = arg('concurrency', 16);
-const sim = await startSimulator();
-const url = `${sim.origin}/static`;
+export interface StaticOptions {
+  pages: number;
+  concurrency: number;
+  crawlee: number[];
+  overheadSamples: number;
+}
 
-const agent = new Agent({ keepAliveTimeout: 10_000 });
-for (let i = 0; i < 50; i++) htmlToMarkdown(await (await request(url, { dispatcher: agent })).body.text(), url); // warm up
-const raw = await measure('raw undici + htmlToMarkdown', pages, concurrency, async () => {
-  const res = await request(url, { dispatcher: agent });
-  htmlToMarkdown(await res.body.text(), url);
-});
-await agent.close();
+export interface Overhead {
+  samples: number;
+  rawFetchP50Ms: number;
+  syncHtmlP50Ms: number;
+  syncMarkdownP50Ms: number;
+}
 
-const farm = await createFarm({ config: loadConfig({}, { allowPrivate: true }) });
-await farm.run(task({ url, output: ['markdown'] })); // warm the workers
-const ours = await measure('farm (run_js false)', pages, concurrency, async () => {
-  await farm.run(task({ url, output: ['markdown'] }));
-});
-await farm.close();
-await sim.close();
-printTable([raw, ours]);
+export interface StaticResult {
+  rows: RunStats[];
+  overhead: Overhead | undefined;
+  notes: string[];
+}
+
+type RowValue = { stats: RunStats; overhead?: Overhead };
+
+const urlsFor = (origin: string, n: number, tag: string) => Array.from({ length: n }, (_, i) => `${origin}/static?${tag}=${i}`);
+
+export async function runStatic(opts: StaticOptions): Promise<StaticResult> {
+  const sim = await startService<{ origin: string }>('bench/sim.ts');
+  const rows: RunStats[] = [];
+  const notes: string[] = [];
+  let overhead: Overhead | undefined;
+  const row = async (name: string, concurrency: number): Promise<void> => {
+    const args = ['--row', name, '--origin', sim.info.origin, '--pages', String(opts.pages), '--concurrency', String(concurrency), '--samples', String(opts.overheadSamples)];
+    try {
+      const v = await runChild<RowValue>('bench/farm/static.ts', args, 240_000);
+      rows.push(v.stats);
+      overhead ??= v.overhead;
+    } catch (err) {
+      notes.push(`static row ${name} (concurrency ${concurrency}) skipped: ${(err as Error).message}`);
+    }
+  };
+  try {
+    await row('raw', opts.concurrency);
+    for (const c of opts.crawlee) await row('cheerio', c);
+    await row('farm', opts.concurrency);
+    await row('http', opts.concurrency);
+  } finally {
+    await sim.stop();
+  }
+  return { rows, overhead, notes };
+}
+
+async function rowMain(name: string, origin: string, pages: number, concurrency: number, samples: number): Promise<RowValue> {
+  const urls = urlsFor(origin, pages, 'i');
+  const warm = urlsFor(origin, 50, 'w');
+  if (name === 'raw') {
+    const { htmlToMarkdown } = await import('../../core/markdown/index.js');
+    const agent = new Agent({ keepAliveTimeout: 10_000, connections: concurrency });
+    const once = async (url: string) => htmlToMarkdown(await (await request(url, { dispatcher: agent })).body.text(), url);
+    for (const url of warm) await once(url);
+    const stats = await measure('static: raw undici + htmlToMarkdown (1 process)', pages, concurrency, (i) => once(urls[i]!).then(() => undefined));
+    await agent.close();
+    return { stats };
+  }
+  if (name === 'cheerio') {
+    const { crawlCheerio } = await importPeer(() => import('../peers/cheerio.js'));
+    return { stats: await crawlCheerio('static: Crawlee CheerioCrawler', urls, warm, concurrency) };
+  }
+  if (name === 'farm') {
+    const { loadConfig } = await import('../../core/config.js');
+    const { createFarm } = await import('../../farm/index.js');
+    const { task } = await import('../../test/helpers/farm.js');
+    const farm = await createFarm({ config: loadConfig({}, { allowPrivate: true }) });
+    for (const url of warm) await farm.run(task({ url, output: ['markdown'] }));
+    const stats = await measure('static: farm direct (run_js false, markdown)', pages, concurrency, async (i) => {
+      await farm.run(task({ url: urls[i]!, output: ['markdown'] }));
+    });
+    await farm.close();
+    return { stats };
+  }
+  if (name === 'http') {
+    const { startGatewayService } = await import('../gateway.js');
+    const gw = await startGatewayService(2);
+    const pool = new Pool(gw.info.url, { connections: concurrency });
+    const headers = { authorization: `Bearer ${gw.info.key}`, 'content-type': 'application/json' };
+    const scrape = async (url: string, output?: string[]) => {
+      const res = await pool.request({ path: '/v1/scrape', method: 'POST', headers, body: JSON.stringify(output ? { url, output } : { url }) });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`sync scrape answered ${res.statusCode}: ${text.slice(0, 200)}`);
+    };
+    try {
+      for (const url of warm) await scrape(url, ['markdown']);
+      const stats = await measure('static: Gleaner HTTP sync /v1/scrape (markdown)', pages, concurrency, (i) => scrape(urls[i]!, ['markdown']), gw.pid);
+      return { stats, overhead: await syncOverhead(origin, scrape, samples) };
+    } finally {
+      await pool.close();
+      await gw.stop();
+    }
+  }
+  throw new Error(`unknown row ${name}`);
+}
+
+/** One request at a time, interleaved: raw fetch, sync scrape (html), sync scrape (markdown). */
+async function syncOverhead(origin: string, scrape: (url: string, output?: string[]) => Promise<void>, samples: number): Promise<Overhead> {
+  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  const raw: number[] = [];
+  const html: number[] = [];
+  const md: number[] = [];
+  const time = async (into: number[], f: () => Promise<unknown>) => {
+    const s = performance.now();
+    await f();
+    into.push(performance.now() - s);
+  };
+  for (let i = 0; i < samples; i++) {
+    const url = `${origin}/static?o=${i}`;
+    await time(raw, async () => (await request(url, { dispatcher: agent })).body.text());
+    await time(html, () => scrape(`${url}&h`));
+    await time(md, () => scrape(`${url}&m`, ['markdown']));
+  }
+  await agent.close();
+  const p50 = (xs: number[]) => round(quantile(xs.sort((a, b) => a - b), 0.5), 2);
+  return { samples, rawFetchP50Ms: p50(raw), syncHtmlP50Ms: p50(html), syncMarkdownP50Ms: p50(md) };
+}
+
+if (isMain(import.meta)) {
+  const row = argString('row');
+  if (row) {
+    try {
+      await tell({ type: 'result', value: await rowMain(row, argString('origin'), arg('pages', 1000), arg('concurrency', 16), arg('samples', 200)) });
+    } catch (err) {
+      await tell({ type: 'error', message: (err as Error).message });
+      if (!process.send) throw err;
+    }
+    process.exit(0);
+  }
+  const crawlee = argString('crawlee', '8,16,32').split(',').filter(Boolean).map(Number);
+  const result = await runStatic({ pages: arg('pages', 1000), concurrency: arg('concurrency', 16), crawlee, overheadSamples: arg('samples', 200) });
+  printTable(result.rows);
+  if (result.overhead) console.table([result.overhead]);
+  for (const n of result.notes) console.log(`- ${n}`);
+}
