@@ -10,7 +10,7 @@ import { createLogger, type Logger } from '../core/log.js';
 import { compileAll } from '../core/schema/index.js';
 import { Store } from '../core/store/index.js';
 import { EventBus } from '../core/events.js';
-import { createFarm, Dispatcher, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
+import { createFarm, DEFAULT_LIMITS, Dispatcher, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
 import { Admission } from './admission.js';
 import { bootstrapCredentials, type BootstrapResult } from './bootstrap.js';
 import type { Handler, ServiceState, Services } from './context.js';
@@ -134,7 +134,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     runner: farm,
     events: svc.events,
     log,
-    concurrency: Math.max(1, config.workers * config.contextsPerWorker),
+    // Async jobs may hold half of the farm's task slots, so sync requests always find one free;
+    // browser work is bounded inside the farm by its context pool, plain fetches are not.
+    concurrency: Math.max(1, Math.floor((config.workers * DEFAULT_LIMITS.tasksPerWorker) / 2)),
     jobTimeoutMs: config.jobTimeoutMs,
     retentionMs: config.retentionMs,
     onFinished: (job, usage) => {
