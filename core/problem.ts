@@ -61,8 +61,17 @@ export function buildProblem(code: ErrorCode, opts: ProblemOptions = {}): Proble
 
 /** A problem document from a wire error (a worker's failure, a stored job's error). */
 export function problemFromWire(err: WireError, opts: Omit<ProblemOptions, 'detail'> = {}): ProblemDocument {
-  const errors = Array.isArray(err.data?.errors) ? (err.data.errors as FieldError[]) : opts.errors;
+  const fieldErrors = err.data?.errors;
   // INTERNAL_ERROR never carries the original message: it may name files, hosts or secrets.
-  const detail = err.code === 'INTERNAL_ERROR' ? ERROR_CODES.INTERNAL_ERROR.detail : err.message;
-  return buildProblem(err.code, { ...opts, detail, ...(errors ? { errors } : {}) });
+  // (Built without object spreads: this runs for every refused request.)
+  const full: ProblemOptions = {
+    detail: err.code === 'INTERNAL_ERROR' ? ERROR_CODES.INTERNAL_ERROR.detail : err.message,
+    instance: opts.instance,
+    requestId: opts.requestId,
+    errors: Array.isArray(fieldErrors) ? (fieldErrors as FieldError[]) : opts.errors,
+    params: opts.params,
+    state: opts.state,
+    extensions: opts.extensions,
+  };
+  return buildProblem(err.code, full);
 }
