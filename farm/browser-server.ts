@@ -7,6 +7,7 @@
  * gone or when its parent goes away.
  */
 import { chromium, type BrowserServer } from 'playwright-core';
+import { profileDirOf, removeProfile } from './chromium-args.js';
 
 export interface ServerProcessData {
   executablePath: string | undefined;
@@ -26,15 +27,25 @@ const data = JSON.parse(process.argv[2] ?? '{}') as ServerProcessData;
 const send = (e: ServerProcessEvent) => {
   if (process.connected) process.send?.(e);
 };
-const exit = () => setTimeout(() => process.exit(0), 50);
-
 let server: BrowserServer | undefined;
+/** Playwright's temporary profile of the browser: removed here before exiting (see chromium-args.ts). */
+let profile: string | undefined;
+const exit = () =>
+  setTimeout(() => {
+    removeProfile(profile);
+    process.exit(0);
+  }, 50);
 process.on('message', (cmd: ServerProcessCommand) => {
   if (!server) return;
   void (cmd === 'kill' ? server.kill() : server.close()).catch(() => undefined);
 });
 // The farm's process is gone: take the browser down with us.
-process.on('disconnect', () => void (server ? server.kill() : Promise.resolve()).finally(() => process.exit(0)));
+process.on('disconnect', () =>
+  void (server ? server.kill() : Promise.resolve()).finally(() => {
+    removeProfile(profile);
+    process.exit(0);
+  }),
+);
 
 try {
   server = await chromium.launchServer({
@@ -45,7 +56,10 @@ try {
     handleSIGTERM: false,
     handleSIGHUP: false,
   });
+  profile = profileDirOf(server.process()?.pid);
   server.once('close', () => {
+    // Before 'closed': the host may kill this process as soon as it hears it.
+    removeProfile(profile);
     send({ type: 'closed' });
     exit();
   });

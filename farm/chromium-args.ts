@@ -2,7 +2,8 @@
  * Chromium command line of the node's browser: Playwright's defaults (it adds them itself) plus
  * ours, passed as `args` so none of Playwright's are dropped.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 
 /** Quiet start: no background fetches, updates, sync or first-run work. */
 export const EXTRA_ARGS = [
@@ -86,4 +87,30 @@ export function resolveExecutable(path: string | undefined): string | undefined 
     // unreadable: let Playwright report it
   }
   return path;
+}
+
+/**
+ * The temporary profile folder Playwright gave a running browser (its `--user-data-dir`), read
+ * from /proc while the browser lives. Playwright removes it when it sees the browser exit, but
+ * not when its own process or thread is stopped first (a killed browser at farm shutdown):
+ * the farm then removes it itself (`removeProfile`).
+ */
+export function profileDirOf(pid: number | undefined): string | undefined {
+  if (!pid) return undefined;
+  try {
+    const dir = /--user-data-dir=([^\0 ]+)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1];
+    return dir && basename(dir).startsWith('playwright_chromiumdev_profile-') ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes a profile folder found by `profileDirOf` (only Playwright's temporary ones). */
+export function removeProfile(dir: string | undefined): void {
+  if (!dir || !basename(dir).startsWith('playwright_chromiumdev_profile-')) return;
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+  } catch {
+    // best effort
+  }
 }

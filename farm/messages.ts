@@ -2,7 +2,6 @@
  * Typed messages between the farm's pool side (main thread) and its workers (Piscina threads).
  * Plain data only: these objects are structured-cloned across the thread boundary.
  */
-import type { MessagePort } from 'node:worker_threads';
 import type { Config } from '../core/config.js';
 import type { ScrapeTask, TaskReply } from '../core/wire.js';
 
@@ -16,22 +15,34 @@ export interface FarmLimits {
   contextMaxPages: number;
   /** A browser context unused for this long (ms) is closed. */
   contextIdleMs: number;
+  /** A page that rendered well is kept for the next task of its context this long (ms); 0 = a new page per task. */
+  pageIdleMs: number;
   /** No new browser context while the farm's RSS (node + browser) is above this (bytes); 0 = off. */
   maxRssBytes: number;
   /** Longest wait for network quiet (no request for 500 ms) after `load` (ms); a page that never quiets is captured then. */
   quietMaxMs: number;
   /** Tasks one worker thread runs at once (browser pages are further capped by `contextsPerWorker`). */
   tasksPerWorker: number;
+  /**
+   * Where pages render. `per-worker`: each worker thread launches its own Chromium (pipe, no
+   * relay; the default: less CPU per page on the farm bench). `shared`: one Chromium per node
+   * as a Playwright browser server in a child process, which workers connect to (less memory).
+   */
+  browserMode: BrowserMode;
 }
+
+export type BrowserMode = 'shared' | 'per-worker';
 
 export const DEFAULT_LIMITS: Readonly<FarmLimits> = Object.freeze({
   maxAttempts: 3,
   retryBaseMs: 250,
   contextMaxPages: 50,
   contextIdleMs: 30_000,
+  pageIdleMs: 2_000,
   maxRssBytes: 0,
   quietMaxMs: 10_000,
   tasksPerWorker: 16,
+  browserMode: 'per-worker',
 });
 
 /** Fixed per-thread facts, given to every worker once as Piscina `workerData`. */
@@ -45,6 +56,15 @@ export interface WorkerSetup {
   hosts: Record<string, string>;
   /** Shared stats slots (see stats.ts). */
   stats: SharedArrayBuffer;
+  /** How a worker launches its own browser (browserMode 'per-worker'): the shared one's command line. */
+  browserLaunch: BrowserLaunch;
+  /** Name of the farm's BroadcastChannel on which the pool posts the `seq` of a cancelled task. */
+  cancelChannel: string;
+}
+
+export interface BrowserLaunch {
+  executablePath: string | undefined;
+  args: string[];
 }
 
 /** Where the node's browser server is, for tasks that render. */
@@ -57,8 +77,18 @@ export interface BrowserRef {
 export interface TaskMessage {
   task: ScrapeTask;
   browser: BrowserRef | null;
-  /** Receives `'cancel'` when the caller gives up or the farm is destroyed. */
-  cancel: MessagePort;
+  /**
+   * The pool's number for this dispatch (unique per farm). A cancel is this number posted on
+   * `WorkerSetup.cancelChannel`: one channel per farm instead of a MessageChannel per task,
+   * whose ports cost two thread wake-ups and native handles on every task.
+   */
+  seq: number;
 }
 
 export type { TaskReply };
+
+/**
+ * On the farm's control channel (`WorkerSetup.cancelChannel`): the pool posts a cancelled
+ * dispatch's seq, or a stop of the workers' own browsers; a worker answers a stop with `stopped`.
+ */
+export type ControlMessage = number | { stop: 'close' | 'kill' } | { stopped: number };

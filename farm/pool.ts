@@ -1,22 +1,26 @@
 /**
  * Pool side of the farm (main thread): the Piscina pool of actor workers, the node's browser
- * host, task dispatch with per-task cancel ports, the one retry of a task whose browser died,
- * and the drain/destroy lifecycle.
+ * host, task dispatch, cancellation, the one retry of a task whose browser died, and the
+ * drain/destroy lifecycle.
  *
  * Cancellation: Piscina's own `signal` TERMINATES a worker whose task is running, which would
- * kill the other tasks that worker runs concurrently; so each task gets a MessagePort instead,
- * and a `'cancel'` on it aborts just that task inside the worker (which also enforces the
- * deadline itself). A backstop timer here answers the caller if a worker never replies.
+ * kill the other tasks that worker runs concurrently; so each dispatch gets a number (`seq`) and
+ * a cancel is that number posted on the farm's BroadcastChannel, which aborts just that task
+ * inside its worker (which also enforces the deadline itself). A backstop timer here answers
+ * the caller if a worker never replies.
  */
 import { availableParallelism } from 'node:os';
-import { MessageChannel, type Worker } from 'node:worker_threads';
+import { randomUUID } from 'node:crypto';
+import { BroadcastChannel, type Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { Logger } from 'pino';
 import type { Config } from '../core/config.js';
 import { GleanerError } from '../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask, TaskReply } from '../core/wire.js';
 import { BrowserHost } from './browser-host.js';
-import type { BrowserRef, FarmLimits, TaskMessage, WorkerSetup } from './messages.js';
+import { chromiumArgs, resolveExecutable } from './chromium-args.js';
+import { Dispatch, WORKER_STOPPED, cancelled } from './dispatch.js';
+import type { BrowserRef, ControlMessage, FarmLimits, TaskMessage, WorkerSetup } from './messages.js';
 import { createStatsBuffer, readStats, releaseThread } from './stats.js';
 
 /** How long after the deadline the pool answers by itself if the worker stays silent. */
@@ -38,17 +42,16 @@ export interface FarmStats {
   browserLaunches: number;
 }
 
-interface Running {
-  cancel(reason: GleanerError): void;
-  settled: Promise<unknown>;
-}
-
 export class FarmPool {
   private readonly piscina: Piscina<TaskMessage, TaskReply>;
   private readonly host: BrowserHost;
   private readonly statsBuffer = createStatsBuffer();
-  private readonly running = new Set<Running>();
+  private readonly running = new Set<Dispatch>();
+  /** Cancels go to every worker as a dispatch's `seq` (see worker/cancels.ts). */
+  private readonly cancels: BroadcastChannel;
+  private seq = 0;
   private accepting = true;
+  private readonly mode: FarmLimits['browserMode'];
 
   constructor(
     private readonly config: Config,
@@ -58,7 +61,13 @@ export class FarmPool {
   ) {
     const fromSource = import.meta.url.endsWith('.ts');
     const workers = Math.max(1, config.workers || availableParallelism());
-    const setup: WorkerSetup = { config, limits, hosts, stats: this.statsBuffer };
+    const cancelChannel = `gleaner-farm-cancel-${randomUUID()}`;
+    this.cancels = new BroadcastChannel(cancelChannel);
+    this.cancels.unref();
+    this.mode = limits.browserMode;
+    const executablePath = resolveExecutable(config.chromium);
+    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate }) };
+    const setup: WorkerSetup = { config, limits, hosts, stats: this.statsBuffer, cancelChannel, browserLaunch };
     this.piscina = new Piscina<TaskMessage, TaskReply>({
       filename: new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url).href,
       execArgv: fromSource ? ['--import', 'tsx'] : [],
@@ -68,6 +77,8 @@ export class FarmPool {
       // Workers keep timers and sockets alive between tasks (context idle close, guard proxy),
       // so they must not park in Atomics.wait while idle.
       atomics: 'disabled',
+      // Piscina's run/wait-time histograms are not read by the farm; recording costs per task.
+      recordTiming: false,
       idleTimeout: Number.MAX_SAFE_INTEGER,
       workerData: setup,
     });
@@ -91,10 +102,10 @@ export class FarmPool {
       inFlight: this.running.size,
       queued: this.piscina.queueSize,
       workers: this.piscina.threads.length,
-      browserPid: this.host.current()?.pid,
+      browserPid: this.host.current()?.pid ?? w.browserPids[0],
       contexts: w.contexts,
       pages: w.pages,
-      browserLaunches: this.host.launches,
+      browserLaunches: this.host.launches + w.launches,
     };
   }
 
@@ -103,7 +114,8 @@ export class FarmPool {
     if (signal?.aborted) throw cancelled(signal);
     const renders = task.params.run_js === true;
     for (let attempt = 1; ; attempt++) {
-      const browser = renders ? await this.host.ensure() : null;
+      // Per-worker mode: the worker launches (and relaunches) its own browser.
+      const browser = renders && this.mode === 'shared' ? await this.host.ensure() : null;
       const reply = await this.dispatch(task, browser, signal);
       if (reply.ok) return reply.outcome;
       const err = GleanerError.fromWire(reply.error);
@@ -125,55 +137,33 @@ export class FarmPool {
   }
 
   private dispatch(task: ScrapeTask, browser: BrowserRef | null, signal: AbortSignal | undefined): Promise<TaskReply> {
-    const { port1, port2 } = new MessageChannel();
-    let settle!: (reply: TaskReply) => void;
-    const answered = new Promise<TaskReply>((resolve) => (settle = resolve));
-    let done = false;
-    const finish = (reply: TaskReply) => {
-      if (done) return;
-      done = true;
-      clearTimeout(backstop);
-      signal?.removeEventListener('abort', onAbort);
-      settle(reply);
-    };
-    const entry: Running = {
-      cancel: (reason) => {
-        port1.postMessage('cancel');
-        finish({ ok: false, error: reason.toWire() });
+    const seq = ++this.seq;
+    const d = new Dispatch(seq, this.cancels, signal, task.deadline + BACKSTOP_MS);
+    this.running.add(d);
+    const message: TaskMessage = { task, browser, seq };
+    this.piscina.run(message).then(
+      (reply) => {
+        this.running.delete(d);
+        d.finish(reply);
       },
-      settled: answered,
-    };
-    const onAbort = () => entry.cancel(cancelled(signal as AbortSignal));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const backstop = setTimeout(
-      () => entry.cancel(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT')),
-      Math.max(0, task.deadline - Date.now()) + BACKSTOP_MS,
+      (err: unknown) => {
+        // The worker thread died (or the pool was destroyed) with the task on it.
+        this.running.delete(d);
+        this.logger?.error({ task: task.id, err: String(err) }, 'farm worker failed a task');
+        d.finish(WORKER_STOPPED);
+      },
     );
-    this.running.add(entry);
-    const message: TaskMessage = { task, browser, cancel: port2 };
-    this.piscina
-      .run(message, { transferList: [port2] })
-      .then(
-        (reply) => finish(reply),
-        (err: unknown) => {
-          // The worker thread died (or the pool was destroyed) with the task on it.
-          this.logger?.error({ task: task.id, err: String(err) }, 'farm worker failed a task');
-          finish({ ok: false, error: { code: 'INTERNAL_ERROR', message: 'The worker running the task stopped.' } });
-        },
-      )
-      .finally(() => {
-        this.running.delete(entry);
-        port1.close();
-      });
-    return answered;
+    return d.answered;
   }
 
   /** Stop taking work, let in-flight tasks finish, then stop workers and the browser. */
   async close(): Promise<void> {
     this.accepting = false;
-    await Promise.allSettled([...this.running].map((r) => r.settled));
+    await Promise.allSettled([...this.running].map((r) => r.answered));
+    await this.stopWorkerBrowsers('close');
     await this.piscina.close();
     await this.host.close();
+    this.cancels.close();
   }
 
   /** Abort in-flight work now, stop workers and kill the browser. */
@@ -181,12 +171,40 @@ export class FarmPool {
     this.accepting = false;
     const reason = new GleanerError('SERVICE_UNAVAILABLE', 'The farm was stopped while the task ran.');
     for (const r of [...this.running]) r.cancel(reason);
-    await this.host.kill();
+    await Promise.all([this.host.kill(), this.stopWorkerBrowsers('kill')]);
     await this.piscina.destroy();
+    this.cancels.close();
   }
-}
 
-function cancelled(signal: AbortSignal): GleanerError {
-  const reason: unknown = signal.reason;
-  return reason instanceof GleanerError ? reason : new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.');
+  /**
+   * Per-worker mode: asks the workers to close (or kill) their own browsers, waits for the
+   * answers of those that listed one (a terminated thread would leave Playwright's temporary
+   * profile behind), then kills by pid any browser still listed.
+   */
+  private async stopWorkerBrowsers(how: 'close' | 'kill'): Promise<void> {
+    const expected = this.mode === 'per-worker' ? readStats(this.statsBuffer).browserPids.length : 0;
+    if (expected === 0) return;
+    const answered = new Set<number>();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, how === 'close' ? 7000 : 3000);
+      this.cancels.onmessage = (event) => {
+        const msg = (event as { data: ControlMessage }).data;
+        if (typeof msg !== 'object' || !('stopped' in msg)) return;
+        answered.add(msg.stopped);
+        if (answered.size >= expected) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      this.cancels.postMessage({ stop: how } satisfies ControlMessage);
+    });
+    this.cancels.onmessage = () => undefined;
+    for (const pid of readStats(this.statsBuffer).browserPids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
 }

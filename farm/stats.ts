@@ -3,11 +3,15 @@
  * worker thread in a SharedArrayBuffer. Only the owning thread writes its row (Atomics.store),
  * so there is no lost update; the pool side zeroes a row when its thread is gone.
  */
-export const SLOT_FIELDS = 4;
+export const SLOT_FIELDS = 6;
 export const F_THREAD = 0;
 export const F_CONTEXTS = 1;
 export const F_PAGES = 2;
 export const F_TASKS = 3;
+/** The pid of this thread's own browser (browserMode 'per-worker'), 0 when none runs. */
+export const F_BROWSER_PID = 4;
+/** Browser launches by this thread (browserMode 'per-worker'). */
+export const F_LAUNCHES = 5;
 /** Row 0 is the allocator: its first cell counts rows handed out. */
 export const MAX_SLOTS = 1024;
 
@@ -23,6 +27,8 @@ export function claimSlot(buffer: SharedArrayBuffer, threadId: number): StatsSlo
   Atomics.store(view, base + F_CONTEXTS, 0);
   Atomics.store(view, base + F_PAGES, 0);
   Atomics.store(view, base + F_TASKS, 0);
+  Atomics.store(view, base + F_BROWSER_PID, 0);
+  Atomics.store(view, base + F_LAUNCHES, 0);
   Atomics.store(view, base + F_THREAD, threadId);
   return new StatsSlot(view, base);
 }
@@ -44,19 +50,26 @@ export interface WorkerCounters {
   contexts: number;
   pages: number;
   tasks: number;
+  /** Pids of the workers' own browsers (per-worker mode). */
+  browserPids: number[];
+  /** Launches of the workers' own browsers, live threads only (per-worker mode). */
+  launches: number;
 }
 
 /** Sums the rows of live threads. */
 export function readStats(buffer: SharedArrayBuffer): WorkerCounters {
   const view = new Int32Array(buffer);
   const used = Math.min(Atomics.load(view, 0), MAX_SLOTS);
-  const out = { contexts: 0, pages: 0, tasks: 0 };
+  const out: WorkerCounters = { contexts: 0, pages: 0, tasks: 0, browserPids: [], launches: 0 };
   for (let row = 1; row <= used; row++) {
     const base = row * SLOT_FIELDS;
     if (Atomics.load(view, base + F_THREAD) === 0) continue;
     out.contexts += Atomics.load(view, base + F_CONTEXTS);
     out.pages += Atomics.load(view, base + F_PAGES);
     out.tasks += Atomics.load(view, base + F_TASKS);
+    out.launches += Atomics.load(view, base + F_LAUNCHES);
+    const pid = Atomics.load(view, base + F_BROWSER_PID);
+    if (pid > 0) out.browserPids.push(pid);
   }
   return out;
 }

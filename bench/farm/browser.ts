@@ -10,7 +10,9 @@
  * CPU ms/page counts the whole tree, Chromium included.
  *
  *   - the farm again with more contexts per worker (2 workers × 4 contexts, driven at 8)
- *   node --import tsx bench/farm/browser.ts [--pages 80] [--concurrency 4] [--crawlee 4,8] [--farm-contexts 4]
+ *   - the farm with the other browser mode (`browserMode: 'shared'`: one browser server per
+ *     node; the default is one Chromium per worker), at the default concurrency
+ *   node --import tsx bench/farm/browser.ts [--pages 80] [--concurrency 4] [--crawlee 4,8] [--farm-contexts 4] [--rows raw,farm]
  */
 import { Pool } from 'undici';
 import { importPeer, isMain, runChild, startService, tell } from '../child.js';
@@ -25,6 +27,8 @@ export interface BrowserOptions {
    * 2 workers × contexts: the farm at a higher concurrency, as the Crawlee sweep is.
    */
   farmContexts: number[];
+  /** Only these rows (raw, playwright, farm, http); all when absent. */
+  rows?: string[];
 }
 
 export interface BrowserResult {
@@ -39,8 +43,10 @@ export async function runBrowser(opts: BrowserOptions): Promise<BrowserResult> {
   const sim = await startService<{ origin: string }>('bench/sim.ts');
   const rows: RunStats[] = [];
   const notes: string[] = [];
+  const only = opts.rows && opts.rows.length > 0 ? new Set(opts.rows) : undefined;
   const row = async (name: string, concurrency: number, extra: string[] = []): Promise<void> => {
-    const args = ['--row', name, '--origin', sim.info.origin, '--pages', String(opts.pages), '--concurrency', String(concurrency), ...extra];
+    if (only && !only.has(name)) return;
+    const args = ['--row', name, '--origin', sim.info.origin, '--pages', String(opts.pages), '--concurrency', String(concurrency), '--sim-pid', String(sim.pid), ...extra];
     try {
       rows.push(await runChild<RunStats>('bench/farm/browser.ts', args, 300_000));
     } catch (err) {
@@ -52,6 +58,7 @@ export async function runBrowser(opts: BrowserOptions): Promise<BrowserResult> {
     for (const c of opts.crawlee) await row('playwright', c);
     await row('farm', opts.concurrency);
     for (const c of opts.farmContexts) await row('farm', 2 * c, ['--contexts', String(c)]);
+    await row('farm', opts.concurrency, ['--mode', 'shared']);
     await row('http', opts.concurrency);
   } finally {
     await sim.stop();
@@ -59,7 +66,7 @@ export async function runBrowser(opts: BrowserOptions): Promise<BrowserResult> {
   return { rows, notes };
 }
 
-async function rowMain(name: string, origin: string, pages: number, concurrency: number): Promise<RunStats> {
+async function rowMain(name: string, origin: string, pages: number, concurrency: number, simPid: number | undefined): Promise<RunStats> {
   const { defaultChromium } = await import('../../core/config.js');
   const { resolveExecutable } = await import('../../farm/chromium-args.js');
   const executablePath = resolveExecutable(defaultChromium());
@@ -78,7 +85,7 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
       await context.close();
     };
     await Promise.all(warm.map(once));
-    const stats = await measure('browser: raw playwright-core (context per page)', pages, concurrency, (i) => once(urls[i]!));
+    const stats = await measure('browser: raw playwright-core (context per page)', pages, concurrency, (i) => once(urls[i]!), process.pid, simPid);
     await browser.close();
     return stats;
   }
@@ -91,13 +98,19 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
     const { createFarm } = await import('../../farm/index.js');
     const { task } = await import('../../test/helpers/farm.js');
     const contexts = arg('contexts', 0);
+    const shared = argString('mode') === 'shared';
     const config = loadConfig({}, { allowPrivate: true, workers: 2, ...(contexts ? { contextsPerWorker: contexts } : {}) });
-    const farm = await createFarm({ config });
+    const farm = await createFarm({ config, ...(shared ? { limits: { browserMode: 'shared' as const } } : {}) });
     await Promise.all(warm.map((url) => farm.run(task({ url, run_js: true }))));
-    const label = contexts ? `browser: farm direct (run_js true, 2 workers × ${contexts} contexts)` : 'browser: farm direct (run_js true)';
-    const stats = await measure(label, pages, concurrency, async (i) => {
+    const label = contexts
+      ? `browser: farm direct (run_js true, 2 workers × ${contexts} contexts)`
+      : shared
+        ? 'browser: farm direct (run_js true, shared browser server)'
+        : 'browser: farm direct (run_js true)';
+    const run = async (i: number) => {
       await farm.run(task({ url: urls[i]!, run_js: true }));
-    });
+    };
+    const stats = await measure(label, pages, concurrency, run, process.pid, simPid);
     await farm.close();
     return stats;
   }
@@ -113,7 +126,7 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
     };
     try {
       await Promise.all(warm.map(scrape));
-      return await measure('browser: Gleaner HTTP sync /v1/scrape (run_js)', pages, concurrency, (i) => scrape(urls[i]!), gw.pid);
+      return await measure('browser: Gleaner HTTP sync /v1/scrape (run_js)', pages, concurrency, (i) => scrape(urls[i]!), gw.pid, simPid);
     } finally {
       await pool.close();
       await gw.stop();
@@ -126,7 +139,7 @@ if (isMain(import.meta)) {
   const row = argString('row');
   if (row) {
     try {
-      await tell({ type: 'result', value: await rowMain(row, argString('origin'), arg('pages', 80), arg('concurrency', 4)) });
+      await tell({ type: 'result', value: await rowMain(row, argString('origin'), arg('pages', 80), arg('concurrency', 4), arg('sim-pid', 0) || undefined) });
     } catch (err) {
       await tell({ type: 'error', message: (err as Error).message });
       if (!process.send) throw err;
@@ -135,7 +148,8 @@ if (isMain(import.meta)) {
   }
   const crawlee = argString('crawlee', '4,8').split(',').filter(Boolean).map(Number);
   const farmContexts = argString('farm-contexts', '4').split(',').filter(Boolean).map(Number);
-  const result = await runBrowser({ pages: arg('pages', 80), concurrency: arg('concurrency', 4), crawlee, farmContexts });
+  const rows = argString('rows').split(',').filter(Boolean);
+  const result = await runBrowser({ pages: arg('pages', 80), concurrency: arg('concurrency', 4), crawlee, farmContexts, rows });
   printTable(result.rows);
   for (const n of result.notes) console.log(`- ${n}`);
 }

@@ -20,6 +20,11 @@ export interface RunStats {
   /** Peak of the summed RSS of the tree (shared pages counted once per process: an upper bound). */
   peakRssMb: number;
   failures: number;
+  /**
+   * CPU of the simulator's process per page in the same window (it serves every contender, so
+   * it bounds what two cores can do: pages/s ≤ cores × 1000 / (cpuMsPerPage + simCpuMsPerPage)).
+   */
+  simCpuMsPerPage?: number;
 }
 
 const HZ = 100; // USER_HZ: /proc times are in clock ticks
@@ -138,11 +143,22 @@ export function statsFrom(name: string, concurrency: number, latencies: number[]
   };
 }
 
-/** Runs `total` jobs, `concurrency` at a time, metering the tree of `root` (default: this process). */
-export async function measure(name: string, total: number, concurrency: number, job: (i: number) => Promise<void>, root: number = process.pid): Promise<RunStats> {
+/**
+ * Runs `total` jobs, `concurrency` at a time, metering the tree of `root` (default: this
+ * process) and, when given, the simulator's process (`simPid`) on its own.
+ */
+export async function measure(
+  name: string,
+  total: number,
+  concurrency: number,
+  job: (i: number) => Promise<void>,
+  root: number = process.pid,
+  simPid?: number,
+): Promise<RunStats> {
   const latencies: number[] = [];
   let failures = 0;
   let firstError: unknown;
+  const simCpu0 = simPid ? treeCpuMs(simPid) : 0;
   const meter = startMeter(root);
   let next = 0;
   const lane = async () => {
@@ -159,7 +175,9 @@ export async function measure(name: string, total: number, concurrency: number, 
   };
   await Promise.all(Array.from({ length: concurrency }, lane));
   if (firstError) console.error(`${name}: ${failures} failures, first: ${(firstError as Error).message ?? String(firstError)}`);
-  return statsFrom(name, concurrency, latencies, failures, meter.stop());
+  const stats = statsFrom(name, concurrency, latencies, failures, meter.stop());
+  if (simPid) stats.simCpuMsPerPage = round((treeCpuMs(simPid) - simCpu0) / Math.max(1, latencies.length), 2);
+  return stats;
 }
 
 export function printTable(rows: readonly RunStats[]): void {

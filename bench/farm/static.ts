@@ -9,7 +9,12 @@
  * and, in the HTTP row's process, one request at a time: the sync scrape's p50 against a raw
  * fetch of the same page (target: adds under 5 ms).
  *
- *   node --import tsx bench/farm/static.ts [--pages 1000] [--concurrency 16] [--crawlee 8,16,32]
+ * Every contender is warmed with the same `--warm` pages first (JIT, connection pools; the farm
+ * has three isolates to warm, a short run otherwise measures its compilation), and the
+ * simulator's own CPU per page is reported with each row (`simCpuMsPerPage`): on two cores it
+ * bounds every contender at 2000 / (own + simulator CPU ms per page) pages/s.
+ *
+ *   node --import tsx bench/farm/static.ts [--pages 10000] [--warm 1000] [--concurrency 16] [--crawlee 8,16,32] [--rows raw,farm]
  */
 import { Agent, Pool, request } from 'undici';
 import { importPeer, isMain, runChild, startService, tell } from '../child.js';
@@ -17,6 +22,10 @@ import { arg, argString, measure, printTable, quantile, round, type RunStats } f
 
 export interface StaticOptions {
   pages: number;
+  /** Warm-up pages per contender, before metering (default 1000). */
+  warm?: number;
+  /** Only these rows (raw, cheerio, farm, http); all when absent. */
+  rows?: string[];
   concurrency: number;
   crawlee: number[];
   overheadSamples: number;
@@ -44,8 +53,10 @@ export async function runStatic(opts: StaticOptions): Promise<StaticResult> {
   const rows: RunStats[] = [];
   const notes: string[] = [];
   let overhead: Overhead | undefined;
+  const only = opts.rows && opts.rows.length > 0 ? new Set(opts.rows) : undefined;
   const row = async (name: string, concurrency: number): Promise<void> => {
-    const args = ['--row', name, '--origin', sim.info.origin, '--pages', String(opts.pages), '--concurrency', String(concurrency), '--samples', String(opts.overheadSamples)];
+    if (only && !only.has(name)) return;
+    const args = ['--row', name, '--origin', sim.info.origin, '--pages', String(opts.pages), '--concurrency', String(concurrency), '--samples', String(opts.overheadSamples), '--warm', String(opts.warm ?? 1000), '--sim-pid', String(sim.pid)];
     try {
       const v = await runChild<RowValue>('bench/farm/static.ts', args, 240_000);
       rows.push(v.stats);
@@ -65,15 +76,22 @@ export async function runStatic(opts: StaticOptions): Promise<StaticResult> {
   return { rows, overhead, notes };
 }
 
-async function rowMain(name: string, origin: string, pages: number, concurrency: number, samples: number): Promise<RowValue> {
+async function rowMain(name: string, origin: string, pages: number, concurrency: number, samples: number, warmPages: number, simPid: number | undefined): Promise<RowValue> {
   const urls = urlsFor(origin, pages, 'i');
-  const warm = urlsFor(origin, 50, 'w');
+  const warm = urlsFor(origin, warmPages, 'w');
+  /** Warm-up at the row's concurrency, like the metered run. */
+  const warmUp = async (f: (url: string) => Promise<unknown>) => {
+    let next = 0;
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < warm.length; i = next++) await f(warm[i]!);
+    }));
+  };
   if (name === 'raw') {
     const { htmlToMarkdown } = await import('../../core/markdown/index.js');
     const agent = new Agent({ keepAliveTimeout: 10_000, connections: concurrency });
     const once = async (url: string) => htmlToMarkdown(await (await request(url, { dispatcher: agent })).body.text(), url);
-    for (const url of warm) await once(url);
-    const stats = await measure('static: raw undici + htmlToMarkdown (1 process)', pages, concurrency, (i) => once(urls[i]!).then(() => undefined));
+    await warmUp(once);
+    const stats = await measure('static: raw undici + htmlToMarkdown (1 process)', pages, concurrency, (i) => once(urls[i]!).then(() => undefined), process.pid, simPid);
     await agent.close();
     return { stats };
   }
@@ -86,10 +104,17 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
     const { createFarm } = await import('../../farm/index.js');
     const { task } = await import('../../test/helpers/farm.js');
     const farm = await createFarm({ config: loadConfig({}, { allowPrivate: true }) });
-    for (const url of warm) await farm.run(task({ url, output: ['markdown'] }));
-    const stats = await measure('static: farm direct (run_js false, markdown)', pages, concurrency, async (i) => {
-      await farm.run(task({ url: urls[i]!, output: ['markdown'] }));
-    });
+    await warmUp((url) => farm.run(task({ url, output: ['markdown'] })));
+    const stats = await measure(
+      'static: farm direct (run_js false, markdown)',
+      pages,
+      concurrency,
+      async (i) => {
+        await farm.run(task({ url: urls[i]!, output: ['markdown'] }));
+      },
+      process.pid,
+      simPid,
+    );
     await farm.close();
     return { stats };
   }
@@ -104,8 +129,8 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
       if (res.statusCode !== 200) throw new Error(`sync scrape answered ${res.statusCode}: ${text.slice(0, 200)}`);
     };
     try {
-      for (const url of warm) await scrape(url, ['markdown']);
-      const stats = await measure('static: Gleaner HTTP sync /v1/scrape (markdown)', pages, concurrency, (i) => scrape(urls[i]!, ['markdown']), gw.pid);
+      await warmUp((url) => scrape(url, ['markdown']));
+      const stats = await measure('static: Gleaner HTTP sync /v1/scrape (markdown)', pages, concurrency, (i) => scrape(urls[i]!, ['markdown']), gw.pid, simPid);
       return { stats, overhead: await syncOverhead(origin, scrape, samples) };
     } finally {
       await pool.close();
@@ -141,7 +166,8 @@ if (isMain(import.meta)) {
   const row = argString('row');
   if (row) {
     try {
-      await tell({ type: 'result', value: await rowMain(row, argString('origin'), arg('pages', 1000), arg('concurrency', 16), arg('samples', 200)) });
+      const simPid = arg('sim-pid', 0) || undefined;
+      await tell({ type: 'result', value: await rowMain(row, argString('origin'), arg('pages', 10000), arg('concurrency', 16), arg('samples', 200), arg('warm', 1000), simPid) });
     } catch (err) {
       await tell({ type: 'error', message: (err as Error).message });
       if (!process.send) throw err;
@@ -149,7 +175,8 @@ if (isMain(import.meta)) {
     process.exit(0);
   }
   const crawlee = argString('crawlee', '8,16,32').split(',').filter(Boolean).map(Number);
-  const result = await runStatic({ pages: arg('pages', 1000), concurrency: arg('concurrency', 16), crawlee, overheadSamples: arg('samples', 200) });
+  const rows = argString('rows').split(',').filter(Boolean);
+  const result = await runStatic({ pages: arg('pages', 10000), warm: arg('warm', 1000), concurrency: arg('concurrency', 16), crawlee, overheadSamples: arg('samples', 200), rows });
   printTable(result.rows);
   if (result.overhead) console.table([result.overhead]);
   for (const n of result.notes) console.log(`- ${n}`);

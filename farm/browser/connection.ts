@@ -2,7 +2,7 @@
  * Worker side: this thread's connection to the node's browser server. One connection at a
  * time; a task naming a new endpoint (the browser was relaunched) replaces it.
  */
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { GleanerError } from '../../core/errors.js';
 import type { BrowserRef } from '../messages.js';
 
@@ -17,7 +17,7 @@ export class BrowserLink {
     if (this.browser && this.endpoint === ref.wsEndpoint) return this.browser;
     const old = this.browser;
     this.endpoint = ref.wsEndpoint;
-    const connecting = chromium.connect(ref.wsEndpoint, { timeout: 30_000 }).then(
+    const connecting = loadPlaywright().then((pw) => pw.chromium.connect(ref.wsEndpoint, { timeout: 30_000 })).then(
       (browser) => {
         browser.once('disconnected', () => {
           if (this.browser === connecting) {
@@ -47,4 +47,15 @@ export class BrowserLink {
     this.endpoint = undefined;
     if (b) await b.then((x) => x.close()).catch(() => undefined);
   }
+}
+
+let playwright: Promise<typeof import('playwright-core')> | undefined;
+
+/**
+ * playwright-core is loaded on this thread's first rendering task, not at worker start: a
+ * thread that only fetches plain HTTP never pays its load time and memory.
+ */
+export function loadPlaywright(): Promise<typeof import('playwright-core')> {
+  playwright ??= import('playwright-core');
+  return playwright;
 }

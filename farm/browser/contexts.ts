@@ -3,7 +3,8 @@
  * reused across tasks with the same key, retired after `contextMaxPages` pages, closed after
  * `contextIdleMs` unused, and dropped when a page in it timed out or crashed. Pages in flight
  * in this thread are capped at `contextsPerWorker` (the semaphore); new contexts also wait on
- * the memory gate.
+ * the memory gate. A page that rendered well is parked on its context (at most as many as ran
+ * at once) for the next task to navigate again, and closed after `pageIdleMs` unused.
  *
  * Concurrency: all state here lives on this thread's event loop; the only cross-thread writes
  * are the stats counters (atomic).
@@ -15,6 +16,7 @@ import type { ProxyEntry } from '../net/proxies.js';
 import { F_CONTEXTS, F_PAGES, type StatsSlot } from '../stats.js';
 import { Semaphore } from '../worker/semaphore.js';
 import type { MemoryGate } from './memory.js';
+import type { Tab } from './tab.js';
 
 interface Entry {
   key: string;
@@ -25,12 +27,24 @@ interface Entry {
   retiring: boolean;
   closed: boolean;
   idle: NodeJS.Timeout | undefined;
+  /** Pages that rendered well, waiting for the next task (newest last). */
+  parked: Parked[];
+}
+
+interface Parked {
+  tab: Tab;
+  timer: NodeJS.Timeout;
 }
 
 export interface Lease {
   context: BrowserContext;
-  /** Give the context back; `discard` closes it (timed-out, crashed or refused page). */
-  release(discard: boolean): void;
+  /** A parked page of this context to navigate again, if there is one (the lease owns it now). */
+  page: Tab | undefined;
+  /**
+   * Give the context back; `discard` closes it (timed-out, crashed or refused page). `tab`, on
+   * success, is parked for reuse.
+   */
+  release(discard: boolean, tab?: Tab): void;
 }
 
 export interface ContextWish {
@@ -71,13 +85,17 @@ export class ContextPool {
       entry.idle = undefined;
       this.stats.add(F_PAGES, 1);
       let released = false;
+      const parked = entry.parked.pop();
+      if (parked) clearTimeout(parked.timer);
       return {
         context: entry.context,
-        release: (discard) => {
+        page: parked?.tab,
+        release: (discard, tab) => {
           if (released) return;
           released = true;
           this.stats.add(F_PAGES, -1);
           this.pages.release();
+          if (tab) this.park(entry, tab, discard);
           this.giveBack(entry, discard);
         },
       };
@@ -126,7 +144,7 @@ export class ContextPool {
       serviceWorkers: 'block',
       proxy,
     });
-    const entry: Entry = { key, browser: wish.browser, context, inFlight: 0, served: 0, retiring: false, closed: false, idle: undefined };
+    const entry: Entry = { key, browser: wish.browser, context, inFlight: 0, served: 0, retiring: false, closed: false, idle: undefined, parked: [] };
     this.entries.set(key, entry);
     this.stats.add(F_CONTEXTS, 1);
     return entry;
@@ -146,6 +164,17 @@ export class ContextPool {
     }
   }
 
+  /** Parks a page for the next task, or closes it when it cannot be reused. */
+  private park(entry: Entry, tab: Tab, discard: boolean): void {
+    if (discard || tab.spoiled || entry.retiring || entry.closed || this.limits.pageIdleMs <= 0) {
+      void tab.close();
+      return;
+    }
+    const parked: Parked = { tab, timer: setTimeout(unpark, this.limits.pageIdleMs, entry, tab) };
+    parked.timer.unref();
+    entry.parked.push(parked);
+  }
+
   /** Takes a context out of service; it closes when its last page is done. */
   private retire(entry: Entry): void {
     if (!entry.retiring) {
@@ -162,6 +191,7 @@ export class ContextPool {
     if (!this.retired.delete(entry) && this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
     if (entry.idle) clearTimeout(entry.idle);
     entry.idle = undefined;
+    dropParked(entry);
     this.stats.add(F_CONTEXTS, -1);
     if (entry.browser.isConnected()) void entry.context.close().catch(() => undefined);
   }
@@ -191,9 +221,23 @@ export class ContextPool {
     const live = all.filter((e) => !e.closed);
     for (const e of all) {
       if (e.idle) clearTimeout(e.idle);
+      dropParked(e);
       e.closed = true;
     }
     this.stats.add(F_CONTEXTS, -live.length);
     await Promise.allSettled(all.map((e) => e.context.close()));
   }
+}
+
+/** Idle too long: the page's old document would keep running its scripts. */
+function unpark(entry: Entry, tab: Tab): void {
+  const i = entry.parked.findIndex((p) => p.tab === tab);
+  if (i >= 0) entry.parked.splice(i, 1);
+  void tab.close();
+}
+
+/** The context is closing: its pages go with it (closing the context closes them). */
+function dropParked(entry: Entry): void {
+  for (const p of entry.parked) clearTimeout(p.timer);
+  entry.parked = [];
 }

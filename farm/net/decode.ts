@@ -17,13 +17,25 @@ export function decodeBody(body: Buffer, contentType: string): Decoded {
     return { text: body.toString('base64'), isHtml: false, binary: true };
   }
   const charset = charsetOf(contentType) ?? (isHtml ? metaCharset(body) : undefined) ?? 'utf-8';
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(charset);
-  } catch {
-    decoder = new TextDecoder('utf-8');
+  return { text: decoderFor(charset).decode(body), isHtml, binary: false };
+}
+
+/** Decoders by charset label (stateless when used without `stream`, so one per label serves). */
+const DECODERS = new Map<string, TextDecoder>();
+
+function decoderFor(label: string): TextDecoder {
+  const key = label.toLowerCase();
+  let decoder = DECODERS.get(key);
+  if (!decoder) {
+    try {
+      decoder = new TextDecoder(key);
+    } catch {
+      decoder = decoderFor('utf-8');
+    }
+    // Labels come from pages: bound the map so odd labels cannot grow it without end.
+    if (DECODERS.size < 64) DECODERS.set(key, decoder);
   }
-  return { text: decoder.decode(body), isHtml, binary: false };
+  return decoder;
 }
 
 function charsetOf(contentType: string): string | undefined {

@@ -4,6 +4,8 @@
  */
 import { GleanerError } from '../../core/errors.js';
 import type { Agents } from './agents.js';
+import type { Abortable } from '../worker/abort.js';
+import { exchange } from './exchange.js';
 import type { ProxyEntry } from './proxies.js';
 import { checkUrl, refusalIn, resolveChecked, type NetPolicy } from './ssrf.js';
 
@@ -16,7 +18,7 @@ export interface HttpRequest {
   body?: string;
   proxy: ProxyEntry | null;
   maxBytes: number;
-  signal: AbortSignal;
+  abort: Abortable;
 }
 
 export interface HttpResponse {
@@ -34,62 +36,42 @@ export async function httpFetch(req: HttpRequest, agents: Agents, policy: NetPol
   let body = req.body;
   let requestBytes = 0;
   const dispatcher = agents.for(req.proxy);
+  const tooLargeError = () => tooLarge(req.maxBytes);
   for (let hop = 0; ; hop++) {
     // Through a proxy the proxy resolves the name, so the guard resolves it first; a proxy
     // that resolves differently is a residual risk (the proxy is the operator's own).
     if (req.proxy && !policy.allowPrivate) await resolveChecked(url.hostname, policy);
+    // undici may add to the headers object it is given: each hop gets its own.
     const headers = { ...req.headers };
     requestBytes += estimateRequestBytes(url, method, headers, body);
     let res;
     try {
-      res = await dispatcher.request({
+      res = await exchange(dispatcher, {
         origin: url.origin,
         path: url.pathname + url.search,
         method,
         headers,
-        body: body ?? null,
-        signal: req.signal,
-        headersTimeout: 60_000,
-        bodyTimeout: 60_000,
+        body,
+        abort: req.abort,
+        maxBytes: req.maxBytes,
+        tooLarge: tooLargeError,
       });
     } catch (err) {
-      throw asFetchError(err, req.signal, url);
+      if (err instanceof GleanerError) throw err;
+      throw asFetchError(err, req.abort, url);
     }
-    const location = res.headers.location;
-    if (res.statusCode >= 300 && res.statusCode < 400 && location !== undefined) {
-      await res.body.dump().catch(() => undefined);
+    if (res.status >= 300 && res.status < 400 && res.location !== undefined) {
       if (hop >= MAX_REDIRECTS) {
         throw new GleanerError('UPSTREAM_FAILED', `More than ${MAX_REDIRECTS} redirects.`, { final: true });
       }
-      url = checkUrl(new URL(String(location), url).href, policy);
-      if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+      url = checkUrl(new URL(res.location, url).href, policy);
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
       }
       continue;
     }
-    const contentType = String(res.headers['content-type'] ?? '');
-    const declared = Number(res.headers['content-length'] ?? NaN);
-    if (declared > req.maxBytes) {
-      res.body.destroy();
-      throw tooLarge(req.maxBytes);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > req.maxBytes) {
-          res.body.destroy();
-          throw tooLarge(req.maxBytes);
-        }
-        chunks.push(chunk);
-      }
-    } catch (err) {
-      if (err instanceof GleanerError) throw err;
-      throw asFetchError(err, req.signal, url);
-    }
-    return { url: url.href, status: res.statusCode, contentType, body: Buffer.concat(chunks, size), requestBytes };
+    return { url: url.href, status: res.status, contentType: res.contentType, body: res.body, requestBytes };
   }
 }
 
@@ -98,8 +80,8 @@ function tooLarge(max: number): GleanerError {
 }
 
 /** Maps a thrown value to the farm's codes: abort reason, refusal, else a retryable upstream failure. */
-function asFetchError(err: unknown, signal: AbortSignal, url: URL): GleanerError {
-  if (signal.aborted && signal.reason instanceof GleanerError) return signal.reason;
+function asFetchError(err: unknown, abort: Abortable, url: URL): GleanerError {
+  if (abort.aborted && abort.reason instanceof GleanerError) return abort.reason;
   const refusal = refusalIn(err);
   if (refusal) return refusal;
   const code = (err as { code?: unknown })?.code;

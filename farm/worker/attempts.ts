@@ -6,11 +6,12 @@
  */
 import { GleanerError } from '../../core/errors.js';
 import type { ProxyEntry, ProxyRotation } from '../net/proxies.js';
+import type { Abortable } from './abort.js';
 
 export interface AttemptOptions {
   maxAttempts: number;
   baseMs: number;
-  signal: AbortSignal;
+  abort: Abortable;
   rotation: ProxyRotation;
 }
 
@@ -21,7 +22,7 @@ export async function withAttempts<T extends { status: number }>(
   const max = Math.max(1, opts.maxAttempts);
   let last = '';
   for (let n = 0; n < max; n++) {
-    if (opts.signal.aborted) throw opts.signal.reason;
+    if (opts.abort.aborted) throw opts.abort.reason;
     try {
       const result = await attempt(opts.rotation.pick(n), n);
       if (result.status < 500 && result.status !== 429) return result;
@@ -31,7 +32,7 @@ export async function withAttempts<T extends { status: number }>(
       last = err.message;
       if (err.data?.final === true) break;
     }
-    if (n < max - 1) await sleep(opts.baseMs * 2 ** n * (0.5 + Math.random()), opts.signal);
+    if (n < max - 1) await sleep(opts.baseMs * 2 ** n * (0.5 + Math.random()), opts.abort);
   }
   throw new GleanerError('REQUEST_FAILED_AFTER_MANY_RETRIES', `Every attempt to fetch the target failed (last: ${last}).`, {
     attempts: max,
@@ -39,16 +40,16 @@ export async function withAttempts<T extends { status: number }>(
   });
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, abort: Abortable): Promise<void> {
   return new Promise((resolve, reject) => {
-    const done = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
+    let unhook: (() => void) | undefined;
     const t = setTimeout(() => {
-      signal.removeEventListener('abort', done);
+      unhook?.();
       resolve();
     }, ms);
-    signal.addEventListener('abort', done, { once: true });
+    unhook = abort.onAbort(() => {
+      clearTimeout(t);
+      reject(abort.reason);
+    });
   });
 }

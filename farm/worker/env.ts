@@ -5,6 +5,7 @@
 import { threadId } from 'node:worker_threads';
 import type { Browser } from 'playwright-core';
 import { BrowserLink } from '../browser/connection.js';
+import { LocalBrowser } from '../browser/local.js';
 import { ContextPool } from '../browser/contexts.js';
 import { MemoryGate } from '../browser/memory.js';
 import type { WorkerSetup } from '../messages.js';
@@ -13,6 +14,7 @@ import { GuardProxy } from '../net/guard-proxy.js';
 import type { ProxyEntry } from '../net/proxies.js';
 import type { NetPolicy } from '../net/ssrf.js';
 import { claimSlot, type StatsSlot } from '../stats.js';
+import { CancelBoard } from './cancels.js';
 
 export class Guards {
   private readonly byUpstream = new Map<string, Promise<GuardProxy>>();
@@ -40,18 +42,25 @@ export interface WorkerEnv {
   setup: WorkerSetup;
   policy: NetPolicy;
   agents: Agents;
+  /** Shared mode: the connection to the node's browser server. */
   link: BrowserLink;
+  /** Per-worker mode: this thread's own browser. */
+  local: LocalBrowser;
   contexts: ContextPool;
   guards: Guards;
   slot: StatsSlot;
+  cancels: CancelBoard;
 }
 
 export function createEnv(setup: WorkerSetup): WorkerEnv {
   const policy: NetPolicy = { allowPrivate: setup.config.allowPrivate, hosts: lowerKeys(setup.hosts) };
   const slot = claimSlot(setup.stats, threadId);
   const contexts = new ContextPool(setup.limits, setup.config.contextsPerWorker, slot, new MemoryGate(setup.limits.maxRssBytes));
-  const link = new BrowserLink((browser: Browser) => contexts.dropBrowser(browser));
-  return { setup, policy, agents: new Agents(policy), link, contexts, guards: new Guards(policy), slot };
+  const dropBrowser = (browser: Browser) => contexts.dropBrowser(browser);
+  const link = new BrowserLink(dropBrowser);
+  const local = new LocalBrowser(setup.browserLaunch, slot, dropBrowser);
+  const cancels = new CancelBoard(setup.cancelChannel, (how) => (how === 'kill' ? local.kill() : local.close()));
+  return { setup, policy, agents: new Agents(policy), link, local, contexts, guards: new Guards(policy), slot, cancels };
 }
 
 function lowerKeys(map: Record<string, string>): Record<string, string> {

@@ -8,6 +8,7 @@ import { extractJson } from '../../core/extraction/index.js';
 import { htmlToMarkdown } from '../../core/markdown/index.js';
 import { parsePage } from '../../core/parsers/index.js';
 import type { OutputFormat, PageMetadata, PageResult } from '../../core/wire.js';
+import type { TaskAbort } from './abort.js';
 
 export interface FetchedPage {
   url: string;
@@ -37,7 +38,8 @@ export interface OutputContext {
   page: number;
   formats: Set<OutputFormat>;
   llm: LlmConfig | undefined;
-  signal: AbortSignal;
+  /** The task's abort state; extraction gets a real AbortSignal from it. */
+  abort: TaskAbort;
 }
 
 export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<PageResult> {
@@ -52,7 +54,7 @@ export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<Pa
       const extracted = await extractJson(
         { html: p.body, url: p.url, ...(markdown !== null ? { markdown } : {}) },
         { schema: spec.schema ?? null, prompt: spec.prompt ?? null },
-        { llm: ctx.llm, signal: ctx.signal },
+        { llm: ctx.llm, signal: ctx.abort.signal },
       );
       json = extracted.json;
       metadata.json_source = extracted.source;

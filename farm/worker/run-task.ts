@@ -7,6 +7,7 @@ import { GleanerError, toWireError } from '../../core/errors.js';
 import { planFetches, type FetchPlan } from '../../core/targets/index.js';
 import type { PageResult, ScrapeOutcome, TaskReply } from '../../core/wire.js';
 import { render } from '../browser/render.js';
+import type { Tab } from '../browser/tab.js';
 import { deviceFor, requestHeaders, type DeviceProfile } from '../devices.js';
 import type { TaskMessage } from '../messages.js';
 import { decodeBody } from '../net/decode.js';
@@ -15,6 +16,7 @@ import { ProxyRotation, proxyPoolFor, type ProxyEntry } from '../net/proxies.js'
 import { checkUrl } from '../net/ssrf.js';
 import { routeFor } from '../routes.js';
 import { F_TASKS } from '../stats.js';
+import { TaskAbort } from './abort.js';
 import { withAttempts } from './attempts.js';
 import type { WorkerEnv } from './env.js';
 import { outputFormats, pageResult, type FetchedPage } from './outputs.js';
@@ -24,32 +26,29 @@ const CLEANUP_GRACE_MS = 1500;
 
 export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskReply> {
   const { task } = msg;
-  const ac = new AbortController();
-  const timer = setTimeout(
-    () => ac.abort(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT')),
-    Math.max(0, task.deadline - Date.now()),
-  );
-  msg.cancel.on('message', () => ac.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.')));
+  const abort = new TaskAbort();
+  const timer = setTimeout(() => abort.abort(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT')), Math.max(0, task.deadline - Date.now()));
+  const unwatch = env.cancels.watch(msg.seq, () => abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.')));
   env.slot.add(F_TASKS, 1);
-  const work = execute(msg, env, ac.signal);
+  const work = execute(msg, env, abort);
   try {
-    const aborted = new Promise<void>((resolve) => {
-      if (ac.signal.aborted) resolve();
-      ac.signal.addEventListener('abort', () => resolve(), { once: true });
-    }).then(() => Promise.race([work.catch(() => undefined), delay(CLEANUP_GRACE_MS)]));
+    // On abort, the reply waits for the work's cleanup (page close) at most CLEANUP_GRACE_MS.
+    const aborted = new Promise<void>((resolve) => abort.onAbort(resolve)).then(() =>
+      Promise.race([work.catch(() => undefined), delay(CLEANUP_GRACE_MS)]),
+    );
     await Promise.race([work.catch(() => undefined), aborted]);
-    if (ac.signal.aborted) return { ok: false, error: toWireError(ac.signal.reason) };
+    if (abort.aborted) return { ok: false, error: toWireError(abort.reason) };
     return { ok: true, outcome: await work };
   } catch (err) {
     return { ok: false, error: toWireError(err) };
   } finally {
     clearTimeout(timer);
-    msg.cancel.close();
+    unwatch();
     env.slot.add(F_TASKS, -1);
   }
 }
 
-async function execute(msg: TaskMessage, env: WorkerEnv, signal: AbortSignal): Promise<ScrapeOutcome> {
+async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Promise<ScrapeOutcome> {
   const started = Date.now();
   const { task } = msg;
   const { config, limits } = env.setup;
@@ -66,12 +65,12 @@ async function execute(msg: TaskMessage, env: WorkerEnv, signal: AbortSignal): P
   for (const plan of plans) {
     checkUrl(plan.url, env.policy);
     const rotation = new ProxyRotation(pool);
-    const fetched = await withAttempts({ maxAttempts: limits.maxAttempts, baseMs: limits.retryBaseMs, signal, rotation }, (proxy) =>
-      runJs ? renderAttempt(msg, env, plan, proxy, device, formats.has('screenshot'), signal) : httpAttempt(env, plan, proxy, device, signal),
+    const fetched = await withAttempts({ maxAttempts: limits.maxAttempts, baseMs: limits.retryBaseMs, abort, rotation }, (proxy) =>
+      runJs ? renderAttempt(msg, env, plan, proxy, device, formats.has('screenshot'), abort.signal) : httpAttempt(env, plan, proxy, device, abort),
     );
     requestBytes += fetched.requestBytes;
     responseBytes += fetched.responseBytes;
-    results.push(await pageResult(fetched, { routeId: route.id, params, page: plan.page, formats, llm: config.llm, signal }));
+    results.push(await pageResult(fetched, { routeId: route.id, params, page: plan.page, formats, llm: config.llm, abort }));
   }
   return {
     status: results[0]?.metadata.status_code ?? 0,
@@ -80,7 +79,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, signal: AbortSignal): P
   };
 }
 
-async function httpAttempt(env: WorkerEnv, plan: FetchPlan, proxy: ProxyEntry | null, device: DeviceProfile, signal: AbortSignal): Promise<FetchedPage> {
+async function httpAttempt(env: WorkerEnv, plan: FetchPlan, proxy: ProxyEntry | null, device: DeviceProfile, abort: TaskAbort): Promise<FetchedPage> {
   const res = await httpFetch(
     {
       url: plan.url,
@@ -89,7 +88,7 @@ async function httpAttempt(env: WorkerEnv, plan: FetchPlan, proxy: ProxyEntry | 
       body: plan.body,
       proxy,
       maxBytes: env.setup.config.maxResponseBytes,
-      signal,
+      abort,
     },
     env.agents,
     env.policy,
@@ -117,24 +116,26 @@ async function renderAttempt(
   screenshot: boolean,
   signal: AbortSignal,
 ): Promise<FetchedPage> {
+  // Shared mode: the pool names the node's browser server; per-worker mode: this thread's own.
   const ref = msg.browser;
-  if (!ref) throw new GleanerError('INTERNAL_ERROR', 'A rendering task arrived without a browser.');
-  const lost = (message: string) => new GleanerError('BROWSER_CRASHED', message, { wsEndpoint: ref.wsEndpoint });
-  const browser = await env.link.get(ref).catch(() => {
-    throw lost('The browser could not be reached.');
+  const lost = (message: string) => new GleanerError('BROWSER_CRASHED', message, ref ? { wsEndpoint: ref.wsEndpoint } : undefined);
+  const browser = await (ref ? env.link.get(ref) : env.local.get()).catch((err: unknown) => {
+    throw ref || !(err instanceof GleanerError) ? lost('The browser could not be reached.') : err;
   });
+  const browserPid = ref ? ref.pid : env.local.currentPid;
   const guard = env.policy.allowPrivate ? undefined : await env.guards.get(proxy);
   let lease;
   try {
-    lease = await env.contexts.acquire({ browser, browserPid: ref.pid, device, proxy, guardUrl: guard?.url }, signal);
+    lease = await env.contexts.acquire({ browser, browserPid, device, proxy, guardUrl: guard?.url }, signal);
   } catch (err) {
     if (signal.aborted) throw signal.reason;
     if (!browser.isConnected()) throw lost('The browser went away before the page opened.');
     throw err instanceof GleanerError ? err : new GleanerError('INTERNAL_ERROR', 'A browser context could not be opened.');
   }
   let ok = false;
+  let tab: Tab | undefined;
   try {
-    const r = await render(lease.context, {
+    const rendered = await render(lease.context, lease.page, {
       url: plan.url,
       headers: plan.headers,
       screenshot,
@@ -145,15 +146,22 @@ async function renderAttempt(
       guard,
     });
     ok = true;
+    tab = rendered.tab;
+    const r = rendered.result;
     return { url: r.url, status: r.status, body: r.html, isHtml: true, binary: false, screenshot: r.screenshot, runJs: true, requestBytes: r.requestBytes, responseBytes: r.responseBytes };
   } catch (err) {
     // Only a browser that is gone is reported as lost (the pool then replaces it); a crashed
     // tab in a live browser is retried without touching the browser and its other pages.
-    if (err instanceof GleanerError && err.code === 'BROWSER_CRASHED' && !browser.isConnected()) throw lost(err.message);
+    if (err instanceof GleanerError && err.code === 'BROWSER_CRASHED') {
+      // Per-worker: a crash may be the browser dying; let it be seen going (briefly) so the
+      // pool's retry does not land on it (shared mode: the pool waits for the server instead).
+      if (!ref) await env.local.settle(browser, 1000);
+      if (!browser.isConnected()) throw lost(err.message);
+    }
     throw err;
   } finally {
     // A page that failed (timeout, crash, refusal, upstream error) takes its context with it.
-    lease.release(!ok);
+    lease.release(!ok, tab);
   }
 }
 

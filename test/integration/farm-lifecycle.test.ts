@@ -3,7 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig, type Config } from '../../core/config.js';
-import { createFarm, type Farm } from '../../farm/index.js';
+import { DEFAULT_LIMITS, createFarm, type Farm } from '../../farm/index.js';
 import { codeOf, failure, task, waitFor } from '../helpers/farm.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
 
@@ -58,22 +58,47 @@ describe('a shared farm', () => {
     expect(farm.stats()).toMatchObject({ inFlight: 0, pages: 0, contexts: 0 });
   });
 
-  test('a browser killed mid-job: the job is retried on a new browser and succeeds', async () => {
-    await farm.run(task({ url: `${sim.origin}/static`, run_js: true }));
-    const before = farm.stats();
-    const path = '/slow?ms=1500&k=kill';
-    const run = farm.run(task({ url: `${sim.origin}${path}`, run_js: true }));
-    await waitFor(() => sim.hits.get(path) === 1);
-    process.kill(before.browserPid as number, 'SIGKILL');
-    const out = await run;
-    expect([out.status, out.results[0].metadata.url, sim.hits.get(path)]).toEqual([200, `${sim.origin}${path}`, 2]);
-    const after = farm.stats();
-    expect([after.browserLaunches, after.browserPid !== before.browserPid]).toEqual([before.browserLaunches + 1, true]);
-    // And the farm carries on.
-    const next = await farm.run(task({ url: `${sim.origin}/js-only`, run_js: true }));
-    expect(next.results[0].html).toContain('Rendered by script');
+  test('a browser killed mid-job: the job is retried on a new browser and succeeds', () => killMidJob(farm, 'kill'));
+});
+
+test('the default browser mode is per-worker', () => {
+  expect(DEFAULT_LIMITS.browserMode).toBe('per-worker');
+});
+
+describe.each(['per-worker', 'shared'] as const)('browser mode %s', (browserMode) => {
+  test('a browser killed mid-job: retried on a new browser; destroy() then kills the browser', async () => {
+    const farm = await createFarm({ config, limits: { browserMode } });
+    try {
+      await killMidJob(farm, `kill-${browserMode}`);
+      const pid = farm.stats().browserPid as number;
+      const path = `/slow?ms=20000&k=destroy-${browserMode}`;
+      const run = failure(farm.run(task({ url: `${sim.origin}${path}`, run_js: true })));
+      await waitFor(() => sim.hits.get(path) === 1);
+      await farm.destroy();
+      expect(await run).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The farm was stopped while the task ran.' });
+      await waitFor(() => !alive(pid));
+    } finally {
+      await farm.destroy();
+    }
   });
 });
+
+/** Kills the browser while a page waits on the simulator; the job must succeed on a new one. */
+async function killMidJob(farm: Farm, key: string): Promise<void> {
+  await farm.run(task({ url: `${sim.origin}/static`, run_js: true }));
+  const before = farm.stats();
+  const path = `/slow?ms=1500&k=${key}`;
+  const run = farm.run(task({ url: `${sim.origin}${path}`, run_js: true }));
+  await waitFor(() => sim.hits.get(path) === 1);
+  process.kill(before.browserPid as number, 'SIGKILL');
+  const out = await run;
+  expect([out.status, out.results[0].metadata.url, sim.hits.get(path)]).toEqual([200, `${sim.origin}${path}`, 2]);
+  const after = farm.stats();
+  expect([after.browserLaunches, after.browserPid !== before.browserPid]).toEqual([before.browserLaunches + 1, true]);
+  // And the farm carries on.
+  const next = await farm.run(task({ url: `${sim.origin}/js-only`, run_js: true }));
+  expect(next.results[0].html).toContain('Rendered by script');
+}
 
 describe('memory gate', () => {
   test('no new context above the RSS limit: the page waits, then times out; plain fetches go on', async () => {

@@ -1,11 +1,14 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BroadcastChannel } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
 import { EXTRA_ARGS, PLAYWRIGHT_DISABLED_FEATURES, chromiumArgs, resolveExecutable } from '../../farm/chromium-args.js';
 import { DEVICES, deviceFor, requestHeaders } from '../../farm/devices.js';
 import { decodeBody } from '../../farm/net/decode.js';
 import { ProxyRotation, parseProxy, proxyPoolFor } from '../../farm/net/proxies.js';
+import { TaskAbort } from '../../farm/worker/abort.js';
+import { CancelBoard } from '../../farm/worker/cancels.js';
 import { outputFormats } from '../../farm/worker/outputs.js';
 
 describe('proxies', () => {
@@ -98,5 +101,44 @@ describe('outputFormats', () => {
   test('default html; unknown values dropped', () => {
     expect([...outputFormats(undefined)]).toEqual(['html']);
     expect([...outputFormats(['markdown', 'json', 'bogus'])]).toEqual(['markdown', 'json']);
+  });
+});
+
+describe('TaskAbort', () => {
+  test('hooks run once on abort; removed hooks do not; the signal is made on demand and aborted too', () => {
+    const abort = new TaskAbort();
+    const calls: string[] = [];
+    abort.onAbort(() => calls.push('a'));
+    const remove = abort.onAbort(() => calls.push('b'));
+    remove();
+    const signal = abort.signal;
+    abort.abort('why');
+    abort.abort('again');
+    abort.onAbort(() => calls.push('late'));
+    expect([calls, abort.aborted, abort.reason, signal.aborted, signal.reason]).toEqual([['a', 'late'], true, 'why', true, 'why']);
+    const later = new TaskAbort();
+    later.abort('before');
+    expect([later.signal.aborted, later.signal.reason]).toEqual([true, 'before']);
+  });
+});
+
+describe('CancelBoard', () => {
+  test('a cancel aborts the watched task; one that arrives before its task aborts it as it starts', async () => {
+    const name = `farm-parts-${process.pid}-${Date.now()}`;
+    const board = new CancelBoard(name, async () => false);
+    const pool = new BroadcastChannel(name);
+    const seen: number[] = [];
+    const unwatch = board.watch(1, () => seen.push(1));
+    pool.postMessage(2); // task 2 is not here yet
+    pool.postMessage(1);
+    await new Promise((r) => setTimeout(r, 50));
+    board.watch(2, () => seen.push(2));
+    unwatch();
+    board.watch(3, () => seen.push(3))();
+    pool.postMessage(3); // un-watched: remembered, never run
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toEqual([1, 2]);
+    pool.close();
+    board.close();
   });
 });

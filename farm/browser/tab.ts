@@ -1,0 +1,144 @@
+/**
+ * Worker side: one browser page kept across tasks of its context. Opening a page costs Chromium
+ * a renderer start (and Playwright its page setup); navigating an open page again measured about
+ * half the Chromium CPU per page of a fresh one on the farm bench. So a page that rendered
+ * successfully goes back to its context (contexts.ts), idle, and the next task of that context
+ * navigates it; a page that failed in any way is closed, never reused.
+ *
+ * What a reused page carries over, and why it is acceptable: cookies and storage are the
+ * context's anyway (contexts are already shared by tasks); sessionStorage and `window.name` of
+ * the same site persist in the tab, which is the same class of sharing. The previous document's
+ * scripts run on while the page is idle, so idle pages are closed after `pageIdleMs`.
+ * A URL that differs from the current one only by its fragment would be a same-document
+ * navigation (no reload): such a task gets a fresh page (`reusableFor`).
+ *
+ * The CDP session (byte accounting, media blocking) and the page listeners are set up once;
+ * they report into the current task's `TabRun`.
+ */
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+
+/** URL patterns of fonts and media (setBlockedURLs matches the whole URL; `*` is a wildcard). */
+export const BLOCKED_PATTERNS: readonly string[] = [
+  'woff', 'woff2', 'ttf', 'otf', 'eot',
+  'mp4', 'webm', 'ogv', 'ogg', 'mp3', 'wav', 'm4a', 'm4v', 'aac', 'flac', 'mov', 'avi', 'mkv', 'm3u8', 'mpd',
+].flatMap((ext) => [`*.${ext}`, `*.${ext}?*`]);
+
+/** One task's view of the tab: counters and flags the page's listeners fill in. */
+export class TabRun {
+  requestBytes = 0;
+  responseBytes = 0;
+  documentBytes = 0;
+  tooLarge = false;
+  crashed = false;
+  readonly documents = new Set<string>();
+  /** Hosts of main-frame navigations (to name a refusal by the guard proxy). */
+  readonly navHosts = new Set<string>();
+  constructor(
+    readonly maxBytes: number,
+    /** Called once when the page crashes or its document exceeds `maxBytes`. */
+    readonly onFatal: () => void,
+  ) {}
+}
+
+export class Tab {
+  run: TabRun | undefined;
+  /** Set once the page crashed, was closed, or a task on it failed: never reused then. */
+  spoiled = false;
+  private blocking = false;
+  private headersKey = '';
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    readonly page: Page,
+    private readonly cdp: CDPSession,
+  ) {}
+
+  /** Opens a page with its CDP session; `watchNavigations` records main-frame hosts (guarded contexts). */
+  static async open(context: BrowserContext, watchNavigations: boolean): Promise<Tab> {
+    const page = await context.newPage();
+    try {
+      const cdp = await context.newCDPSession(page);
+      const tab = new Tab(page, cdp);
+      tab.listen(watchNavigations);
+      await cdp.send('Network.enable');
+      return tab;
+    } catch (err) {
+      void page.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private listen(watchNavigations: boolean): void {
+    const { page, cdp } = this;
+    page.on('crash', () => {
+      this.spoiled = true;
+      if (this.run && !this.run.crashed) {
+        this.run.crashed = true;
+        this.run.onFatal();
+      }
+    });
+    // Request events cost a protocol message per request: only where a refusal must be named.
+    if (watchNavigations) {
+      page.on('request', (r) => {
+        if (this.run && r.isNavigationRequest() && r.frame() === page.mainFrame()) this.run.navHosts.add(hostOf(r.url()));
+      });
+    }
+    cdp.on('Network.requestWillBeSent', (e) => {
+      const run = this.run;
+      if (!run) return;
+      if (e.type === 'Document') run.documents.add(e.requestId);
+      run.requestBytes += e.request.url.length + 300;
+    });
+    cdp.on('Network.dataReceived', (e) => {
+      const run = this.run;
+      if (!run || !run.documents.has(e.requestId)) return;
+      run.documentBytes += e.dataLength;
+      if (run.documentBytes > run.maxBytes && !run.tooLarge) {
+        run.tooLarge = true;
+        run.onFatal();
+      }
+    });
+    cdp.on('Network.loadingFinished', (e) => {
+      if (this.run) this.run.responseBytes += e.encodedDataLength;
+    });
+  }
+
+  /** Whether a task for `url` may navigate this page (not spoiled; not a same-document hop). */
+  reusableFor(url: string): boolean {
+    if (this.spoiled || this.page.isClosed()) return false;
+    return withoutFragment(this.page.url()) !== withoutFragment(url);
+  }
+
+  /** Sets what differs for this task: media blocking (off for screenshots) and extra headers. */
+  async prepare(block: boolean, headers: Record<string, string> | undefined): Promise<void> {
+    if (block !== this.blocking) {
+      await this.cdp.send('Network.setBlockedURLs', { urls: block ? [...BLOCKED_PATTERNS] : [] });
+      this.blocking = block;
+    }
+    const key = headers && Object.keys(headers).length > 0 ? JSON.stringify(headers) : '';
+    if (key !== this.headersKey) {
+      await this.page.setExtraHTTPHeaders(headers && key ? headers : {});
+      this.headersKey = key;
+    }
+  }
+
+  /** Closes the page (idempotent); the promise never rejects. */
+  close(): Promise<void> {
+    this.spoiled = true;
+    this.closing ??= this.page.close({ runBeforeUnload: false }).catch(() => undefined);
+    return this.closing;
+  }
+}
+
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+function withoutFragment(url: string): string {
+  const i = url.indexOf('#');
+  return i < 0 ? url : url.slice(0, i);
+}
