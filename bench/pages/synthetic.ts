@@ -6,18 +6,9 @@
  *   articlePage(bytes, seed)  a news article (one <article> in <main>) padded to ~bytes
  *   listingPage(bytes, seed)  a retail category page (product cards, spec tables) to ~bytes
  */
+import { mulberry32 } from '../../test/helpers/random.js';
 
-/** mulberry32: small, fast, deterministic. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const WORDS = (
   'the of and to in a is that for on with as was by at from it an be this are which or have ' +

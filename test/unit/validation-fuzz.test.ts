@@ -13,21 +13,12 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, test } from 'vitest';
+import { mulberry32 } from '../helpers/random.js';
 import { MKT1_MARKETPLACES } from '../../core/registry/index.js';
 import { allEndpoints, compileAll, type Endpoint, endpointKey, jsonSchemaFor, type JsonSchema, validate } from '../../core/schema/index.js';
 
 const BODIES_PER_ENDPOINT = 32;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // FUZZ_SEED explores other sequences locally; the suite itself always runs the fixed seed.
 const rnd = mulberry32(Number(process.env.FUZZ_SEED ?? 20240611));
