@@ -14,13 +14,18 @@ import { call, startGateway } from '../helpers/gateway.js';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = ['--import', 'tsx', join(root, 'gateway/cli.ts')];
 const dirs: string[] = [];
+/** Every service started here; a failing test must not leave one running. */
+const children: ChildProcess[] = [];
 
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'gleaner-cli-'));
   dirs.push(dir);
   return dir;
 }
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
 
 /** Runs the CLI asynchronously: a blocked event loop would let keep-alive sockets go stale. */
 function cli(dataDir: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -38,6 +43,7 @@ function serve(dataDir: string, env: Record<string, string> = {}): Promise<{ chi
     env: { ...process.env, GLEANER_DATA_DIR: dataDir, GLEANER_PORT: '0', GLEANER_REALTIME_PORT: '0', GLEANER_DATA_PORT: '0', GLEANER_WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
