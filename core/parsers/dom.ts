@@ -8,6 +8,7 @@ import type { AnyNode, Document, Element } from 'domhandler';
 export type { Document, Element, AnyNode };
 
 export { loadHtml, stripRawText } from './load.js';
+import { seedOf } from './load.js';
 
 type Compiled = ReturnType<typeof compile<AnyNode, Element>>;
 const compiled = new Map<string, Compiled>();
@@ -22,44 +23,69 @@ function query(selector: string): Compiled {
 }
 
 /**
- * Document-wide queries run through a per-document index: one walk builds lists of elements by
- * tag, class and attribute name, and a selector is tested only against the candidates of its
- * rightmost compound's most specific key. The extractors ask a dozen document-wide questions per
- * page; this turns a dozen full tree walks into one. Subtree queries use css-select directly.
+ * Document-wide queries run through a per-document index: one walk lists the elements in
+ * document order and by attribute name, and a selector is tested only against the candidates of
+ * its rightmost compound's most specific key (attribute, id, class or tag). Attribute lists are
+ * built in the walk because reading an element's attributes is the costly part (one cache miss
+ * per element, megamorphic lookups), so each element's are read once. Tag and class lists are
+ * filtered the first time a key is asked for and kept: a page asks about fifteen keys, so this is
+ * cheaper than splitting every class attribute up front. Subtree queries use css-select directly.
  */
 interface PageIndex {
-  order: Map<Element, number>;
-  byTag: Map<string, Element[]>;
-  byClass: Map<string, Element[]>;
+  elements: Element[];
   byAttr: Map<string, Element[]>;
+  /** Document position of each element; built on the first query with several groups. */
+  order: Map<Element, number> | null;
+  byKey: Map<string, Element[]>;
 }
 
 const indexes = new WeakMap<Document, PageIndex>();
 
-function push(map: Map<string, Element[]>, key: string, el: Element): void {
-  const list = map.get(key);
-  if (list) list.push(el);
-  else map.set(key, [el]);
-}
-
 function indexOf(doc: Document): PageIndex {
   let idx = indexes.get(doc);
   if (idx) return idx;
-  idx = { order: new Map(), byTag: new Map(), byClass: new Map(), byAttr: new Map() };
-  const stack: AnyNode[] = [...doc.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type !== 'tag') continue;
-    idx.order.set(node, idx.order.size);
-    push(idx.byTag, node.name, node);
-    for (const name in node.attribs) {
-      push(idx.byAttr, name, node);
-      if (name === 'class') for (const c of node.attribs.class.split(/\s+/)) if (c) push(idx.byClass, c, node);
-    }
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]);
+  const seed = seedOf(doc);
+  if (seed) {
+    idx = { elements: seed.elements, byAttr: seed.byAttr, order: null, byKey: new Map() };
+    indexes.set(doc, idx);
+    return idx;
   }
+  const elements: Element[] = [];
+  const byAttr = new Map<string, Element[]>();
+  // Pre-order walk (document order); script and style elements are not indexed.
+  const walk = (children: AnyNode[]): void => {
+    for (const node of children) {
+      if (node.type !== 'tag') continue;
+      elements.push(node);
+      for (const name in node.attribs) {
+        const list = byAttr.get(name);
+        if (list) list.push(node);
+        else byAttr.set(name, [node]);
+      }
+      if (node.children.length > 0) walk(node.children);
+    }
+  };
+  walk(doc.children);
+  idx = { elements, byAttr, order: null, byKey: new Map() };
   indexes.set(doc, idx);
   return idx;
+}
+
+function orderOf(idx: PageIndex): Map<Element, number> {
+  if (!idx.order) {
+    idx.order = new Map();
+    for (let i = 0; i < idx.elements.length; i++) idx.order.set(idx.elements[i], i);
+  }
+  return idx.order;
+}
+
+function keyed(idx: PageIndex, key: string, from: Element[], keep: (el: Element) => boolean): Element[] {
+  let list = idx.byKey.get(key);
+  if (!list) {
+    list = from.filter(keep);
+    idx.byKey.set(key, list);
+  }
+  return list;
 }
 
 /** Splits on `sep` outside brackets, quotes and parentheses. */
@@ -85,16 +111,21 @@ function splitTop(selector: string, sep: RegExp): string[] {
   return out.map((p) => p.trim()).filter(Boolean);
 }
 
-/** Candidates for one selector group from the index (its rightmost compound's attribute, class or tag). */
+/** Candidates for one selector group from the index (its rightmost compound's attribute, id, class or tag). */
 function candidatesOf(idx: PageIndex, group: string): Element[] {
   const last = splitTop(group, /[\s>+~]/).pop() ?? '';
   const attr = last.match(/\[([\w-]+)/);
   if (attr) return idx.byAttr.get(attr[1]) ?? [];
   const cls = last.match(/\.([\w-]+)/);
-  if (cls) return idx.byClass.get(cls[1]) ?? [];
+  if (cls) return keyed(idx, `.${cls[1]}`, idx.byAttr.get('class') ?? [], (el) => hasClass(el, cls[1]));
+  const id = last.match(/^#([\w-]+)$/);
+  if (id) return idx.byAttr.get('id') ?? [];
   const tag = last.match(/^([a-z][\w-]*)/i);
-  if (tag) return idx.byTag.get(tag[1].toLowerCase()) ?? [];
-  return [...idx.order.keys()];
+  if (tag) {
+    const name = tag[1].toLowerCase();
+    return keyed(idx, name, idx.elements, (el) => el.name === name);
+  }
+  return idx.elements;
 }
 
 /** Every element under `root` matching `selector`, in document order. */
@@ -106,7 +137,10 @@ export function all(selector: string, root: AnyNode | AnyNode[]): Element[] {
   const seen = new Set<Element>();
   for (const g of groups) for (const el of candidatesOf(idx, g)) if (!seen.has(el) && test(el)) seen.add(el);
   const out = [...seen];
-  if (groups.length > 1) out.sort((a, b) => idx.order.get(a)! - idx.order.get(b)!);
+  if (groups.length > 1 && out.length > 1) {
+    const order = orderOf(idx);
+    out.sort((a, b) => order.get(a)! - order.get(b)!);
+  }
   return out;
 }
 
@@ -127,11 +161,25 @@ export function attr(el: Element | null | undefined, name: string): string | und
   return el ? el.attribs[name] : undefined;
 }
 
+/** Whether `cls` (a single class name) is one of the element's whitespace-separated classes. */
 export function hasClass(el: Element, cls: string): boolean {
   const c = el.attribs.class;
   if (!c) return false;
   if (c === cls) return true;
-  return (' ' + c + ' ').replace(/\s+/g, ' ').includes(' ' + cls + ' ');
+  // Called for every ancestor of every candidate link: indexOf and a boundary check, no allocation.
+  for (let i = c.indexOf(cls); i >= 0; i = c.indexOf(cls, i + 1)) {
+    const end = i + cls.length;
+    if ((i === 0 || isSpace(c.charCodeAt(i - 1))) && (end === c.length || isSpace(c.charCodeAt(end)))) return true;
+  }
+  return false;
+}
+
+const SPACE = /\s/;
+
+/** The characters `\s` matches (class lists are split on them). */
+function isSpace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return SPACE.test(String.fromCharCode(code));
 }
 
 const BLOCK = new Set([

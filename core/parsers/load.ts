@@ -1,8 +1,11 @@
 /**
  * Loading a page for the parsers: the raw-content strip and the DOM build. Pure, no I/O.
  */
-import { parseDocument } from 'htmlparser2';
-import type { Document } from 'domhandler';
+import { Parser } from 'htmlparser2';
+import { DomHandler } from 'domhandler';
+import type { Document, Element, Text } from 'domhandler';
+import { decodeInPlace } from './entities.js';
+import type { RawEntities } from './entities.js';
 
 /**
  * Removes what no parser reads before the page is tokenised: the bodies of `<script>`, `<style>`
@@ -67,12 +70,110 @@ function closingTag(html: string, tag: string, openedAt: number, from: number): 
   return html.indexOf(`</${upper ? tag.toUpperCase() : tag}`, from);
 }
 
+/** What the load handler saw of a page: its elements (for the query index) and the strings holding `&`. */
+export interface PageSeed {
+  /** Elements of type `tag` (not script or style) in document order. */
+  elements: Element[];
+  /** The same elements by attribute name, in document order. */
+  byAttr: Map<string, Element[]>;
+}
+
+const seeds = new WeakMap<Document, PageSeed>();
+
+/** The seed recorded when `doc` was built by `loadHtml`, else undefined. */
+export function seedOf(doc: Document): PageSeed | undefined {
+  return seeds.get(doc);
+}
+
+/**
+ * A DomHandler that also records, while each element's attributes are fresh in cache, what the
+ * query index and the entity decoder need; reading them in a later walk costs a cache miss and a
+ * megamorphic lookup per element.
+ */
+class LoadHandler extends DomHandler {
+  readonly seed: PageSeed = { elements: [], byAttr: new Map() };
+  readonly raw: RawEntities = { attrs: [], texts: [] };
+  /** Whether the tokenizer decoded entities itself (nothing left to decode). */
+  decoded = false;
+
+  /** Attribute names of the tag being read (first occurrence of each) and whether its value holds `&`. */
+  private names: string[] = [];
+  private amps: boolean[] = [];
+
+  // The parser reports the tag name, then each attribute, then `onopentag`; a repeated name keeps
+  // its first value, as in `attribs`. Enumerating the fresh `attribs` object instead is a slow
+  // path. A second `<form>` gets attributes but no `onopentagname`/`onopentag`: the reset here
+  // drops them.
+  onopentagname(): void {
+    if (this.names.length > 0) {
+      this.names = [];
+      this.amps = [];
+    }
+  }
+
+  onattribute(name: string, value: string): void {
+    if (this.names.includes(name)) return;
+    this.names.push(name);
+    this.amps.push(value.indexOf('&') >= 0);
+  }
+
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    super.onopentag(name, attribs);
+    const el = this.tagStack[this.tagStack.length - 1] as Element;
+    const tag = el.type === 'tag';
+    if (tag) this.seed.elements.push(el);
+    const names = this.names;
+    for (let i = 0; i < names.length; i++) {
+      const key = names[i];
+      if (tag) {
+        const list = this.seed.byAttr.get(key);
+        if (list) list.push(el);
+        else this.seed.byAttr.set(key, [el]);
+      }
+      if (this.amps[i]) this.raw.attrs.push({ el, name: key });
+    }
+    this.onopentagname();
+  }
+
+  override ontext(data: string): void {
+    super.ontext(data);
+    // A text node is recorded once however many chunks it gets.
+    if (data.indexOf('&') >= 0) {
+      const node = this.lastNode as Text;
+      if (this.raw.texts[this.raw.texts.length - 1] !== node) this.raw.texts.push(node);
+    }
+  }
+}
+
+function parseWith(html: string, decodeEntities: boolean): LoadHandler {
+  const handler = new LoadHandler();
+  handler.decoded = decodeEntities;
+  new Parser(handler, { decodeEntities }).end(html);
+  return handler;
+}
+
+function hasCdata(html: string): boolean {
+  for (let i = html.indexOf('<!['); i >= 0; i = html.indexOf('<![', i + 3)) {
+    if (html.slice(i + 3, i + 9).toUpperCase() === 'CDATA[') return true;
+  }
+  return false;
+}
+
 /**
  * Inline `data:` images (base64 thumbnails, often a third of what is left of a page) are emptied
  * too: no parser reads them, and the tokenizer would otherwise walk every byte.
+ *
+ * The page is tokenised without entity decoding: htmlparser2 then skips text and attribute
+ * values with indexOf instead of stepping through every character (about a third of the parse).
+ * The few strings holding `&` are decoded afterwards by `decodeInPlace`, giving the same DOM as
+ * a decoding parse (checked node for node on every captured page).
  */
 export function loadHtml(html: string): Document {
   const lean = stripRawText(html).replace(/(["'(])data:[a-z]+\/[^"')\s]{200,}/g, '$1');
-  return parseDocument(lean, { decodeEntities: true });
+  // CDATA sections (foreign content) are never decoded and can share a text node with decoded
+  // text, which the re-tokenising cannot reproduce: such pages take the decoding parse.
+  let handler = hasCdata(lean) ? parseWith(lean, true) : parseWith(lean, false);
+  if (!handler.decoded && !decodeInPlace(handler.raw)) handler = parseWith(lean, true);
+  seeds.set(handler.root, handler.seed);
+  return handler.root;
 }
-
