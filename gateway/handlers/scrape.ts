@@ -4,7 +4,7 @@
  */
 import { GleanerError } from '../../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask } from '../../core/wire.js';
-import type { Ctx, Handler, Services } from '../context.js';
+import type { Handler, Services } from '../context.js';
 import { charge } from '../usage.js';
 
 export function scrapeResponse(outcome: ScrapeOutcome, params: Record<string, unknown>, requestId: string): Record<string, unknown> {
@@ -16,16 +16,15 @@ export function scrapeResponse(outcome: ScrapeOutcome, params: Record<string, un
   };
 }
 
-/** Runs one task under the account's concurrency limit. */
-export async function runAdmitted(ctx: Ctx, svc: Services, task: ScrapeTask): Promise<ScrapeOutcome> {
+/** Runs one task under the account's concurrency limit (both APIs' sync paths). */
+export async function runAdmitted(svc: Services, task: ScrapeTask, signal: AbortSignal): Promise<ScrapeOutcome> {
   const farm = svc.farm;
   if (!farm) throw new GleanerError('SERVICE_UNAVAILABLE');
-  const clientId = ctx.account!.clientId;
-  if (!svc.admission.acquire(clientId)) throw new GleanerError('TOO_MANY_REQUESTS');
+  if (!svc.admission.acquire(task.accountId)) throw new GleanerError('TOO_MANY_REQUESTS');
   try {
-    return await farm.run(task, ctx.reply.signal);
+    return await farm.run(task, signal);
   } finally {
-    svc.admission.release(clientId);
+    svc.admission.release(task.accountId);
   }
 }
 
@@ -37,7 +36,7 @@ export const scrapeSync: Handler = async (ctx, svc) => {
     accountId: ctx.account!.clientId,
     deadline: Date.now() + svc.config.syncTimeoutMs,
   };
-  const outcome = await runAdmitted(ctx, svc, task);
+  const outcome = await runAdmitted(svc, task, ctx.reply.signal);
   charge(svc, { clientId: task.accountId, routeId: task.routeId, params: task.params, mode: 'realtime', usage: outcome.usage });
   ctx.reply.json(200, scrapeResponse(outcome, ctx.params, ctx.requestId));
 };

@@ -14,6 +14,7 @@ import type { Services } from '../context.js';
 import type { Reply } from '../http.js';
 import { charge } from '../usage.js';
 import { acceptJobs, newJobRecord } from '../handlers/jobs.js';
+import { runAdmitted } from '../handlers/scrape.js';
 import { jobObject, resultEntries } from './objects.js';
 import { parseStatsQuery, statsDocument } from './stats.js';
 
@@ -56,26 +57,20 @@ export async function realtime(ctx: JobApiCtx, svc: Services): Promise<void> {
     if (input[field] !== null) invalid([{ pointer: `#/${field}`, detail: `${field} is for the push-pull host, not realtime` }]);
   }
   const mapped = mapOrThrow(ctx.account, input, 'sync');
-  const farm = svc.farm;
-  if (!farm) throw new GleanerError('SERVICE_UNAVAILABLE');
-  if (!svc.admission.acquire(ctx.account.clientId)) throw new GleanerError('TOO_MANY_REQUESTS');
   const started = Date.now();
-  try {
-    // Spec 8: the realtime connection lives 150 s at most (GLEANER_SYNC_TIMEOUT_MS).
-    const outcome = await farm.run(
-      { id: ctx.requestId, routeId: mapped.route.id, params: mapped.params, accountId: ctx.account.clientId, deadline: started + svc.config.syncTimeoutMs },
-      ctx.reply.signal,
-    );
-    charge(svc, { clientId: ctx.account.clientId, routeId: mapped.route.id, source: mapped.source, params: mapped.params, mode: 'realtime', usage: outcome.usage });
-    const finished = Date.now();
-    const job: JobRecord = { ...jobRecord(ctx.account, mapped, input), id: ctx.requestId, status: 'done', upstreamStatus: outcome.status, createdAt: started, updatedAt: finished, finishedAt: finished };
-    ctx.reply.json(200, {
-      results: resultEntries(ctx.requestId, outcome.results, started, finished, input.content_encoding === 'base64'),
-      job: jobObject(job, ctx.dataUrl),
-    });
-  } finally {
-    svc.admission.release(ctx.account.clientId);
-  }
+  // Spec 8: the realtime connection lives 150 s at most (GLEANER_SYNC_TIMEOUT_MS).
+  const outcome = await runAdmitted(
+    svc,
+    { id: ctx.requestId, routeId: mapped.route.id, params: mapped.params, accountId: ctx.account.clientId, deadline: started + svc.config.syncTimeoutMs },
+    ctx.reply.signal,
+  );
+  charge(svc, { clientId: ctx.account.clientId, routeId: mapped.route.id, source: mapped.source, params: mapped.params, mode: 'realtime', usage: outcome.usage });
+  const finished = Date.now();
+  const job: JobRecord = { ...jobRecord(ctx.account, mapped, input), id: ctx.requestId, status: 'done', upstreamStatus: outcome.status, createdAt: started, updatedAt: finished, finishedAt: finished };
+  ctx.reply.json(200, {
+    results: resultEntries(ctx.requestId, outcome.results, started, finished, input.content_encoding === 'base64'),
+    job: jobObject(job, ctx.dataUrl),
+  });
 }
 
 export async function submit(ctx: JobApiCtx, svc: Services): Promise<void> {
