@@ -24,7 +24,8 @@ export interface ScrapeTask {
 export type JsonSource = 'builtin' | 'offline' | 'llm';
 
 /** Whether a built-in parser recognised the page (issue 5: say so instead of an empty success). */
-export type ParseStatus = 'parsed' | 'partial' | 'unrecognised';
+/** Whether a built-in parser recognised the page; `blocked`: a bot wall or captcha, not the page. */
+export type ParseStatus = 'parsed' | 'partial' | 'unrecognised' | 'blocked';
 
 export interface PageMetadata {
   page: number;

@@ -4,7 +4,7 @@
  * blocks failed, `unrecognised` when nothing known was found). Parsers are pure functions of
  * the page; they run in farm workers.
  */
-import type { ParseStatus } from '../wire.js';
+import type { PageInput, PageParser, Parsed } from './types.js';
 import { parseSe1Ads, parseSe1Search } from './se1/search.js';
 import { parseSe1AiMode } from './se1/aimode.js';
 import { parseSe1ShoppingProduct, parseSe1ShoppingSearch } from './se1/shopping.js';
@@ -13,22 +13,7 @@ import { parseSe1Lens } from './se1/lens.js';
 import { parseSe1Trends } from './se1/trends.js';
 import { parseSe2Search } from './se2/search.js';
 
-export interface PageInput {
-  html: string;
-  /** Final URL of the page. */
-  url: string;
-  /** 1-based page number of this page (FetchPlan.page: the engine's page number, so `start_page: 3` gives 3). */
-  page: number;
-  /** The validated request parameters. */
-  params: Record<string, unknown>;
-}
-
-export interface Parsed {
-  json: unknown;
-  status: ParseStatus;
-}
-
-type PageParser = (input: PageInput) => Parsed;
+export type { PageInput, Parsed, PageParser } from './types.js';
 
 const BY_ROUTE: Readonly<Record<string, PageParser>> = {
   'se1/search': parseSe1Search,

@@ -44,7 +44,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       url: str('Final URL after redirects.'),
       status_code: int('Upstream HTTP status of this page.'),
       json_source: { type: 'string', enum: ['builtin', 'offline', 'llm'], description: 'How results[].json was produced.' },
-      parse_status: { type: 'string', enum: ['parsed', 'partial', 'unrecognised'], description: 'Whether the built-in parser recognised the page.' },
+      parse_status: { type: 'string', enum: ['parsed', 'partial', 'unrecognised', 'blocked'], description: 'Whether the built-in parser recognised the page (blocked: a bot wall or captcha).' },
       unfilled: { type: 'array', items: { type: 'string' }, description: 'Schema fields extraction could not fill.' },
     },
     ['page', 'run_js', 'url'],

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { jsonAfter, rawJsonAfter, scriptBodies, scriptJsonById, valueEnd } from '../../core/parsers/embedded.js';
+import { parseCount, parsePrice, parseRating } from '../../core/parsers/money.js';
+
+describe('embedded JSON', () => {
+  it('finds where a value ends past braces and quotes inside strings', () => {
+    const text = `x = {"a":"};'","b":[1,{"c":"\\"}"}], 'd': \`}\`}; y`;
+    expect(valueEnd(text, 4)).toBe(text.indexOf('; y'));
+    expect(valueEnd('{"open": 1', 0)).toBe(-1);
+    expect(valueEnd('nope', 0)).toBe(-1);
+  });
+
+  it('reads the value assigned after a marker, skipping markers without one', () => {
+    const html = `<script>var ytInitialData;</script><script>var ytInitialData = {"a":"};x","n":[1,2]};</script>`;
+    expect(jsonAfter(html, 'ytInitialData')).toEqual({ a: '};x', n: [1, 2] });
+    expect(jsonAfter('window["state"] = [1, {"k": "v"}]', ['missing', 'window["state"]'])).toEqual([1, { k: 'v' }]);
+    expect(rawJsonAfter('call({"x":1})', 'call')?.raw).toBe('{"x":1}');
+    expect(jsonAfter('no marker here', 'ytInitialData')).toBeUndefined();
+  });
+
+  it('reads scripts by id and by type', () => {
+    const html = `<script id="__NEXT_DATA__" type="application/json"> {"props":{"p":1}} </script>` +
+      `<script type="application/ld+json">{"@type":"Product"}</script><script>var a = 1;</script>`;
+    expect(scriptJsonById(html, '__NEXT_DATA__')).toEqual({ props: { p: 1 } });
+    expect(scriptJsonById(html, 'absent')).toBeUndefined();
+    expect(scriptBodies(html)).toEqual(['{"@type":"Product"}']);
+  });
+});
+
+describe('money', () => {
+  it('normalises displayed prices with the ISO code and the symbol shown', () => {
+    expect(parsePrice('1.299,00 €')).toEqual({ text: '1.299,00 €', amount: 1299, currency: 'EUR', symbol: '€' });
+    expect(parsePrice('$1,299.99')).toEqual({ text: '$1,299.99', amount: 1299.99, currency: 'USD', symbol: '$' });
+    expect(parsePrice('AED\u00a025.00')).toEqual({ text: 'AED 25.00', amount: 25, currency: 'AED', symbol: 'AED' });
+    expect(parsePrice('R$ 1.234,56')?.amount).toBe(1234.56);
+    expect(parsePrice('$20', 'CAD')?.currency).toBe('CAD');
+    expect(parsePrice('199 kr', 'SEK')).toEqual({ text: '199 kr', amount: 199, currency: 'SEK', symbol: 'kr' });
+    expect(parsePrice('Currently unavailable.')).toBeNull();
+  });
+
+  it('reads counts and ratings as shown', () => {
+    expect(parseCount('1.2K ratings')).toBe(1200);
+    expect(parseCount('12,345 ratings')).toBe(12345);
+    expect(parseCount('1.234 Bewertungen')).toBe(1234);
+    expect(parseCount('3 600 000 views')).toBe(3600000);
+    expect(parseCount('no number')).toBeNull();
+    expect(parseRating('4.5 out of 5 stars')).toBe(4.5);
+    expect(parseRating('4,5 von 5 Sternen')).toBe(4.5);
+  });
+});
