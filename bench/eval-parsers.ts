@@ -16,12 +16,14 @@ import { parseOffers } from '../core/parsers/se1/shopping.js';
 import { normaliseUrl } from '../core/search/merge.js';
 import type { Check, Expected, Path } from './eval-expected.js';
 import { fromAssertions, fromPartial, fromWebSearcher } from './eval-expected.js';
+import { runFamilies } from './eval/run.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = resolve(ROOT, '../shared/fixtures');
 const PAGE_URL = 'https://www.example.com/search';
-/** `--verbose` lists every failed check with what the parser gave. */
+/** `--verbose` lists every failed check with what the parser gave; `--family <name>` runs one family. */
 const VERBOSE = process.argv.includes('--verbose');
+const ONLY = process.argv.includes('--family') ? process.argv[process.argv.indexOf('--family') + 1] : undefined;
 
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -182,6 +184,14 @@ function main(): void {
     console.log(`Fixture folder ${FIXTURES} is absent: parser evaluation skipped (it reads captured pages at run time).`);
     return;
   }
+  const familiesOk = runFamilies(FIXTURES, VERBOSE, ONLY);
+  const seOk = ONLY === undefined || ONLY === 'search engines' ? searchEngines() : true;
+  if (!familiesOk || !seOk) process.exitCode = 1;
+}
+
+/** The se1/se2 evaluation: organic recall and order, expectations, blocks. True when met. */
+function searchEngines(): boolean {
+  console.log('\n## search engines');
   const lines = readFileSync(join(FIXTURES, 'MANIFEST.tsv'), 'utf8').split('\n').slice(1);
   const rows: Row[] = [];
   for (const line of lines) {
@@ -203,6 +213,7 @@ function main(): void {
   const mean = scored.reduce((a, r) => a + r.recall!, 0) / Math.max(1, scored.length);
   console.log(`\n${rows.length} pages, ${scored.length} with expected organic results: recall min ${pct(min)}, mean ${pct(mean)}; target >= 95% on every page: ${min >= 0.95 ? 'met' : 'NOT met'}.`);
   console.log('checks: assertions/partial expectations passed over applicable; "stale" = expected text absent from the page (written for another capture); "n/a" = fields our output does not model.');
+  return min >= 0.95;
 }
 
 main();

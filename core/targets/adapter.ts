@@ -1,0 +1,48 @@
+/**
+ * A target adapter: everything Gleaner knows about one target family, in one folder
+ * (`core/targets/<family>/`). The registry, the planner table, the parser table, the output
+ * schemas and the family's validation rules are assembled from the adapters listed in
+ * `core/targets/index.ts`; a new family is one folder plus one line there.
+ */
+import type { TargetConfig } from '../config.js';
+import type { FieldError } from '../errors.js';
+import type { PageParser } from '../parsers/types.js';
+import type { Mode, RouteSpec } from '../registry/types.js';
+import type { Flow } from './flow.js';
+
+export type Targets = Readonly<Record<string, TargetConfig>>;
+export type Params = Record<string, unknown>;
+/** A request body as sent (before defaults), as the cross-field rules read it. */
+export type Body = Readonly<Record<string, unknown>>;
+
+/** A check JSON Schema cannot state: applies to endpoints by their registry facts. */
+export interface CrossFieldRule {
+  id: string;
+  /** One line: what the rule enforces and why. */
+  description: string;
+  applies(route: RouteSpec, mode: Mode): boolean;
+  check(body: Body, route: RouteSpec): FieldError[];
+}
+
+export interface TargetAdapter {
+  /** The family folder's name: `se1`, `mkt1`, `commerce`, `video`, ... */
+  readonly name: string;
+  /**
+   * The family's routes. Whether a route has a built-in parser is not declared here: the
+   * assembly derives it from `parsers`, so a route cannot claim a parser it lacks.
+   */
+  readonly routes: readonly RouteSpec[];
+  /** One flow per page of a validated request (`pages`, `start_page`). Pure; may throw GleanerError. */
+  plan(route: RouteSpec, params: Params, targets: Targets): Flow[];
+  /** Built-in parsers by route id. */
+  readonly parsers: Readonly<Record<string, PageParser>>;
+  /** JSON Schemas of `results[].json` by route id (OpenAPI, MCP, the typed client). */
+  readonly outputSchemas?: Readonly<Record<string, Record<string, unknown>>>;
+  /** Cross-field rules of this family (they join the generic rule table). */
+  readonly rules?: readonly CrossFieldRule[];
+  /**
+   * Checks the GLEANER_TARGETS entry of one of its tokens at start; each string names one
+   * problem (an unknown template placeholder, a missing template). Empty when good.
+   */
+  checkTarget?(token: string, cfg: TargetConfig): string[];
+}

@@ -1,0 +1,99 @@
+/**
+ * A flow is how one page of a target is obtained, as data the farm executes: usually a single
+ * fetch; sometimes a chain in which a later step reads a token or a cookie from an earlier one
+ * (a delivery location set before the product page, a caption track read from the watch page,
+ * continuation pages). Every step gets the farm's retries, proxy, SSRF guard and deadline, and
+ * a flow's steps share one cookie jar and one proxy. `core/` declares flows; `farm/` runs them.
+ *
+ * Hooks (`fn` readers, `more.next`, `check`) are pure functions of what the flow has seen: they
+ * keep core free of I/O while letting a family say what cannot be said with a pattern.
+ */
+import type { ErrorCode } from '../errors.js';
+
+/** Variables a flow carries from step to step (`{{name}}` in a later step's url, headers, body). */
+export type Vars = Record<string, string>;
+
+/** Where a step reads a value after its response. */
+export type Reader =
+  | { from: 'cookie'; name: string }
+  | { from: 'header'; name: string }
+  /** The first capture group of `pattern` in the body. */
+  | { from: 'body'; pattern: RegExp }
+  /** A string or number at `path` of the body parsed as JSON. */
+  | { from: 'json'; path: readonly (string | number)[] }
+  | { from: 'fn'; read: (body: string, vars: Readonly<Vars>) => string | undefined };
+
+/** The request a follow-up makes (continuation pages): the same fields as a step's request. */
+export interface StepRequest {
+  method?: 'GET' | 'POST';
+  /** Absolute URL; `{{var}}` is replaced URL-encoded. */
+  url: string;
+  /** `{{var}}` replaced verbatim; a value with CR or LF fails the step. */
+  headers?: Readonly<Record<string, string>>;
+  /** `{{var}}` replaced JSON-escaped (inside a JSON string literal of the template). */
+  body?: string;
+}
+
+export interface FetchStep extends StepRequest {
+  kind: 'fetch';
+  /** Names the step in `parts`, in logs and in error details: `session`, `address-change`, `page`. */
+  name: string;
+  /** Its response is the page the outputs are built from; one step per flow, default the last. */
+  page?: boolean;
+  /** Keep its body(ies) for the parser as `parts[name]`. */
+  keep?: boolean;
+  /** Values read from the response into the flow's variables. A reader that finds nothing leaves the name unset. */
+  read?: Readonly<Record<string, Reader>>;
+  /** A failed optional step (network error, non-2xx) does not fail the flow; its reads stay unset. */
+  optional?: boolean;
+  /** Session setup: skipped when the flow's session (cookies and variables) is reused. */
+  setup?: boolean;
+  /**
+   * Follow-ups of this step: after each response, `next` returns the next request or undefined
+   * (no more, or enough). Each follow-up body is kept under `parts[name]`; at most `max` are made,
+   * and none once the deadline is near (the flow then ends with what it has).
+   */
+  more?: {
+    next: (body: string, count: number, vars: Readonly<Vars>) => StepRequest | undefined;
+    max: number;
+  };
+}
+
+export type Step = FetchStep;
+
+/** The page step's response as a flow's `check` sees it. */
+export interface StepResponse {
+  url: string;
+  status: number;
+  body: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * What a flow's `check` says of the page: good, or a failed attempt. `retry: true` tries again
+ * (on the next proxy, with a fresh session) and, when every attempt fails, ends the page with
+ * `code` and `message`; `retry: false` ends it at once.
+ */
+export type Verdict =
+  | { ok: true }
+  | { ok: false; retry: boolean; code: ErrorCode; message: string; data?: Record<string, unknown> };
+
+export interface Flow {
+  /** 1-based page number of the page this flow produces (`results[].metadata.page`). */
+  page: number;
+  steps: readonly Step[];
+  /** Initial variables. */
+  vars?: Readonly<Vars>;
+  /**
+   * The setup steps' cookies and variables may be reused by later flows with the same key in
+   * the same worker for `ttlMs` (a marketplace session per domain and postal code).
+   */
+  session?: { key: string; ttlMs: number };
+  /** Judges the page response inside the attempt (bot walls, a location that was not applied). */
+  check?: (page: StepResponse, vars: Readonly<Vars>) => Verdict;
+}
+
+/** A one-fetch flow: the common case. */
+export function single(url: string, page = 1, extra: Partial<Omit<FetchStep, 'kind' | 'url'>> = {}): Flow {
+  return { page, steps: [{ kind: 'fetch', name: 'page', url, ...extra }] };
+}
