@@ -9,10 +9,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parsePage } from '../core/parsers/index.js';
+import { parsePage } from '../core/targets/index.js';
 import { hostOf, linkTarget, loadHtml, text } from '../core/parsers/dom.js';
-import { parseHotelCards } from '../core/parsers/se1/hotels.js';
-import { parseOffers } from '../core/parsers/se1/shopping.js';
+import { parseHotelCards } from '../core/targets/se1/parse/hotels.js';
+import { parseOffers } from '../core/targets/se1/parse/shopping.js';
 import { normaliseUrl } from '../core/search/merge.js';
 import type { Check, Expected, Path } from './eval-expected.js';
 import { fromAssertions, fromPartial, fromWebSearcher } from './eval-expected.js';

@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'htmlparser2';
 import { Bench } from 'tinybench';
-import { parsePage } from '../core/parsers/index.js';
+import { parsePage } from '../core/targets/index.js';
 import { se1Docs, se2Docs } from '../test/sites/se-data.js';
 import { se1WebPage } from '../test/sites/se1-web.js';
 import { se2Page } from '../test/sites/se2-web.js';

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.js';
+import { checkTargets } from '../core/targets/index.js';
 import { flushLogs } from '../core/log.js';
 import { Store } from '../core/store/index.js';
 import { startServer } from './server.js';
@@ -33,6 +34,12 @@ GLEANER_SYNC_TIMEOUT_MS (150000), GLEANER_MAX_BATCH (5000), GLEANER_RETENTION_MS
 
 async function serve(): Promise<void> {
   const config = loadConfig();
+  const targets = checkTargets(config.targets, process.env.GLEANER_TARGETS ?? 'GLEANER_TARGETS');
+  if (targets.errors.length > 0) {
+    // A template the planners cannot fill is a start-up error, not a surprise at the first request.
+    process.stderr.write(`gleaner: the targets file has problems:\n${targets.errors.map((e) => `  ${e}`).join('\n')}\n`);
+    process.exit(2);
+  }
   const server = await startServer({
     config,
     // Printed once, on the first start of a fresh store; only hashes are kept.
@@ -45,6 +52,7 @@ async function serve(): Promise<void> {
           `  Try: curl -s -H 'Authorization: Bearer ${generated.key}' ${url}/v1/scrapers\n\n`,
       ),
   });
+  if (targets.unknown.length > 0) server.services.log.warn({ tokens: targets.unknown }, 'GLEANER_TARGETS names tokens no target family reads');
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

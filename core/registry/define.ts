@@ -18,8 +18,11 @@ export interface RouteDraft {
   /** Route-specific params; must contain `url` or `query` (the input). */
   params: Record<string, ParamSpec>;
   summary: string;
-  /** Defaults to `builtin`. */
-  parser?: 'builtin' | 'none';
+  /**
+   * The spec gives the route no built-in parser and requires `json` (with `output` containing
+   * `json`) on it: se1/maps, media/video/subtitles.
+   */
+  requiresJson?: boolean;
   /** Defaults to `country`. */
   location?: LocationKind;
   requiresRunJs?: boolean;
@@ -53,13 +56,16 @@ export function defineRoute(d: RouteDraft): RouteSpec {
     input,
     params: d.params,
     required: [input, ...(d.alsoRequired ?? [])],
-    parser: d.parser ?? 'builtin',
+    // Derived when the adapters are assembled (core/targets/index.ts): a route has a built-in
+    // parser exactly when its adapter's parser table has one.
+    parser: 'none',
     location: d.location ?? 'country',
     // Search engines geo-target through their own URL parameters (core/targets/se1.ts, se2.ts).
     geo: d.family === 'search_engine' ? 'url' : 'proxy',
     source: sourceOf(d.path),
     summary: d.summary,
     ...(d.requiresRunJs ? { requiresRunJs: true } : {}),
+    ...(d.requiresJson ? { requiresJson: true } : {}),
     ...(d.outputKind ? { outputKind: d.outputKind } : {}),
   };
   return Object.freeze(route);

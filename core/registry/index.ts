@@ -1,32 +1,21 @@
 /**
- * The route registry: every scrape route of spec part 4 as data, and the lookups derived from
- * it. Everything that lists routes (validation, `GET /v1/scrapers`, `OPTIONS`, OpenAPI, the
+ * The route registry: every scrape route of spec part 4 as data (defined by the target
+ * adapters, core/targets/), and the lookups derived from it. Everything that lists routes (validation, `GET /v1/scrapers`, `OPTIONS`, OpenAPI, the
  * Job API's source names) reads this module. All maps are built once at module load; a
  * duplicate id, source or path is a programming error and fails the import.
  */
-import { ASSISTANT_ROUTES } from './assistants.js';
-import { COMMERCE_ROUTES } from './commerce.js';
-import { UNIVERSAL } from './generic.js';
-import { MARKETPLACE_ROUTES } from './marketplace.js';
+import { TARGET_ROUTES } from '../targets/index.js';
 import { query } from './params.js';
-import { SEARCH_ENGINE_ROUTES } from './search-engines.js';
 import type { Mode, RouteSpec, SearchSpec } from './types.js';
 import { MODES } from './types.js';
-import { VIDEO_ROUTES } from './video.js';
 
 export type { Family, LocationKind, Mode, ParamSpec, Product, RouteSpec, SearchSpec } from './types.js';
 export { MODES } from './types.js';
-export { MKT1_DEFAULT_DOMAIN, MKT1_MARKETPLACES, type PostalRule } from './marketplace.js';
-export { COMMERCE_TARGETS, FAMILIES, type CommerceFamily } from './commerce.js';
+export { MKT1_DEFAULT_DOMAIN, MKT1_MARKETPLACES, type PostalRule } from '../targets/mkt1/routes.js';
+export { COMMERCE_TARGETS, FAMILIES, type CommerceFamily } from '../targets/commerce/routes.js';
 
-export const ROUTES: readonly RouteSpec[] = Object.freeze([
-  UNIVERSAL,
-  ...SEARCH_ENGINE_ROUTES,
-  ...VIDEO_ROUTES,
-  ...ASSISTANT_ROUTES,
-  ...MARKETPLACE_ROUTES,
-  ...COMMERCE_ROUTES,
-]);
+/** Every scrape route, assembled from the target adapters (core/targets/index.ts). */
+export const ROUTES: readonly RouteSpec[] = TARGET_ROUTES;
 
 /** `POST /v1/search` (spec 4.1); echo order is query, location, max_results (spec 2.2). */
 export const SEARCH: SearchSpec = Object.freeze<SearchSpec>({

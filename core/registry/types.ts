@@ -60,12 +60,16 @@ export interface RouteSpec {
   /** Required route-specific parameters. */
   readonly required: readonly string[];
   /**
-   * `none`: no built-in parser. On dedicated routes (se1/maps, media/video/subtitles) `json` is
-   * then required together with `output` containing `json`; the generic route (`universal`)
-   * is `none` too but answers HTML/Markdown by default, so there only `output` with `json`
-   * needs a `json` object (spec 4.2).
+   * Whether the route's adapter has a built-in parser (derived at assembly, never declared).
+   * `none`: `output` with `json` needs a `json` object (prompt or schema); HTML and Markdown
+   * work as on the generic route.
    */
   readonly parser: 'builtin' | 'none';
+  /**
+   * The spec gives the route no built-in parser and requires `json` with `output` containing
+   * `json` (se1/maps, media/video/subtitles).
+   */
+  readonly requiresJson?: boolean;
   /**
    * `media`: the route returns a file, not a document (video download): `output` is `video`
    * or `audio` (or the generic array without `json`), and custom `json` extraction does not

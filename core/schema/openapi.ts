@@ -5,7 +5,7 @@
  * declares its `results[].json` shape in OUTPUT_SCHEMAS, the route's responses use it.
  * Built once on first call; the returned object is shared and must not be mutated.
  */
-import { OUTPUT_SCHEMAS } from '../parsers/output-schemas.js';
+import { OUTPUT_SCHEMAS } from '../targets/index.js';
 import { pathFor, ROUTES } from '../registry/index.js';
 import type { Mode, RouteSpec } from '../registry/types.js';
 import { jsonSchemaFor } from './build.js';

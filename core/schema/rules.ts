@@ -10,59 +10,19 @@
  * then names the missing member (its parent exists in the body).
  */
 import type { FieldError } from '../errors.js';
-import { MKT1_DEFAULT_DOMAIN, MKT1_MARKETPLACES, type PostalRule } from '../registry/index.js';
 import type { Mode, RouteSpec } from '../registry/types.js';
+import type { Body, CrossFieldRule } from '../targets/adapter.js';
+import { FAMILY_RULES } from '../targets/index.js';
 
-export type Body = Readonly<Record<string, unknown>>;
-
-export interface CrossFieldRule {
-  id: string;
-  /** One line: what the rule enforces and why. */
-  description: string;
-  applies(route: RouteSpec, mode: Mode): boolean;
-  check(body: Body, route: RouteSpec): FieldError[];
-}
+export type { Body, CrossFieldRule } from '../targets/adapter.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const given = (v: unknown): boolean => v !== undefined && v !== null;
 const outputHas = (body: Body, format: string): boolean => Array.isArray(body.output) && body.output.includes(format);
 const hasParam = (route: RouteSpec, name: string): boolean => Object.hasOwn(route.params, name);
 
-/** The marketplace domain an mkt1 URL belongs to: the longest table domain its host ends with. */
-export function marketplaceOfUrl(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  let host: string;
-  try {
-    host = new URL(value).hostname.toLowerCase();
-  } catch {
-    return undefined;
-  }
-  let best: string | undefined;
-  for (const domain of Object.keys(MKT1_MARKETPLACES)) {
-    if (host.endsWith(`.${domain}`) && (!best || domain.length > best.length)) best = domain;
-  }
-  return best;
-}
-
-/** Marketplaces the body targets: its `domain` (default com), or on `/mkt1` those of its URLs. */
-function marketplacesOf(body: Body, route: RouteSpec): string[] {
-  if (hasParam(route, 'domain')) {
-    const domain = body.domain ?? MKT1_DEFAULT_DOMAIN;
-    // An unknown domain is the schema's error; nothing to compare the postal code with.
-    return typeof domain === 'string' && Object.hasOwn(MKT1_MARKETPLACES, domain) ? [domain] : [];
-  }
-  const urls = Array.isArray(body.url) ? body.url : [body.url];
-  return [...new Set(urls.map(marketplaceOfUrl).filter((d): d is string => d !== undefined))];
-}
-
-function postalMismatch(code: string, domain: string, rule: PostalRule): FieldError {
-  return {
-    pointer: '#/location',
-    detail: `must be a postal code of the ${domain} marketplace: ${rule.shape}, e.g. ${rule.example} (got "${code}")`,
-  };
-}
-
-export const RULES: readonly CrossFieldRule[] = [
+/** The generic rules; the families' own rules (core/targets/<family>) follow them in RULES. */
+const GENERIC_RULES: readonly CrossFieldRule[] = [
   {
     id: 'json-prompt-xor-schema',
     description: 'json carries exactly one of prompt and schema (spec 4.2 rule 1).',
@@ -85,9 +45,10 @@ export const RULES: readonly CrossFieldRule[] = [
   },
   {
     id: 'dedicated-no-parser-needs-json',
-    description: 'A dedicated route without a built-in parser needs json and output containing json (spec 2.1).',
-    // The generic route has no parser either, but answers HTML and Markdown without `json`.
-    applies: (route) => route.parser === 'none' && route.id !== 'universal',
+    description: 'A dedicated route the spec gives no built-in parser needs json and output containing json (spec 2.1).',
+    // Other routes without a parser (the generic route, families whose parsers are not built)
+    // answer HTML and Markdown without `json`.
+    applies: (route) => route.requiresJson === true,
     check(body) {
       const errors: FieldError[] = [];
       if (!isObject(body.json)) {
@@ -117,20 +78,6 @@ export const RULES: readonly CrossFieldRule[] = [
     },
   },
   {
-    id: 'mkt1-postal-fits-marketplace',
-    description: 'On mkt1 the location postal code must belong to the marketplace selected by domain (spec 2.1).',
-    applies: (route) => route.location === 'postal',
-    check(body, route) {
-      const code = body.location;
-      if (typeof code !== 'string') return [];
-      for (const domain of marketplacesOf(body, route)) {
-        const rule = MKT1_MARKETPLACES[domain]!;
-        if (!rule.pattern.test(code)) return [postalMismatch(code, domain, rule)];
-      }
-      return [];
-    },
-  },
-  {
     id: 'price-range-ordered',
     description: 'min_price must not exceed max_price.',
     applies: (route) => hasParam(route, 'min_price') && hasParam(route, 'max_price'),
@@ -149,6 +96,8 @@ export const RULES: readonly CrossFieldRule[] = [
     },
   },
 ];
+
+export const RULES: readonly CrossFieldRule[] = [...GENERIC_RULES, ...FAMILY_RULES];
 
 /** The rules of one endpoint, in table order. */
 export function rulesFor(route: RouteSpec, mode: Mode): CrossFieldRule[] {

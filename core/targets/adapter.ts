@@ -8,10 +8,10 @@ import type { TargetConfig } from '../config.js';
 import type { FieldError } from '../errors.js';
 import type { PageParser } from '../parsers/types.js';
 import type { Mode, RouteSpec } from '../registry/types.js';
+import type { Params, Targets } from './base.js';
 import type { Flow } from './flow.js';
 
-export type Targets = Readonly<Record<string, TargetConfig>>;
-export type Params = Record<string, unknown>;
+export type { Params, Targets } from './base.js';
 /** A request body as sent (before defaults), as the cross-field rules read it. */
 export type Body = Readonly<Record<string, unknown>>;
 
@@ -40,6 +40,8 @@ export interface TargetAdapter {
   readonly outputSchemas?: Readonly<Record<string, Record<string, unknown>>>;
   /** Cross-field rules of this family (they join the generic rule table). */
   readonly rules?: readonly CrossFieldRule[];
+  /** GLEANER_TARGETS tokens the family reads besides its routes' targets (`video_api`, ...). */
+  readonly hosts?: readonly string[];
   /**
    * Checks the GLEANER_TARGETS entry of one of its tokens at start; each string names one
    * problem (an unknown template placeholder, a missing template). Empty when good.

@@ -8,6 +8,7 @@
  * as a `domain=` query parameter instead, so an upstream (or the simulator) still sees it.
  */
 import type { TargetConfig } from '../config.js';
+import type { RouteSpec } from '../registry/types.js';
 import { GleanerError } from '../errors.js';
 
 export type Targets = Readonly<Record<string, TargetConfig>>;
@@ -96,4 +97,11 @@ export function withParam(url: string, key: string, value: string): string {
   } catch {
     return url;
   }
+}
+
+/** The `url` of a url-input route (validated before planning, so its absence is a bug). */
+export function requireUrl(route: RouteSpec, params: Params): string {
+  const url = str(params.url);
+  if (url === undefined) throw new GleanerError('INTERNAL_ERROR', `route ${route.id} was planned without a url`);
+  return url;
 }

@@ -13,10 +13,9 @@
  *   then not repeated in the query).
  */
 import type { RouteSpec } from '../registry/types.js';
-import type { FetchPlan } from './index.js';
 import type { Params, Query, Targets } from './base.js';
-import { baseFor, buildUrl, pageRange, str, wire } from './base.js';
-import { requireUrl } from './se1.js';
+import { baseFor, buildUrl, pageRange, requireUrl, str, wire } from './base.js';
+import { single, type Flow } from './flow.js';
 
 /** Shared request parameters (spec 2.1) that shape the fetch itself, not the upstream URL. */
 const NOT_FORWARDED = new Set(['url', 'query', 'pages', 'start_page', 'output', 'json', 'device', 'run_js', 'callback_url', 'storage']);
@@ -28,8 +27,8 @@ export function pathAfterTarget(route: RouteSpec): string {
   return (at >= 0 ? parts.slice(at + 1) : parts).join('/');
 }
 
-export function planDefault(route: RouteSpec, params: Params, targets: Targets): FetchPlan[] {
-  if (route.input === 'url') return [{ url: requireUrl(route, params), page: 1 }];
+export function planDefault(route: RouteSpec, params: Params, targets: Targets): Flow[] {
+  if (route.input === 'url') return [single(requireUrl(route, params))];
   const base = baseFor(targets, route.target, params);
   const keys = new Set([...Object.keys(route.params), 'location']);
   const rest: Query = [];
@@ -43,6 +42,6 @@ export function planDefault(route: RouteSpec, params: Params, targets: Targets):
   const path = `/${pathAfterTarget(route)}`;
   const head: Query = [['query', str(params.query) ?? wire(params.query) ?? '']];
   const paginated = 'pages' in route.params || 'start_page' in route.params;
-  if (!paginated) return [{ url: buildUrl(base.url, path, [...head, ...rest]), page: 1 }];
-  return pageRange(params).map((page) => ({ url: buildUrl(base.url, path, [...head, ...rest, ['page', String(page)]]), page }));
+  if (!paginated) return [single(buildUrl(base.url, path, [...head, ...rest]))];
+  return pageRange(params).map((page) => single(buildUrl(base.url, path, [...head, ...rest, ['page', String(page)]]), page));
 }

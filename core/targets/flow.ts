@@ -71,12 +71,13 @@ export interface StepResponse {
 
 /**
  * What a flow's `check` says of the page: good, or a failed attempt. `retry: true` tries again
- * (on the next proxy, with a fresh session) and, when every attempt fails, ends the page with
- * `code` and `message`; `retry: false` ends it at once.
+ * (on the next proxy, with a fresh session); when every attempt fails, the page ends with `code`
+ * and `message` — or, with `lastResort: 'return'`, the last page is returned as it is (a bot
+ * wall whose parser then says `blocked`). `retry: false` ends it at once.
  */
 export type Verdict =
   | { ok: true }
-  | { ok: false; retry: boolean; code: ErrorCode; message: string; data?: Record<string, unknown> };
+  | { ok: false; retry: boolean; code: ErrorCode; message: string; data?: Record<string, unknown>; lastResort?: 'fail' | 'return' };
 
 export interface Flow {
   /** 1-based page number of the page this flow produces (`results[].metadata.page`). */

@@ -55,7 +55,16 @@ export interface ContextWish {
   proxy: ProxyEntry | null;
   /** The local guard proxy to route through instead (private addresses refused). */
   guardUrl: string | undefined;
+  /**
+   * Cookies a flow gathered before this page (a session), added when the context is made. The
+   * context is keyed by `cookieKey` too: a context is shared only by pages with the same cookies,
+   * never handed to another session while this one's pages run in it.
+   */
+  cookies?: readonly BrowserCookie[];
+  cookieKey?: string;
 }
+
+export type BrowserCookie = Parameters<BrowserContext['addCookies']>[0][number];
 
 export class ContextPool {
   private readonly entries = new Map<string, Entry>();
@@ -106,7 +115,7 @@ export class ContextPool {
   }
 
   private async entryFor(wish: ContextWish, signal: AbortSignal): Promise<Entry> {
-    const key = `${wish.device.name}|${wish.proxy?.url ?? 'direct'}|${wish.guardUrl ?? ''}`;
+    const key = `${wish.device.name}|${wish.proxy?.url ?? 'direct'}|${wish.guardUrl ?? ''}|${wish.cookieKey ?? ''}`;
     for (;;) {
       const found = this.entries.get(key);
       if (found && found.browser === wish.browser && found.browser.isConnected()) return found;
@@ -144,6 +153,14 @@ export class ContextPool {
       serviceWorkers: 'block',
       proxy,
     });
+    if (wish.cookies?.length) {
+      try {
+        await context.addCookies([...wish.cookies]);
+      } catch (err) {
+        await context.close().catch(() => undefined);
+        throw err;
+      }
+    }
     const entry: Entry = { key, browser: wish.browser, context, inFlight: 0, served: 0, retiring: false, closed: false, idle: undefined, parked: [] };
     this.entries.set(key, entry);
     this.stats.add(F_CONTEXTS, 1);

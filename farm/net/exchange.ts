@@ -26,9 +26,13 @@ export interface ExchangeResponse {
   status: number;
   location: string | undefined;
   contentType: string;
+  /** The response headers as undici gave them (lower-case names); read by flows and cookie jars. */
+  headers: RawHeaders;
   /** Empty for a redirect (its body is drained, not kept). */
   body: Buffer;
 }
+
+export type RawHeaders = Record<string, string | string[] | undefined>;
 
 /** A redirect's body larger than this is not drained: the connection is dropped instead. */
 const REDIRECT_DRAIN_MAX = 128 * 1024;
@@ -53,6 +57,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   private status = 0;
   private location: string | undefined;
   private contentType = '';
+  private headers: RawHeaders = {};
   /** A redirect: its body is drained so the connection stays reusable, then dropped. */
   private redirect = false;
   private readonly chunks: Buffer[] = [];
@@ -78,6 +83,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.status = statusCode;
     this.location = first(headers.location);
     this.contentType = first(headers['content-type']) ?? '';
+    this.headers = headers;
     this.redirect = statusCode >= 300 && statusCode < 400 && this.location !== undefined;
     const declared = Number(first(headers['content-length']) ?? NaN);
     if (!this.redirect && declared > this.req.maxBytes) this.fail(this.req.tooLarge());
@@ -120,7 +126,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     if (err) return this.reject(err);
     const { chunks } = this;
     const body = this.redirect ? EMPTY : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.size);
-    this.resolve({ status: this.status, location: this.location, contentType: this.contentType, body });
+    this.resolve({ status: this.status, location: this.location, contentType: this.contentType, headers: this.headers, body });
   }
 }
 

@@ -2,10 +2,11 @@
  * The plain-HTTP path (`run_js: false`): one undici request per hop, redirects followed by hand
  * (at most 10, each hop re-checked), the body read under the size cap.
  */
+import type { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
 import type { Agents } from './agents.js';
 import type { Abortable } from '../worker/abort.js';
-import { exchange } from './exchange.js';
+import { exchange, type RawHeaders } from './exchange.js';
 import type { ProxyEntry } from './proxies.js';
 import { checkUrl, refusalIn, resolveChecked, type NetPolicy } from './ssrf.js';
 
@@ -19,6 +20,8 @@ export interface HttpRequest {
   proxy: ProxyEntry | null;
   maxBytes: number;
   abort: Abortable;
+  /** A flow's cookie jar: its cookies are sent on every hop and every hop's Set-Cookie is stored. */
+  jar?: CookieJar;
 }
 
 export interface HttpResponse {
@@ -26,6 +29,8 @@ export interface HttpResponse {
   url: string;
   status: number;
   contentType: string;
+  /** Headers of the final response (lower-case names). */
+  headers: RawHeaders;
   body: Buffer;
   requestBytes: number;
 }
@@ -43,6 +48,7 @@ export async function httpFetch(req: HttpRequest, agents: Agents, policy: NetPol
     if (req.proxy && !policy.allowPrivate) await resolveChecked(url.hostname, policy);
     // undici may add to the headers object it is given: each hop gets its own.
     const headers = { ...req.headers };
+    if (req.jar) withJarCookies(headers, req.jar, url.href);
     requestBytes += estimateRequestBytes(url, method, headers, body);
     let res;
     try {
@@ -60,6 +66,7 @@ export async function httpFetch(req: HttpRequest, agents: Agents, policy: NetPol
       if (err instanceof GleanerError) throw err;
       throw asFetchError(err, req.abort, url);
     }
+    if (req.jar) storeCookies(req.jar, res.headers['set-cookie'], url.href);
     if (res.status >= 300 && res.status < 400 && res.location !== undefined) {
       if (hop >= MAX_REDIRECTS) {
         throw new GleanerError('UPSTREAM_FAILED', `More than ${MAX_REDIRECTS} redirects.`, { final: true });
@@ -71,7 +78,28 @@ export async function httpFetch(req: HttpRequest, agents: Agents, policy: NetPol
       }
       continue;
     }
-    return { url: url.href, status: res.status, contentType: res.contentType, body: res.body, requestBytes };
+    return { url: url.href, status: res.status, contentType: res.contentType, headers: res.headers, body: res.body, requestBytes };
+  }
+}
+
+/** Adds the jar's cookies for `url` to a `cookie` header the step may already carry. */
+function withJarCookies(headers: Record<string, string>, jar: CookieJar, url: string): void {
+  const fromJar = jar.getCookieStringSync(url);
+  if (!fromJar) return;
+  const own = headers.cookie ?? headers.Cookie;
+  delete headers.Cookie;
+  headers.cookie = own ? `${own}; ${fromJar}` : fromJar;
+}
+
+/** Keeps what the upstream sets; a malformed cookie is ignored, as a browser would. */
+function storeCookies(jar: CookieJar, setCookie: string | string[] | undefined, url: string): void {
+  if (setCookie === undefined) return;
+  for (const line of Array.isArray(setCookie) ? setCookie : [setCookie]) {
+    try {
+      jar.setCookieSync(line, url, { ignoreError: true });
+    } catch {
+      // ignored: a cookie the jar refuses (bad domain, bad syntax) is not the page's failure
+    }
   }
 }
 

@@ -15,6 +15,7 @@ import type { ProxyEntry } from '../net/proxies.js';
 import type { NetPolicy } from '../net/ssrf.js';
 import { claimSlot, type StatsSlot } from '../stats.js';
 import { CancelBoard } from './cancels.js';
+import { Sessions } from './sessions.js';
 
 export class Guards {
   private readonly byUpstream = new Map<string, Promise<GuardProxy>>();
@@ -50,6 +51,8 @@ export interface WorkerEnv {
   guards: Guards;
   slot: StatsSlot;
   cancels: CancelBoard;
+  /** Flow sessions (cookies and variables of setup steps) reused per key and proxy. */
+  sessions: Sessions;
 }
 
 export function createEnv(setup: WorkerSetup): WorkerEnv {
@@ -60,7 +63,7 @@ export function createEnv(setup: WorkerSetup): WorkerEnv {
   const link = new BrowserLink(dropBrowser);
   const local = new LocalBrowser(setup.browserLaunch, slot, dropBrowser);
   const cancels = new CancelBoard(setup.cancelChannel, (how) => (how === 'kill' ? local.kill() : local.close()));
-  return { setup, policy, agents: new Agents(policy), link, local, contexts, guards: new Guards(policy), slot, cancels };
+  return { setup, policy, agents: new Agents(policy), link, local, contexts, guards: new Guards(policy), slot, cancels, sessions: new Sessions() };
 }
 
 function lowerKeys(map: Record<string, string>): Record<string, string> {

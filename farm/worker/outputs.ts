@@ -6,7 +6,7 @@
 import type { LlmConfig } from '../../core/config.js';
 import { extractJson } from '../../core/extraction/index.js';
 import { htmlToMarkdown } from '../../core/markdown/index.js';
-import { parsePage } from '../../core/parsers/index.js';
+import { parsePage } from '../../core/targets/index.js';
 import type { OutputFormat, PageMetadata, PageResult } from '../../core/wire.js';
 import type { TaskAbort } from './abort.js';
 
@@ -40,6 +40,8 @@ export interface OutputContext {
   llm: LlmConfig | undefined;
   /** The task's abort state; extraction gets a real AbortSignal from it. */
   abort: TaskAbort;
+  /** Bodies the page's flow kept besides the page (continuations, fragments), for the parser. */
+  parts?: Readonly<Record<string, readonly string[]>>;
 }
 
 export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<PageResult> {
@@ -60,7 +62,7 @@ export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<Pa
       metadata.json_source = extracted.source;
       if (extracted.unfilled !== undefined) metadata.unfilled = extracted.unfilled;
     } else {
-      const parsed = parsePage(ctx.routeId, { html: p.body, url: p.url, page: ctx.page, params: ctx.params });
+      const parsed = parsePage(ctx.routeId, { html: p.body, url: p.url, page: ctx.page, params: ctx.params, ...(ctx.parts && Object.keys(ctx.parts).length ? { parts: ctx.parts } : {}) });
       if (parsed) {
         json = parsed.json;
         metadata.json_source = 'builtin';

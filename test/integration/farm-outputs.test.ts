@@ -9,7 +9,10 @@ import { htmlToMarkdown } from '../../core/markdown/index.js';
 import { DEVICES } from '../../farm/devices.js';
 import { createFarm, type Farm } from '../../farm/index.js';
 import { routeById } from '../../core/registry/index.js';
-import { planFetches } from '../../core/targets/index.js';
+import { planFlows, type Flow } from '../../core/targets/index.js';
+
+/** Each flow's page request, as the one-fetch planners of these routes make them. */
+const pagesOf = (flows: Flow[]) => flows.map((f) => ({ url: f.steps[f.steps.length - 1]!.url, page: f.page }));
 import { codeOf, task } from '../helpers/farm.js';
 import { JS_ONLY_HTML, STATIC_HTML } from '../sites/generic.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
@@ -115,7 +118,7 @@ describe('multi-page routes', () => {
   test('one result per planned page, each with its page number; usage counts pages', async () => {
     // mkt1: `location` is a postal code, so no country pool is needed (no proxies here: direct).
     const params = { query: 'lamp', pages: 2, start_page: 1, location: '10115', output: ['html'] };
-    const planned = planFetches(routeById('mkt1/search')!, params, { mkt1: { baseUrl: `${sim.origin}/mkt1` } });
+    const planned = pagesOf(planFlows(routeById('mkt1/search')!, params, { mkt1: { baseUrl: `${sim.origin}/mkt1` } }));
     const out = await farm.run(task(params, { routeId: 'mkt1/search' }));
     expect(out.results.map((r) => [r.metadata.page, r.metadata.url, r.metadata.run_js])).toEqual(
       planned.map((p) => [p.page, p.url, false]),

@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest';
 import {
   groupedByJsonSupport,
   matchScrapePath,
+  MODES,
   pathFor,
   ROUTES,
   routeById,
@@ -15,6 +16,7 @@ import {
   SEARCH,
 } from '../../core/registry/index.js';
 import type { ParamSpec, RouteSpec } from '../../core/registry/types.js';
+import { hasBuiltinParser, OUTPUT_SCHEMAS } from '../../core/targets/index.js';
 
 const route = (id: string): RouteSpec => {
   const r = routeById(id);
@@ -125,7 +127,11 @@ describe('routes', () => {
   });
 
   test('special facts: parsers, run_js, verbatim, postal location, media output', () => {
-    expect(ids((r) => r.parser === 'none')).toEqual(['universal', 'se1/maps', 'media/video/subtitles']);
+    expect(ids((r) => r.parser === 'builtin')).toEqual([
+      'se1/search', 'se1/ads', 'se1/aimode', 'se1/shopping/search', 'se1/shopping/product', 'se1/travel/hotels', 'se1/lens',
+      'se1/trends/explore', 'se1', 'se2/search', 'se2',
+    ]);
+    expect(ids((r) => r.requiresJson === true)).toEqual(['se1/maps', 'media/video/subtitles']);
     expect(ids((r) => r.requiresRunJs === true)).toEqual(['se1/aimode']);
     expect(ids((r) => r.outputKind === 'media')).toEqual(['media/video/download']);
     expect(ids((r) => r.location === 'postal')).toEqual(['mkt1', 'mkt1/bestsellers', 'mkt1/pricing', 'mkt1/product', 'mkt1/search', 'mkt1/sellers']);
@@ -232,22 +238,21 @@ describe('routes', () => {
 });
 
 describe('groupedByJsonSupport', () => {
-  test('groups every path once', () => {
+  test('groups every path once; only routes with a built-in parser are listed as supporting json', () => {
     const g = groupedByJsonSupport();
     expect(g.json_not_supported).toEqual(['/v1/async/scrape/batch/media/video/download', '/v1/async/scrape/media/video/download']);
-    expect(g.json_supported_only_with_prompt_or_schema).toEqual([
-      '/v1/async/scrape',
-      '/v1/async/scrape/batch',
-      '/v1/async/scrape/batch/media/video/subtitles',
-      '/v1/async/scrape/batch/se1/maps',
-      '/v1/async/scrape/media/video/subtitles',
-      '/v1/async/scrape/se1/maps',
-      '/v1/scrape',
-      '/v1/scrape/media/video/subtitles',
-      '/v1/scrape/se1/maps',
-    ]);
-    expect(g.json_supported.length).toBe(167 - 2 - 9);
+    const supported = ROUTES.filter((r) => r.parser === 'builtin').flatMap((r) => MODES.map((m) => pathFor(r, m)).filter((p): p is string => !!p));
+    expect(g.json_supported).toEqual(supported.sort());
     expect([...g.json_supported, ...g.json_not_supported, ...g.json_supported_only_with_prompt_or_schema].sort()).toEqual(scrapePaths());
     expect(g.json_supported).toContain('/v1/scrape/se1/search');
+    expect(g.json_supported_only_with_prompt_or_schema).toContain('/v1/scrape/se1/maps');
+  });
+
+  test('a route claims a built-in parser exactly when its adapter has one, with an output schema', () => {
+    for (const r of ROUTES) {
+      expect([r.id, r.parser === 'builtin']).toEqual([r.id, hasBuiltinParser(r.id)]);
+      if (r.parser === 'builtin') expect([r.id, typeof OUTPUT_SCHEMAS[r.id]]).toEqual([r.id, 'object']);
+    }
+    for (const id of Object.keys(OUTPUT_SCHEMAS)) expect([id, routeById(id)?.parser]).toEqual([id, 'builtin']);
   });
 });

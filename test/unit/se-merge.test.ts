@@ -1,7 +1,7 @@
 /** The /v1/search merge: de-duplication by normalised URL, engine-weighted position scores, caps. */
 import { describe, expect, it } from 'vitest';
 import { mergeResults, normaliseUrl, type EngineResults } from '../../core/search/merge.js';
-import { parsePage } from '../../core/parsers/index.js';
+import { parsePage } from '../../core/targets/index.js';
 import { se1Docs, se2Docs } from '../sites/se-data.js';
 import { se1WebPage } from '../sites/se1-web.js';
 import { se2Page } from '../sites/se2-web.js';

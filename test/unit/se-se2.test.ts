@@ -1,9 +1,9 @@
 /** se2 web results parser on simulator pages (structure of the engine's result list). Exact outputs. */
 import { describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
-import { parsePage } from '../../core/parsers/index.js';
-import { OUTPUT_SCHEMAS } from '../../core/parsers/output-schemas.js';
-import { unwrapTracking } from '../../core/parsers/se2/search.js';
+import { parsePage } from '../../core/targets/index.js';
+import { OUTPUT_SCHEMAS } from '../../core/targets/index.js';
+import { unwrapTracking } from '../../core/targets/se2/parse.js';
 import { se2Docs } from '../sites/se-data.js';
 import { se2Page } from '../sites/se2-web.js';
 

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
 import { stripRawText } from '../../core/parsers/dom.js';
-import { parsePage } from '../../core/parsers/index.js';
-import { OUTPUT_SCHEMAS } from '../../core/parsers/output-schemas.js';
+import { parsePage } from '../../core/targets/index.js';
+import { OUTPUT_SCHEMAS } from '../../core/targets/index.js';
 import { se1Docs } from '../sites/se-data.js';
 import { se1BasicPage, se1WebPage } from '../sites/se1-web.js';
 

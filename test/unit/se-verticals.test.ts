@@ -5,8 +5,8 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv } from 'ajv';
-import { parsePage } from '../../core/parsers/index.js';
-import { OUTPUT_SCHEMAS } from '../../core/parsers/output-schemas.js';
+import { parsePage } from '../../core/targets/index.js';
+import { OUTPUT_SCHEMAS } from '../../core/targets/index.js';
 import { seSite } from '../sites/se.js';
 
 let server: Server;

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { GleanerError } from '../../core/errors.js';
 import { routeById } from '../../core/registry/index.js';
 import type { RouteSpec } from '../../core/registry/types.js';
-import { planFetches } from '../../core/targets/index.js';
+import { planFlows, type Flow } from '../../core/targets/index.js';
+
+/** Each flow's page request, as the one-fetch planners of these routes make them. */
+const pagesOf = (flows: Flow[]) => flows.map((f) => ({ url: f.steps[f.steps.length - 1]!.url, page: f.page }));
 
 const SIM = 'http://127.0.0.1:8090';
 const TARGETS = {
@@ -21,7 +24,7 @@ function route(id: string): RouteSpec {
   if (!r) throw new Error(`no route ${id}`);
   return r;
 }
-const plan = (id: string, params: Record<string, unknown>, targets: Record<string, { baseUrl: string }> = TARGETS) => planFetches(route(id), params, targets);
+const plan = (id: string, params: Record<string, unknown>, targets: Record<string, { baseUrl: string }> = TARGETS) => pagesOf(planFlows(route(id), params, targets));
 const urls = (id: string, params: Record<string, unknown>) => plan(id, params).map((p) => [p.page, p.url]);
 
 describe('se1 planning', () => {

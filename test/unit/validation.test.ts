@@ -261,9 +261,9 @@ describe('cross-field rules (one test each)', () => {
       'dedicated-no-parser-needs-json',
       'json-output-needs-json-object',
       'run-js-required',
-      'mkt1-postal-fits-marketplace',
       'price-range-ordered',
       'time-range-ordered',
+      'mkt1-postal-fits-marketplace',
     ]);
   });
 

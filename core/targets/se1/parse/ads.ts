@@ -1,0 +1,116 @@
+/**
+ * se1 paid results: text ads (`data-text-ad` units since ~2021, `li.ads-ad` before) and shopping
+ * units (`pla-unit` cards). The ad's title is the heading inside its main link; the landing URL is
+ * that link's target (the tracking redirect is only used when nothing better is on the card).
+ */
+import type { Document, Element } from '../../../parsers/dom.js';
+import { all, attr, closest, contains, hasClass, linkTarget, one, text } from '../../../parsers/dom.js';
+import { priceOf } from '../../../parsers/values.js';
+import type { Link, PaidResult, ShoppingUnit } from './types.js';
+
+const UNIT = '[data-text-ad], li.ads-ad';
+const DESCRIPTION = '.ads-creative, .Va3FIb, .yDYNvb, [data-content-feature="1"]';
+
+function blockOf(unit: Element): 'top' | 'bottom' {
+  return closest(unit, (e) => e.attribs.id === 'bottomads' || e.attribs.id === 'tadsb') ? 'bottom' : 'top';
+}
+
+function mainLink(unit: Element): { anchor: Element; heading: Element } | null {
+  for (const heading of all('h3, [role="heading"]', unit)) {
+    const anchor = closest(heading, (e) => e.name === 'a' && e.attribs.href !== undefined, 6);
+    if (anchor && contains(unit, anchor)) return { anchor, heading };
+  }
+  return null;
+}
+
+function landingUrl(unit: Element, anchor: Element, pageUrl: string): string | null {
+  const direct = linkTarget(anchor.attribs.href, pageUrl);
+  if (direct) return direct;
+  // Older cards put the tracking link first and the landing link (same heading) next to it.
+  for (const a of all('a[href]', unit)) {
+    const u = linkTarget(a.attribs.href, pageUrl);
+    if (u) return u;
+  }
+  return linkTarget(anchor.attribs.href, pageUrl, true);
+}
+
+function displayedUrl(unit: Element): string | null {
+  const el = one('[data-dtld][role="text"], cite, [role="text"]', unit);
+  return el ? text(el) || null : null;
+}
+
+function descriptionOf(unit: Element, anchor: Element): string | null {
+  const el = all(DESCRIPTION, unit).find((e) => !contains(anchor, e) && !one('a', e));
+  if (el) return text(el) || null;
+  const t = text(unit, (e) => e.name === 'a' || e.name === 'cite' || e.name === 'ul' || attr(e, 'role') === 'button');
+  return t || null;
+}
+
+function adSitelinks(unit: Element, anchor: Element, url: string | null, pageUrl: string): Link[] {
+  const out: Link[] = [];
+  const seen = new Set<string>();
+  for (const a of all('a[href]', unit)) {
+    if (a === anchor || contains(anchor, a) || closest(a, (e) => e.name === 'cite' || hasClass(e, 'ads-visurl'), 4)) continue;
+    // Seller-rating links sit next to the stars, not among the ad's own links.
+    if (a.parent && one('g-review-stars', a.parent)) continue;
+    const title = text(a);
+    const target = linkTarget(a.attribs.href, pageUrl);
+    if (!title || !target || target === url || seen.has(target) || !/\p{L}{2}/u.test(title)) continue;
+    seen.add(target);
+    out.push({ title, url: target });
+  }
+  return out;
+}
+
+export function parseTextAds(doc: Document, pageUrl: string): PaidResult[] {
+  const out: PaidResult[] = [];
+  const units = all(UNIT, doc).filter((u, i, arr) => !arr.some((o, j) => j !== i && contains(o, u) && o !== u));
+  for (const unit of units) {
+    const main = mainLink(unit);
+    if (!main) continue;
+    const url = landingUrl(unit, main.anchor, pageUrl);
+    if (!url) continue;
+    out.push({
+      position: out.length + 1,
+      block: blockOf(unit),
+      title: text(main.heading),
+      url,
+      displayed_url: displayedUrl(unit),
+      description: descriptionOf(unit, main.anchor),
+      sitelinks: adSitelinks(unit, main.anchor, url, pageUrl),
+    });
+  }
+  return out;
+}
+
+/** Product listing cards: title, price and merchant from their long-lived slots. */
+export function parseShoppingUnits(doc: Document, pageUrl: string): ShoppingUnit[] {
+  const out: ShoppingUnit[] = [];
+  const seen = new Set<string>();
+  for (const unit of all('.pla-unit', doc)) {
+    const heading = one('[role="heading"], h3, .pla-unit-title', unit);
+    const titleEl = heading ? one('.pymv4e', heading) ?? heading : null;
+    const title = titleEl ? text(titleEl) : '';
+    if (!title) continue;
+    let url: string | null = null;
+    for (const a of all('a[href]', unit)) {
+      url = linkTarget(a.attribs.href, pageUrl);
+      if (url) break;
+    }
+    const key = `${title}\u0000${url ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const price = one('.e10twf, [data-price]', unit);
+    const merchantBox = one('.LbUacb, [data-merchant]', unit);
+    const merchant = merchantBox ? one('span', merchantBox) ?? merchantBox : null;
+    out.push({
+      position: out.length + 1,
+      title,
+      url,
+      // The slot may also hold the struck-through former price: keep the first amount.
+      price: price ? priceOf(text(price))?.text ?? (text(price) || null) : null,
+      merchant: merchant ? text(merchant) || null : null,
+    });
+  }
+  return out;
+}

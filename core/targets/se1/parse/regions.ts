@@ -1,0 +1,76 @@
+/**
+ * Which block of an se1 result page an element sits in, from structural markers that have been
+ * stable across markup generations (2019-2026 captures): region ids (`tads`, `bottomads`, `rhs`),
+ * data attributes (`data-text-ad`, `data-news-doc-id`, `data-vid`, `data-q`) and a few long-lived
+ * component names (`related-question-pair`, `pla-unit`, `g-section-with-header`).
+ */
+import type { Element } from '../../../parsers/dom.js';
+import { hasClass } from '../../../parsers/dom.js';
+
+/** `section` and `carousel` are generic wrappers (top stories, recipes, related searches live in them). */
+export type Region = 'ads' | 'shopping' | 'paa' | 'news' | 'video' | 'panel' | 'aio' | 'images' | 'section' | 'carousel';
+
+const AD_IDS = new Set(['tads', 'tadsb', 'bottomads', 'tvcap']);
+
+function classify(el: Element): Region | null {
+  const a = el.attribs;
+  if (a.id && AD_IDS.has(a.id)) return 'ads';
+  if (a['data-text-ad'] !== undefined) return 'ads';
+  if (a['data-pla'] !== undefined || a['data-pla-slot-pos'] !== undefined) return 'shopping';
+  if (a.id === 'rhs') return 'panel';
+  if (a.id === 'iur') return 'images';
+  if (a['data-news-doc-id'] !== undefined || a['data-news-cluster-id'] !== undefined) return 'news';
+  if (a['data-vid'] !== undefined || a['data-surl'] !== undefined) return 'video';
+  if (a['data-attrid'] === 'SrpGenSumSummary' || a['data-subtree'] === 'mfc' || a['data-subtree'] === 'aimc') return 'aio';
+  if (el.name === 'video-voyager') return 'video';
+  if (el.name === 'g-section-with-header') return 'section';
+  if (el.name === 'g-scrolling-carousel' || el.name === 'g-inner-card') return 'carousel';
+  const cls = a.class;
+  if (cls) {
+    if (hasClass(el, 'related-question-pair')) return 'paa';
+    if (hasClass(el, 'ads-ad') || hasClass(el, 'uEierd')) return 'ads';
+    if (hasClass(el, 'pla-unit') || hasClass(el, 'commercial-unit-desktop-top') || hasClass(el, 'commercial-unit-desktop-rhs') || hasClass(el, 'cu-container')) {
+      return 'shopping';
+    }
+  }
+  return null;
+}
+
+/**
+ * Every region the element is inside, innermost first. One walk to the root per call; callers
+ * ask for a few dozen elements per page, so this stays well under a millisecond.
+ */
+export function regionsOf(el: Element): Region[] {
+  const out: Region[] = [];
+  let cur = el.parent;
+  while (cur && cur.type === 'tag') {
+    const r = classify(cur);
+    if (r) out.push(r);
+    cur = cur.parent;
+  }
+  return out;
+}
+
+export function inRegion(el: Element, ...regions: Region[]): boolean {
+  let cur = el.parent;
+  while (cur && cur.type === 'tag') {
+    const r = classify(cur);
+    if (r && regions.includes(r)) return true;
+    cur = cur.parent;
+  }
+  return false;
+}
+
+/** The nearest ancestor that classifies as `region` (the block container itself). */
+export function regionRoot(el: Element, region: Region): Element | null {
+  let cur = el.parent;
+  while (cur && cur.type === 'tag') {
+    if (classify(cur) === region) return cur;
+    cur = cur.parent;
+  }
+  return null;
+}
+
+export function classifyElement(el: Element): Region | null {
+  return classify(el);
+}

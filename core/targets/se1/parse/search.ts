@@ -1,0 +1,79 @@
+/**
+ * se1 web results page (`se1/search`, `se1/ads`, and `se1` for result-page URLs): runs every
+ * block extractor over one parsed document and reports whether the page was recognised.
+ */
+import type { PageInput, Parsed } from '../../../parsers/types.js';
+import { Blocks, resultCount } from '../../../parsers/blocks.js';
+import type { Document, Element } from '../../../parsers/dom.js';
+import { all, loadHtml, one, text } from '../../../parsers/dom.js';
+import { parseAiOverview } from './aio.js';
+import { parseShoppingUnits, parseTextAds } from './ads.js';
+import { parseTopStories, parseVideos } from './news.js';
+import { parseOrganic } from './organic.js';
+import { parseKnowledgePanel, parseLocalPack } from './panels.js';
+import { parseQuestions, parseRelatedSearches } from './questions.js';
+import type { Se1AdsJson, Se1SearchJson } from './types.js';
+
+/** The query as the page shows it in its search box, else as requested. */
+export function pageQuery(doc: Document, params: Record<string, unknown>): string | null {
+  for (const el of all('textarea[name="q"], input[name="q"]', doc)) {
+    const v = (el.attribs.value ?? (el.name === 'textarea' ? text(el) : '')).trim();
+    if (v) return v;
+  }
+  return typeof params.query === 'string' ? params.query : null;
+}
+
+/** Containers every generation of the results page has, even with zero results. */
+function looksLikeResultsPage(doc: Document): boolean {
+  return one('#rso, #search, #res, #result-stats, #topstuff, #botstuff', doc) !== null;
+}
+
+export function parseSe1SearchDoc(doc: Document, input: PageInput): Parsed {
+  const b = new Blocks();
+  const url = input.url;
+  const organicBlock = b.run('organic', () => parseOrganic(doc, url), { results: [], featured: null, anchors: new Set<Element>() });
+  const organicAnchors = organicBlock.anchors;
+  const stats = one('#result-stats', doc);
+  const json: Se1SearchJson = {
+    query: pageQuery(doc, input.params),
+    page: input.page,
+    result_count: stats ? resultCount(text(stats)) : null,
+    organic: organicBlock.results,
+    paid: b.run('paid', () => parseTextAds(doc, url), []),
+    shopping: b.run('shopping', () => parseShoppingUnits(doc, url), []),
+    people_also_ask: b.run('people_also_ask', () => parseQuestions(doc, url), []),
+    related_searches: b.run('related_searches', () => parseRelatedSearches(doc, url), []),
+    ai_overview: b.run('ai_overview', () => parseAiOverview(doc, url), null),
+    featured_snippet: organicBlock.featured,
+    knowledge_panel: b.run('knowledge_panel', () => parseKnowledgePanel(doc, url), null),
+    local_pack: b.run('local_pack', () => parseLocalPack(doc, url), []),
+    top_stories: b.run('top_stories', () => parseTopStories(doc, url, organicAnchors), []),
+    videos: b.run('videos', () => parseVideos(doc, url, organicAnchors), []),
+  };
+  // A region that is on the page but yielded nothing means its markup changed: say so.
+  if (json.paid.length === 0 && one('[data-text-ad], li.ads-ad', doc)) b.failed.push('paid');
+  if (json.people_also_ask.length === 0 && one('.related-question-pair', doc)) b.failed.push('people_also_ask');
+  const found =
+    json.organic.length + json.paid.length + json.shopping.length + json.people_also_ask.length + json.related_searches.length > 0 ||
+    json.ai_overview !== null ||
+    json.knowledge_panel !== null;
+  return { json, status: b.status(found || looksLikeResultsPage(doc)) };
+}
+
+export function parseSe1Search(input: PageInput): Parsed {
+  return parseSe1SearchDoc(loadHtml(input.html), input);
+}
+
+/** `se1/ads`: the paid block only (text ads and product listing ads). */
+export function parseSe1Ads(input: PageInput): Parsed {
+  const doc = loadHtml(input.html);
+  const b = new Blocks();
+  const json: Se1AdsJson = {
+    query: pageQuery(doc, input.params),
+    page: input.page,
+    paid: b.run('paid', () => parseTextAds(doc, input.url), []),
+    shopping: b.run('shopping', () => parseShoppingUnits(doc, input.url), []),
+  };
+  if (json.paid.length === 0 && one('[data-text-ad], li.ads-ad', doc)) b.failed.push('paid');
+  return { json, status: b.status(json.paid.length + json.shopping.length > 0 || looksLikeResultsPage(doc)) };
+}

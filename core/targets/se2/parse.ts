@@ -1,0 +1,144 @@
+/**
+ * se2 web results page (`se2/search`, and `se2` for result-page URLs). The result list has kept
+ * one shape since 2019: `#b_results` items — `li.b_algo` organic results with the title link in
+ * an `h2`, `li.b_ad` ad groups (`b_adBottom` below the results), a `.b_rs` related-searches
+ * block, `li.b_no` for an empty result set — and the count in `.sb_count`.
+ */
+import type { PageInput, Parsed } from '../../parsers/types.js';
+import { Blocks, resultCount } from '../../parsers/blocks.js';
+import type { Document, Element } from '../../parsers/dom.js';
+import { all, attr, closest, contains, hasClass, linkTarget, loadHtml, one, text } from '../../parsers/dom.js';
+import type { Link, OrganicResult, PaidResult, RelatedSearch } from '../se1/parse/types.js';
+
+export interface Se2SearchJson {
+  query: string | null;
+  page: number;
+  result_count: number | null;
+  organic: OrganicResult[];
+  paid: PaidResult[];
+  related_searches: RelatedSearch[];
+}
+
+/** Click-tracking links carry the target base64url-encoded in `u=a1...`. */
+export function unwrapTracking(url: string | null): string | null {
+  if (!url) return url;
+  try {
+    const u = new URL(url);
+    const enc = u.searchParams.get('u');
+    if (u.pathname === '/ck/a' && enc && enc.startsWith('a1')) {
+      const target = Buffer.from(enc.slice(2).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+      if (/^https?:\/\//.test(target)) return target;
+    }
+  } catch {
+    // Not absolute: keep as is.
+  }
+  return url;
+}
+
+const NOT_SITELINK = (e: Element) =>
+  e.name === 'cite' || hasClass(e, 'b_attribution') || hasClass(e, 'b_suffix') || hasClass(e, 'b_moreLink') || attr(e, 'role') === 'menu';
+
+function linksOf(box: Element, skip: Element, mainUrl: string | null, pageUrl: string): Link[] {
+  const out: Link[] = [];
+  const seen = new Set<string>();
+  for (const a of all('a[href]', box)) {
+    if (a === skip || contains(skip, a) || closest(a, (e) => e === box || NOT_SITELINK(e)) !== box || NOT_SITELINK(a)) continue;
+    const url = unwrapTracking(linkTarget(a.attribs.href, pageUrl));
+    const title = text(a);
+    if (!url || !title || title.length > 120 || url === mainUrl || seen.has(url) || !/\p{L}{2}/u.test(title)) continue;
+    seen.add(url);
+    out.push({ title, url });
+  }
+  return out;
+}
+
+function snippetOf(item: Element, titleLink: Element): string | null {
+  const el = one('.b_caption p, .b_lineclamp2, .b_lineclamp3, .b_lineclamp4, .b_algoSlug, .b_paractl', item);
+  if (el) return text(el, (e) => hasClass(e, 'b_adSlug')) || null;
+  const cap = one('.b_caption', item);
+  const t = cap ? text(cap, (e) => NOT_SITELINK(e) || e === titleLink) : '';
+  return t || null;
+}
+
+export function parseSe2Organic(doc: Document, pageUrl: string): OrganicResult[] {
+  const out: OrganicResult[] = [];
+  for (const item of all('#b_results > li.b_algo, #b_results > li > .b_algo', doc)) {
+    const a = one('h2 a[href], .b_title a[href], h3 a[href]', item);
+    if (!a) continue;
+    const url = unwrapTracking(linkTarget(a.attribs.href, pageUrl));
+    if (!url) continue;
+    const cite = one('cite', item);
+    out.push({
+      position: out.length + 1,
+      title: text(a),
+      url,
+      displayed_url: cite ? text(cite) || null : null,
+      snippet: snippetOf(item, a),
+      sitelinks: linksOf(item, a, url, pageUrl),
+    });
+  }
+  return out;
+}
+
+export function parseSe2Ads(doc: Document, pageUrl: string): PaidResult[] {
+  const out: PaidResult[] = [];
+  for (const group of all('#b_results > li.b_ad, #b_context li.b_ad, .b_adTop, .b_adBottom', doc)) {
+    if (closest(group, (e) => hasClass(e, 'b_ad'))) continue;
+    const block = hasClass(group, 'b_adBottom') ? 'bottom' : 'top';
+    const units = all('.sb_add, ul > li', group).filter((u) => one('h2 a[href]', u) && !all('.sb_add, ul > li', group).some((o) => o !== u && contains(o, u)));
+    for (const unit of units) {
+      const a = one('h2 a[href]', unit);
+      if (!a) continue;
+      const url = unwrapTracking(linkTarget(a.attribs.href, pageUrl, true));
+      if (!url) continue;
+      const cite = one('cite', unit);
+      const desc = one('.b_caption p, .b_ad_description', unit);
+      out.push({
+        position: out.length + 1,
+        block,
+        title: text(a),
+        url,
+        displayed_url: cite ? text(cite) || null : null,
+        description: desc ? text(desc, (e) => hasClass(e, 'b_adSlug')) || null : null,
+        sitelinks: linksOf(unit, a, url, pageUrl),
+      });
+    }
+  }
+  return out;
+}
+
+export function parseSe2Related(doc: Document, pageUrl: string): RelatedSearch[] {
+  const out: RelatedSearch[] = [];
+  const seen = new Set<string>();
+  for (const a of all('.b_rs a[href], #brsv3 a[href]', doc)) {
+    const query = text(a);
+    if (!query || seen.has(query.toLowerCase())) continue;
+    seen.add(query.toLowerCase());
+    out.push({ query, url: linkTarget(a.attribs.href, pageUrl, true) });
+  }
+  return out;
+}
+
+function se2Query(doc: Document, params: Record<string, unknown>): string | null {
+  const box = one('input[name="q"], textarea[name="q"]', doc);
+  const v = box ? (box.attribs.value ?? (box.name === 'textarea' ? text(box) : '')).trim() : '';
+  if (v) return v;
+  return typeof params.query === 'string' ? params.query : null;
+}
+
+export function parseSe2Search(input: PageInput): Parsed {
+  const doc = loadHtml(input.html);
+  const b = new Blocks();
+  const count = one('.sb_count', doc);
+  const json: Se2SearchJson = {
+    query: se2Query(doc, input.params),
+    page: input.page,
+    result_count: count ? resultCount(text(count)) : null,
+    organic: b.run('organic', () => parseSe2Organic(doc, input.url), []),
+    paid: b.run('paid', () => parseSe2Ads(doc, input.url), []),
+    related_searches: b.run('related_searches', () => parseSe2Related(doc, input.url), []),
+  };
+  if (json.organic.length === 0 && one('li.b_algo', doc)) b.failed.push('organic');
+  const known = json.organic.length + json.paid.length > 0 || one('#b_results', doc) !== null;
+  return { json, status: b.status(known) };
+}

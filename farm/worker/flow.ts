@@ -1,0 +1,169 @@
+/**
+ * Worker side: runs one flow (core/targets/flow.ts) to the page it produces. Every attempt runs
+ * the whole flow on one proxy with one cookie jar — setup steps (unless a session is reused),
+ * the page step (in the browser with `run_js`, else over plain HTTP), its follow-ups — then the
+ * flow's `check`. A failed attempt is retried on the next proxy by the shared attempts loop,
+ * with the same backoff, SSRF guard and deadline as a single fetch.
+ */
+import { CookieJar } from 'tough-cookie';
+import { GleanerError } from '../../core/errors.js';
+import type { FetchStep, Flow, Vars, Verdict } from '../../core/targets/flow.js';
+import type { BrowserCookie } from '../browser/contexts.js';
+import type { DeviceProfile } from '../devices.js';
+import type { TaskMessage } from '../messages.js';
+import type { RawHeaders } from '../net/exchange.js';
+import type { ProxyEntry, ProxyRotation } from '../net/proxies.js';
+import type { TaskAbort } from './abort.js';
+import { withAttempts } from './attempts.js';
+import type { WorkerEnv } from './env.js';
+import { fillRequest, readInto } from './flow-vars.js';
+import { httpPage, renderPage, type Fetched, type PageRequest } from './page-fetch.js';
+
+/** Follow-ups (continuation pages) stop when less than this is left before the deadline. */
+const FOLLOW_UP_RESERVE_MS = 3000;
+
+export interface FlowContext {
+  msg: TaskMessage;
+  env: WorkerEnv;
+  device: DeviceProfile;
+  runJs: boolean;
+  screenshot: boolean;
+  abort: TaskAbort;
+}
+
+export interface FlowRun {
+  /** The page step's HTTP status (the attempts loop retries 5xx and 429). */
+  status: number;
+  page: Fetched;
+  /** Bodies kept by `keep` steps and follow-ups, by step name. */
+  parts: Record<string, string[]>;
+  requestBytes: number;
+  responseBytes: number;
+}
+
+/** What the last attempt's check said, so that running out of attempts can report it. */
+interface Memo {
+  verdict: Extract<Verdict, { ok: false }> | undefined;
+  run: FlowRun | undefined;
+}
+
+export async function runFlow(flow: Flow, ctx: FlowContext, rotation: ProxyRotation): Promise<FlowRun> {
+  const { limits } = ctx.env.setup;
+  const memo: Memo = { verdict: undefined, run: undefined };
+  try {
+    return await withAttempts({ maxAttempts: limits.maxAttempts, baseMs: limits.retryBaseMs, abort: ctx.abort, rotation }, (proxy) => {
+      memo.verdict = undefined;
+      memo.run = undefined;
+      return attempt(flow, ctx, proxy, memo);
+    });
+  } catch (err) {
+    const v = memo.verdict;
+    if (!v || !(err instanceof GleanerError) || err.code !== 'REQUEST_FAILED_AFTER_MANY_RETRIES') throw err;
+    if (v.lastResort === 'return' && memo.run) return memo.run;
+    throw new GleanerError(v.code, v.message, v.data);
+  }
+}
+
+async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, memo: Memo): Promise<FlowRun> {
+  const { env, abort } = ctx;
+  const session = flow.session;
+  const reused = session ? env.sessions.take(session.key, proxy?.url) : undefined;
+  const jar = reused?.jar ?? new CookieJar();
+  const vars: Vars = { ...flow.vars, ...reused?.vars };
+  const parts: Record<string, string[]> = {};
+  const pageAt = pageIndex(flow.steps);
+  let page: Fetched | undefined;
+  let requestBytes = 0;
+  let responseBytes = 0;
+  const fetchStep = async (req: PageRequest, asPage: boolean): Promise<Fetched> => {
+    const res =
+      asPage && ctx.runJs
+        ? await renderPage(ctx.msg, env, req, proxy, ctx.device, { screenshot: ctx.screenshot, cookies: browserCookies(jar, req.url) }, abort.signal)
+        : await httpPage(env, req, proxy, ctx.device, abort, jar);
+    requestBytes += res.requestBytes;
+    responseBytes += res.responseBytes;
+    return res;
+  };
+
+  for (const [i, step] of flow.steps.entries()) {
+    if (step.setup && reused) continue;
+    const asPage = i === pageAt;
+    let res: Fetched;
+    try {
+      res = await fetchStep(toRequest(fillRequest(step.name, step, vars)), asPage);
+    } catch (err) {
+      if (step.optional && !asPage && isUpstreamFailure(err)) continue;
+      throw err;
+    }
+    if (!asPage && !(res.status >= 200 && res.status < 400)) {
+      if (step.optional) continue;
+      throw new GleanerError('UPSTREAM_FAILED', `Step "${step.name}" answered HTTP ${res.status}.`);
+    }
+    readInto(vars, step.read, { url: res.url, body: res.body, headers: res.headers, jar });
+    if (step.keep) (parts[step.name] ??= []).push(res.body);
+    if (asPage) page = res;
+    if (step.more && res.status < 400) await followUps(step, res.body, vars, parts, ctx, (req) => fetchStep(req, false));
+  }
+  if (!page) throw new GleanerError('INTERNAL_ERROR', 'A flow ended without its page step.');
+  const run: FlowRun = { status: page.status, page, parts, requestBytes, responseBytes };
+  if (flow.check && page.status < 500) {
+    const verdict = flow.check({ url: page.url, status: page.status, body: page.body, headers: flat(page.headers) }, vars);
+    if (!verdict.ok) {
+      memo.verdict = verdict;
+      memo.run = run;
+      if (session) env.sessions.drop(session.key, proxy?.url);
+      if (verdict.retry) throw new GleanerError('UPSTREAM_FAILED', verdict.message);
+      throw new GleanerError(verdict.code, verdict.message, verdict.data);
+    }
+  }
+  if (session && !reused && flow.steps.some((s) => s.setup)) env.sessions.save(session.key, proxy?.url, jar, vars, session.ttlMs);
+  return run;
+}
+
+/** Continuation pages of a step: made while `next` asks for one, within `max` and the deadline. */
+async function followUps(
+  step: FetchStep,
+  first: string,
+  vars: Vars,
+  parts: Record<string, string[]>,
+  ctx: FlowContext,
+  fetch: (req: PageRequest) => Promise<Fetched>,
+): Promise<void> {
+  const more = step.more!;
+  let body = first;
+  for (let count = 0; count < more.max; count++) {
+    if (ctx.msg.task.deadline - Date.now() < FOLLOW_UP_RESERVE_MS || ctx.abort.aborted) return;
+    const next = more.next(body, count, vars);
+    if (!next) return;
+    const res = await fetch(toRequest(fillRequest(step.name, next, vars)));
+    // A continuation that fails ends the list with what was gathered; the page itself is good.
+    if (res.status < 200 || res.status >= 300) return;
+    (parts[step.name] ??= []).push(res.body);
+    body = res.body;
+  }
+}
+
+/** The page step: the one marked `page`, else the last. */
+function pageIndex(steps: readonly FetchStep[]): number {
+  const marked = steps.findIndex((s) => s.page === true);
+  return marked >= 0 ? marked : steps.length - 1;
+}
+
+function toRequest(r: ReturnType<typeof fillRequest>): PageRequest {
+  return { url: r.url, method: r.method, headers: r.headers, body: r.body };
+}
+
+function isUpstreamFailure(err: unknown): boolean {
+  return err instanceof GleanerError && err.code === 'UPSTREAM_FAILED';
+}
+
+/** The jar's cookies for the page's URL, as the browser context takes them. */
+function browserCookies(jar: CookieJar, url: string): BrowserCookie[] {
+  return jar.getCookiesSync(url).map((c) => ({ name: c.key, value: c.value, url }));
+}
+
+function flat(headers: RawHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}

@@ -1,0 +1,147 @@
+/**
+ * One request of a flow on the farm's two network paths: the plain-HTTP path (undici, with the
+ * flow's cookie jar) and the browser path (a page in a context of this worker's browser, with
+ * the jar's cookies). Both check every hop against the SSRF policy and honour the abort.
+ */
+import type { CookieJar } from 'tough-cookie';
+import { GleanerError } from '../../core/errors.js';
+import type { BrowserCookie } from '../browser/contexts.js';
+import { render } from '../browser/render.js';
+import type { Tab } from '../browser/tab.js';
+import { requestHeaders, type DeviceProfile } from '../devices.js';
+import type { TaskMessage } from '../messages.js';
+import { decodeBody } from '../net/decode.js';
+import type { RawHeaders } from '../net/exchange.js';
+import { httpFetch } from '../net/fetcher.js';
+import type { ProxyEntry } from '../net/proxies.js';
+import { checkUrl } from '../net/ssrf.js';
+import type { TaskAbort } from './abort.js';
+import type { WorkerEnv } from './env.js';
+import type { FetchedPage } from './outputs.js';
+
+export interface PageRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Readonly<Record<string, string>> | undefined;
+  body: string | undefined;
+}
+
+/** A fetched response with its headers, for a flow's readers and check. */
+export interface Fetched extends FetchedPage {
+  headers: RawHeaders;
+}
+
+export async function httpPage(
+  env: WorkerEnv,
+  req: PageRequest,
+  proxy: ProxyEntry | null,
+  device: DeviceProfile,
+  abort: TaskAbort,
+  jar: CookieJar | undefined,
+): Promise<Fetched> {
+  const res = await httpFetch(
+    {
+      url: req.url,
+      method: req.method,
+      headers: { ...requestHeaders(device), ...req.headers },
+      body: req.body,
+      proxy,
+      maxBytes: env.setup.config.maxResponseBytes,
+      abort,
+      jar,
+    },
+    env.agents,
+    env.policy,
+  );
+  const decoded = decodeBody(res.body, res.contentType);
+  return {
+    url: res.url,
+    status: res.status,
+    headers: res.headers,
+    body: decoded.text,
+    isHtml: decoded.isHtml,
+    binary: decoded.binary,
+    screenshot: null,
+    runJs: false,
+    requestBytes: res.requestBytes,
+    responseBytes: res.body.length,
+  };
+}
+
+export interface RenderOptions {
+  screenshot: boolean;
+  /** The flow's cookies for the page's URL; the context is chosen by them (see ContextPool). */
+  cookies: readonly BrowserCookie[];
+}
+
+export async function renderPage(
+  msg: TaskMessage,
+  env: WorkerEnv,
+  req: PageRequest,
+  proxy: ProxyEntry | null,
+  device: DeviceProfile,
+  opts: RenderOptions,
+  signal: AbortSignal,
+): Promise<Fetched> {
+  // Refused before a page opens (the in-browser guard proxy checks what the page loads after).
+  checkUrl(req.url, env.policy);
+  // Shared mode: the pool names the node's browser server; per-worker mode: this thread's own.
+  const ref = msg.browser;
+  const lost = (message: string) => new GleanerError('BROWSER_CRASHED', message, ref ? { wsEndpoint: ref.wsEndpoint } : undefined);
+  const browser = await (ref ? env.link.get(ref) : env.local.get()).catch((err: unknown) => {
+    throw ref || !(err instanceof GleanerError) ? lost('The browser could not be reached.') : err;
+  });
+  const browserPid = ref ? ref.pid : env.local.currentPid;
+  const guard = env.policy.allowPrivate ? undefined : await env.guards.get(proxy);
+  const cookieKey = opts.cookies.length ? opts.cookies.map((c) => `${c.domain ?? c.url}|${c.name}=${c.value}`).sort().join(';') : undefined;
+  let lease;
+  try {
+    lease = await env.contexts.acquire({ browser, browserPid, device, proxy, guardUrl: guard?.url, cookies: opts.cookies, cookieKey }, signal);
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    if (!browser.isConnected()) throw lost('The browser went away before the page opened.');
+    throw err instanceof GleanerError ? err : new GleanerError('INTERNAL_ERROR', 'A browser context could not be opened.');
+  }
+  let ok = false;
+  let tab: Tab | undefined;
+  try {
+    const rendered = await render(lease.context, lease.page, {
+      url: req.url,
+      headers: req.headers ? { ...req.headers } : undefined,
+      screenshot: opts.screenshot,
+      maxBytes: env.setup.config.maxResponseBytes,
+      deadline: msg.task.deadline,
+      quietMaxMs: env.setup.limits.quietMaxMs,
+      signal,
+      guard,
+    });
+    ok = true;
+    tab = rendered.tab;
+    const r = rendered.result;
+    return {
+      url: r.url,
+      status: r.status,
+      headers: {},
+      body: r.html,
+      isHtml: true,
+      binary: false,
+      screenshot: r.screenshot,
+      runJs: true,
+      requestBytes: r.requestBytes,
+      responseBytes: r.responseBytes,
+    };
+  } catch (err) {
+    // Only a browser that is gone is reported as lost (the pool then replaces it); a crashed
+    // tab in a live browser is retried without touching the browser and its other pages.
+    if (err instanceof GleanerError && err.code === 'BROWSER_CRASHED') {
+      // Per-worker: a crash may be the browser dying; let it be seen going (briefly) so the
+      // pool's retry does not land on it (shared mode: the pool waits for the server instead).
+      if (!ref) await env.local.settle(browser, 1000);
+      if (!browser.isConnected()) throw lost(err.message);
+    }
+    throw err;
+  } finally {
+    // A page that failed (timeout, crash, refusal, upstream error) takes its context with it.
+    lease.release(!ok, tab);
+  }
+}
