@@ -10,7 +10,7 @@ import { createLogger, type Logger } from '../core/log.js';
 import { compileAll } from '../core/schema/index.js';
 import { Store } from '../core/store/index.js';
 import { EventBus } from '../core/events.js';
-import { createFarm, DEFAULT_LIMITS, Dispatcher, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
+import { createFarm, DEFAULT_LIMITS, JobRunner, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
 import { Admission } from './admission.js';
 import { bootstrapCredentials, type BootstrapResult } from './bootstrap.js';
 import type { Handler, ServiceState, Services } from './context.js';
@@ -92,7 +92,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     config,
     store,
     farm: undefined,
-    dispatcher: undefined,
+    jobs: undefined,
     events: new EventBus((err) => log.error({ err }, 'job event listener failed')),
     metrics: new Metrics(),
     log,
@@ -129,7 +129,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     policy: { maxAttempts: config.deliveryAttempts, baseMs: config.deliveryBaseMs, maxMs: config.deliveryMaxMs, jitter: 'full', maxRetryAfterMs: config.deliveryMaxMs },
     allowPrivate: config.allowPrivate,
   });
-  const dispatcher = new Dispatcher({
+  const dispatcher = new JobRunner({
     jobs: store.jobs,
     runner: farm,
     events: svc.events,
@@ -147,7 +147,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       outbox.wake();
     },
   });
-  svc.dispatcher = dispatcher;
+  svc.jobs = dispatcher;
   const recovered = dispatcher.start();
   outbox.start();
   const sweeper = setInterval(() => {
