@@ -49,7 +49,9 @@ export async function createFarm(opts: FarmOptions): Promise<Farm> {
   };
 }
 
-// Job machinery: the dispatcher feeds the durable queue to a farm; the outbox delivers.
-export { Dispatcher, type DispatcherOptions, type TaskRunner } from './jobs/dispatcher.js';
+// Job machinery: the job runner feeds the durable queue to a farm; the outbox delivers.
+// (Declared as `Dispatcher` in jobs/dispatcher.ts; exported under the name that says what it
+// is, apart from the farm's in-flight tasks and undici's Dispatcher.)
+export { Dispatcher as JobRunner, type DispatcherOptions as JobRunnerOptions, type TaskRunner } from './jobs/dispatcher.js';
 export { Outbox, type OutboxOptions, type DeliveryPayloads } from './jobs/outbox.js';
 export { parseDeliveryConfig, webhookBody, type DeliveryConfig, type RetryPolicy } from './delivery/index.js';

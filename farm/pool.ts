@@ -19,7 +19,7 @@ import { GleanerError } from '../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask, TaskReply } from '../core/wire.js';
 import { BrowserHost } from './browser-host.js';
 import { chromiumArgs, resolveExecutable } from './chromium-args.js';
-import { Dispatch, WORKER_STOPPED, cancelled } from './dispatch.js';
+import { InFlightTask, WORKER_STOPPED, cancelled } from './in-flight.js';
 import type { BrowserRef, ControlMessage, FarmLimits, TaskMessage, WorkerSetup } from './messages.js';
 import { createStatsBuffer, readStats, releaseThread } from './stats.js';
 
@@ -46,7 +46,7 @@ export class FarmPool {
   private readonly piscina: Piscina<TaskMessage, TaskReply>;
   private readonly host: BrowserHost;
   private readonly statsBuffer = createStatsBuffer();
-  private readonly running = new Set<Dispatch>();
+  private readonly running = new Set<InFlightTask>();
   /** Cancels go to every worker as a dispatch's `seq` (see worker/cancels.ts). */
   private readonly cancels: BroadcastChannel;
   private seq = 0;
@@ -69,7 +69,7 @@ export class FarmPool {
     const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate }) };
     const setup: WorkerSetup = { config, limits, hosts, stats: this.statsBuffer, cancelChannel, browserLaunch };
     this.piscina = new Piscina<TaskMessage, TaskReply>({
-      filename: new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url).href,
+      filename: new URL(fromSource ? './worker/main.ts' : './worker/main.js', import.meta.url).href,
       execArgv: fromSource ? ['--import', 'tsx'] : [],
       minThreads: workers,
       maxThreads: workers,
@@ -138,7 +138,7 @@ export class FarmPool {
 
   private dispatch(task: ScrapeTask, browser: BrowserRef | null, signal: AbortSignal | undefined): Promise<TaskReply> {
     const seq = ++this.seq;
-    const d = new Dispatch(seq, this.cancels, signal, task.deadline + BACKSTOP_MS);
+    const d = new InFlightTask(seq, this.cancels, signal, task.deadline + BACKSTOP_MS);
     this.running.add(d);
     const message: TaskMessage = { task, browser, seq };
     this.piscina.run(message).then(

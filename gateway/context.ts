@@ -9,7 +9,7 @@ import type { Metrics } from './metrics.js';
 import type { HttpRoute, Router } from './routes.js';
 import type { Admission } from './admission.js';
 import type { EventBus } from '../core/events.js';
-import type { Dispatcher } from '../farm/index.js';
+import type { JobRunner } from '../farm/index.js';
 
 export type ServiceState = 'starting' | 'ready' | 'draining';
 
@@ -24,7 +24,7 @@ export interface Services {
   admission: Admission;
   events: EventBus;
   /** Undefined while starting. */
-  dispatcher: Dispatcher | undefined;
+  jobs: JobRunner | undefined;
   state: () => ServiceState;
 }
 

@@ -21,7 +21,7 @@ import { validate } from '../core/schema/index.js';
 import { entitled, type Account } from '../core/store/accounts.js';
 import type { Services } from './context.js';
 import { submitJobs } from './handlers/jobs.js';
-import { refuseUnrunnableExtraction } from './pipeline.js';
+import { refuseUnrunnableExtraction } from './webapi.js';
 
 const HIGH_WATER = 256 * 1024;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;

@@ -1,39 +1,68 @@
 /**
- * The request walk (DESIGN.md part 4): match → state → auth → entitlement → body (capped,
- * streamed) → JSON parse → validation → handler. Every refusal is a problem document from the
- * closed table; handlers only see valid, authenticated requests.
+ * The request walk every HTTP listener shares (DESIGN.md part 4): match → state → body (capped,
+ * streamed, JSON-parsed) → credentials → the front door's handler, then one metrics sample and
+ * one log line. The Web API and the Job API are two `FrontDoor`s on this pipeline; they differ
+ * in their route tables, their credentials (Bearer key, Basic user) and their handlers. Every
+ * refusal is a problem document from the closed table.
  */
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { GleanerError, toWireError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { problemFromWire, PROBLEM_CONTENT_TYPE } from '../core/problem.js';
 import type { Logger } from '../core/log.js';
-import { entitled } from '../core/store/accounts.js';
-import { validate } from '../core/schema/index.js';
-import { checkExtractionConfig } from '../core/extraction/index.js';
+import type { Account } from '../core/store/accounts.js';
 import { copyRequest, readBody, Reply, type RequestInfo } from './http.js';
-import type { Ctx, Handler, Services } from './context.js';
-import type { RouteKind } from './routes.js';
+import type { Services } from './context.js';
+import type { Routable, Router } from './routes.js';
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** What the credentials check found: the caller (or `{}` on a public route), or nobody (401). */
+export type Caller = { account?: Account } | undefined;
 
-/** Routes answered even while starting or draining. */
-const ALWAYS_ON = new Set<RouteKind>(['healthz', 'readyz', 'metrics']);
+/** A matched, authenticated request as a front door's handler receives it. */
+export interface Admitted<R extends Routable> {
+  info: RequestInfo;
+  reply: Reply;
+  route: R;
+  param: string | undefined;
+  account: Account | undefined;
+  /** The parsed JSON body on routes that read one, else undefined. */
+  body: unknown;
+  requestId: string;
+  started: number;
+}
 
-export function createPipeline(svc: Services, handlers: Record<RouteKind, Handler>) {
+export interface FrontDoor<R extends Routable> {
+  /** Prefix of route names in metrics and logs (`''` for the Web API, `realtime:`, `data:`). */
+  label: string;
+  router: Router<R>;
+  /** `WWW-Authenticate` of a 401 (its body is empty, spec 5.2). */
+  challenge: string;
+  /** Routes answered while the service is starting or draining (health, metrics). */
+  alwaysOn(route: R): boolean;
+  readsBody(route: R): boolean;
+  /** May be async (scrypt); may throw FORBIDDEN for a caller without the entitlement. */
+  authenticate(route: R, info: RequestInfo): Caller | Promise<Caller>;
+  handle(request: Admitted<R>, svc: Services): void | Promise<void>;
+}
+
+function routeName(route: Routable): string {
+  return route.path + (route.param ? `{${route.param}}${route.suffix ?? ''}` : '');
+}
+
+export function createPipeline<R extends Routable>(svc: Services, door: FrontDoor<R>) {
   return (res: HttpResponse, req: HttpRequest): void => {
     // Synchronous part: attach onAborted and copy everything out of `req` before any await.
     const reply = new Reply(res);
     const info = copyRequest(req);
     const started = performance.now();
     const requestId = newId();
-    const match = svc.router.match(info.method, info.path);
-    const routeName = match.found ? match.route.path + (match.route.param ? `{${match.route.param}}` : '') : 'unmatched';
+    const match = door.router.match(info.method, info.path);
+    const name = door.label + (match.found ? routeName(match.route) : 'unmatched');
 
     const finish = (): void => {
       const ms = performance.now() - started;
-      svc.metrics.observe(info.method, routeName, reply.status, ms);
-      svc.log.info({ request_id: requestId, method: info.method, route: routeName, status: reply.status, ms: Math.round(ms * 10) / 10, aborted: reply.aborted || undefined }, 'request');
+      svc.metrics.observe(info.method, name, reply.status, ms);
+      svc.log.info({ request_id: requestId, method: info.method, route: name, status: reply.status, ms: Math.round(ms * 10) / 10, aborted: reply.aborted || undefined }, 'request');
     };
 
     if (!match.found) {
@@ -45,37 +74,21 @@ export function createPipeline(svc: Services, handlers: Record<RouteKind, Handle
       return finish();
     }
     const { route } = match;
-    if (svc.state() !== 'ready' && !ALWAYS_ON.has(route.kind)) {
+    if (svc.state() !== 'ready' && !door.alwaysOn(route)) {
       reply.problem('SERVICE_UNAVAILABLE', { requestId }, { 'retry-after': '1' });
       return finish();
     }
+    // uWS drops body chunks that arrive before onData is attached: start reading now,
+    // synchronously, and only then check credentials (which may await).
+    const body = door.readsBody(route) ? readJson(res, reply, info, svc.config.maxBodyBytes) : undefined;
+    body?.catch(() => undefined); // awaited below; never an unhandled rejection when auth fails first
 
-    let account;
-    if (route.auth !== 'none') {
-      const token = BEARER.exec(info.authorization)?.[1];
-      account = token ? svc.store.accounts.authenticate(token) : undefined;
-      if (!account) {
-        reply.unauthorized();
-        return finish();
-      }
-      if ((route.auth === 'admin' && !account.admin) || (route.entitlement && !entitled(account.entitlements, route.entitlement))) {
-        reply.problem('FORBIDDEN', { requestId, detail: `This account is not entitled to ${route.method} ${route.path}.` });
-        return finish();
-      }
-    }
-
-    const ctx: Ctx = { info, reply, route, param: match.param, account, params: {}, requestId, started };
-    const handler = handlers[route.kind];
     const run = async (): Promise<void> => {
-      if (route.method === 'POST' && route.endpoint) {
-        const parsed = await readJson(res, reply, info, svc.config.maxBodyBytes);
-        if (route.kind === 'submitBatch') checkBatchSize(parsed, svc.config.maxBatch);
-        const result = validate(route.endpoint, parsed);
-        if (!result.ok) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: result.errors });
-        refuseUnrunnableExtraction(result.params, svc);
-        ctx.params = result.params;
-      }
-      await handler(ctx, svc);
+      const checked = door.authenticate(route, info);
+      const caller = checked instanceof Promise ? await checked : checked;
+      if (!caller) return reply.send(401, { 'www-authenticate': door.challenge }, '');
+      const admitted: Admitted<R> = { info, reply, route, param: match.param, account: caller.account, body: body && (await body), requestId, started };
+      await door.handle(admitted, svc);
     };
     run()
       .catch((err: unknown) => sendError(reply, err, requestId, svc.log))
@@ -102,25 +115,4 @@ export function sendError(reply: Reply, err: unknown, requestId: string, log: Lo
   const doc = problemFromWire(wire, { requestId });
   // A 413 closes the connection: the rest of the oversized body is never read.
   reply.send(doc.status, { 'content-type': PROBLEM_CONTENT_TYPE }, JSON.stringify(doc), wire.code === 'PAYLOAD_TOO_LARGE');
-}
-
-/**
- * A `json.prompt` with no model configured (LLM_NOT_CONFIGURED), or a `json.schema` ajv cannot
- * compile, is refused before anything is fetched or queued.
- */
-export function refuseUnrunnableExtraction(params: Record<string, unknown>, svc: Services): void {
-  const spec = params.json as { prompt?: string | null; schema?: Record<string, unknown> | null } | null | undefined;
-  if (spec && (spec.prompt || spec.schema)) checkExtractionConfig(spec, svc.config.llm);
-}
-
-/** A batch above the documented maximum is 413 (spec part 7), checked before validation. */
-function checkBatchSize(body: unknown, max: number): void {
-  if (!body || typeof body !== 'object') return;
-  const record = body as Record<string, unknown>;
-  for (const key of ['query', 'url']) {
-    const values = record[key];
-    if (Array.isArray(values) && values.length > max) {
-      throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${max} values; ${key} has ${values.length}.`, { max });
-    }
-  }
 }

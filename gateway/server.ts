@@ -1,32 +1,31 @@
 /**
- * The service: opens the store, binds the Web API listener, starts the farm, and shuts all of
- * it down in order. Lifecycle: `starting` (listener up, answering 503 except health) → `ready`
- * → `draining` (listen socket closed, in-flight requests finish, then farm and store close).
+ * The service's wiring: opens the store, binds the Web API listener (with the job feed) and the
+ * Job API listeners, starts the farm, the job runner and the delivery outbox, and hands back
+ * its `close()`. Lifecycle: `starting` (listeners up, answering 503 except health) → `ready` →
+ * `draining` (shutdown.ts). Retention sweeping, gauges and shutdown live in their own modules.
  */
 import uWS from 'uWebSockets.js';
-import type { us_listen_socket, TemplatedApp } from 'uWebSockets.js';
 import type { Config } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { compileAll } from '../core/schema/index.js';
 import { Store } from '../core/store/index.js';
 import { EventBus } from '../core/events.js';
-import { createFarm, DEFAULT_LIMITS, Dispatcher, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
+import { createFarm, DEFAULT_LIMITS, JobRunner, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
 import { Admission } from './admission.js';
 import { bootstrapCredentials, type BootstrapResult } from './bootstrap.js';
-import type { Handler, ServiceState, Services } from './context.js';
-import { scrapers, options, openapi } from './handlers/discovery.js';
-import { healthz, metrics, readyz } from './handlers/ops.js';
-import { scrapeSync } from './handlers/scrape.js';
-import { search } from './handlers/search.js';
-import { jobGet, submit, submitBatch } from './handlers/jobs.js';
+import type { ServiceState, Services } from './context.js';
 import { mountFeed } from './feed.js';
-import { deliveryPayloads } from './payloads.js';
-import { charge } from './usage.js';
-import { startJobApi } from './jobapi/listener.js';
+import { registerGauges } from './gauges.js';
+import { startJobApi, type JobApiListeners } from './jobapi/listener.js';
+import { listen } from './listener.js';
 import { Metrics } from './metrics.js';
+import { deliveryPayloads } from './payloads.js';
 import { createPipeline } from './pipeline.js';
-import { buildRouteTable, Router, type RouteKind } from './routes.js';
-import { GleanerError } from '../core/errors.js';
+import { buildRouteTable, Router } from './routes.js';
+import { shutdownSequence } from './shutdown.js';
+import { startSweeper } from './sweeper.js';
+import { charge } from './usage.js';
+import { webApiDoor } from './webapi.js';
 
 export interface ServerOptions {
   config: Config;
@@ -51,74 +50,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** A plain GET on the feed (no upgrade headers) reaches the HTTP pipeline. */
-const feedWithoutUpgrade: Handler = () => {
-  throw new GleanerError('UPGRADE_REQUIRED');
-};
-
-function handlerTable(): Record<RouteKind, Handler> {
-  return {
-    scrape: scrapeSync,
-    submit,
-    submitBatch,
-    search,
-    jobGet,
-    scrapers,
-    options,
-    openapi,
-    healthz,
-    readyz,
-    metrics,
-    feed: feedWithoutUpgrade,
-  };
-}
-
-function listen(app: TemplatedApp, host: string, port: number): Promise<us_listen_socket> {
-  return new Promise((resolve, reject) =>
-    app.listen(host, port, (token) => (token ? resolve(token) : reject(new Error(`cannot listen on ${host}:${port}`)))),
-  );
-}
-
-export async function startServer(opts: ServerOptions): Promise<RunningServer> {
-  const { config } = opts;
-  const log = opts.logger ?? createLogger(config.logLevel);
-  const store = Store.open(config.dataDir);
-  const bootstrap = await bootstrapCredentials(store, config);
-  compileAll();
-
-  let state: ServiceState = 'starting';
-  const router = new Router(buildRouteTable());
-  const svc: Services = {
-    config,
-    store,
-    farm: undefined,
-    dispatcher: undefined,
-    events: new EventBus((err) => log.error({ err }, 'job event listener failed')),
-    metrics: new Metrics(),
-    log,
-    router,
-    admission: new Admission(config.accountConcurrency),
-    state: () => state,
-  };
-  const app = uWS.App();
-  mountFeed(app, svc);
-  app.any('/*', createPipeline(svc, handlerTable()));
-  const token = await listen(app, config.host, config.port);
-  const port = uWS.us_socket_local_port(token as unknown as uWS.us_socket);
-  const url = config.publicUrl ?? `http://${config.host}:${port}`;
-  const jobApi = await startJobApi(svc);
-  if (bootstrap.generated) opts.onGeneratedCredentials?.(bootstrap.generated, url);
-
-  let farm: Farm;
-  try {
-    farm = await createFarm({ config, logger: log });
-  } catch (err) {
-    uWS.us_listen_socket_close(token);
-    jobApi.close();
-    await store.close();
-    throw err;
-  }
-  svc.farm = farm;
+/** The job runner and the outbox: async jobs run on the farm, then their deliveries leave. */
+function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListeners): { jobs: JobRunner; outbox: Outbox; recovered: number } {
+  const { config, store, log } = svc;
   const outbox = new Outbox({
     jobs: store.jobs,
     accounts: store.accounts,
@@ -129,7 +63,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     policy: { maxAttempts: config.deliveryAttempts, baseMs: config.deliveryBaseMs, maxMs: config.deliveryMaxMs, jitter: 'full', maxRetryAfterMs: config.deliveryMaxMs },
     allowPrivate: config.allowPrivate,
   });
-  const dispatcher = new Dispatcher({
+  const jobs = new JobRunner({
     jobs: store.jobs,
     runner: farm,
     events: svc.events,
@@ -147,47 +81,68 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       outbox.wake();
     },
   });
-  svc.dispatcher = dispatcher;
-  const recovered = dispatcher.start();
+  svc.jobs = jobs;
+  const recovered = jobs.start();
   outbox.start();
-  const sweeper = setInterval(() => {
-    store.jobs.sweep(Date.now()).then(
-      (n) => n > 0 && log.info({ swept: n }, 'expired jobs removed'),
-      (err: unknown) => log.error({ err }, 'sweep failed'),
-    );
-  }, config.sweepIntervalMs);
-  sweeper.unref();
-  svc.metrics.addGauges(() => {
-    const f = farm.stats();
-    const d = dispatcher.stats();
-    return {
-      gleaner_farm_in_flight: f.inFlight,
-      gleaner_farm_queued: f.queued,
-      gleaner_jobs_running: d.running,
-      gleaner_jobs_queued: d.waiting,
-      gleaner_admitted_requests: svc.admission.total(),
-    };
-  });
+  return { jobs, outbox, recovered };
+}
+
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const { config } = opts;
+  const log = opts.logger ?? createLogger(config.logLevel);
+  const store = Store.open(config.dataDir);
+  const bootstrap = await bootstrapCredentials(store, config);
+  compileAll();
+
+  let state: ServiceState = 'starting';
+  const router = new Router(buildRouteTable());
+  const svc: Services = {
+    config,
+    store,
+    farm: undefined,
+    jobs: undefined,
+    events: new EventBus((err) => log.error({ err }, 'job event listener failed')),
+    metrics: new Metrics(),
+    log,
+    router,
+    admission: new Admission(config.accountConcurrency),
+    state: () => state,
+  };
+  const app = uWS.App();
+  mountFeed(app, svc);
+  app.any('/*', createPipeline(svc, webApiDoor(svc, router)));
+  const web = await listen(app, config.host, config.port);
+  const url = config.publicUrl ?? `http://${config.host}:${web.port}`;
+  let jobApi: JobApiListeners | undefined;
+  let farm: Farm;
+  try {
+    jobApi = await startJobApi(svc);
+    if (bootstrap.generated) opts.onGeneratedCredentials?.(bootstrap.generated, url);
+    farm = await createFarm({ config, logger: log });
+  } catch (err) {
+    web.close();
+    jobApi?.close();
+    await store.close();
+    throw err;
+  }
+  svc.farm = farm;
+  const { jobs, outbox, recovered } = startJobs(svc, farm, url, jobApi);
+  const sweeper = startSweeper(store, config.sweepIntervalMs, log);
+  registerGauges(svc, farm, jobs);
   state = 'ready';
-  log.info({ port, realtime_port: jobApi.realtimePort, data_port: jobApi.dataPort, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered }, 'gleaner ready');
+  log.info({ port: web.port, realtime_port: jobApi.realtimePort, data_port: jobApi.dataPort, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered }, 'gleaner ready');
 
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> =>
-    (closing ??= (async () => {
-      state = 'draining';
-      uWS.us_listen_socket_close(token);
-      jobApi.close();
-      // Drain: in-flight requests hold admission slots; wait for them (bounded by the sync deadline).
-      const until = Date.now() + config.syncTimeoutMs;
-      while (svc.admission.total() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-      clearInterval(sweeper);
-      // Running jobs finish and are stored; queued ones stay in LMDB for the next start.
-      await dispatcher.close();
-      await outbox.close();
-      await farm.close();
-      await store.close();
-      log.info('gleaner stopped');
-    })());
-
-  return { port, url, realtimePort: jobApi.realtimePort, dataPort: jobApi.dataPort, dataUrl: jobApi.dataUrl, store, farm, services: svc, bootstrap, close };
+  const close = shutdownSequence({
+    setDraining: () => (state = 'draining'),
+    listeners: [web, jobApi],
+    admission: svc.admission,
+    drainMs: config.syncTimeoutMs,
+    sweeper,
+    jobs,
+    outbox,
+    farm,
+    store,
+    log,
+  });
+  return { port: web.port, url, realtimePort: jobApi.realtimePort, dataPort: jobApi.dataPort, dataUrl: jobApi.dataUrl, store, farm, services: svc, bootstrap, close };
 }

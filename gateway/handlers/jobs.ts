@@ -46,10 +46,10 @@ export function newJobRecord(
 
 /** Commits, hands to the dispatcher and announces; resolves once durable. */
 export async function acceptJobs(svc: Services, jobs: JobRecord[]): Promise<void> {
-  const dispatcher = svc.dispatcher;
-  if (!dispatcher) throw new GleanerError('SERVICE_UNAVAILABLE');
+  const runner = svc.jobs;
+  if (!runner) throw new GleanerError('SERVICE_UNAVAILABLE');
   await svc.store.jobs.enqueue(jobs);
-  dispatcher.accept(jobs);
+  runner.accept(jobs);
   for (const job of jobs) {
     svc.events.publish({ type: 'accepted', jobId: job.id, clientId: job.clientId, routeId: job.routeId, at: job.createdAt, ...(job.batchId ? { batchId: job.batchId } : {}) });
   }

@@ -6,14 +6,11 @@
  * bodies open; one format for both APIs is what clients of both expect).
  */
 import uWS from 'uWebSockets.js';
-import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { createHash } from 'node:crypto';
-import { GleanerError } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
 import type { Account } from '../../core/store/accounts.js';
 import type { Services } from '../context.js';
-import { copyRequest, Reply } from '../http.js';
-import { readJson, sendError } from '../pipeline.js';
+import { listen } from '../listener.js';
+import { createPipeline, type FrontDoor } from '../pipeline.js';
 import { Router, type Routable } from '../routes.js';
 import * as h from './handlers.js';
 
@@ -62,43 +59,23 @@ class BasicAuth {
   }
 }
 
-function mount(app: TemplatedApp, name: string, routes: JobApiRoute[], svc: Services, auth: BasicAuth, dataUrl: () => string): void {
-  const router = new Router<JobApiRoute>(routes);
-  app.any('/*', (res: HttpResponse, req: HttpRequest) => {
-    const reply = new Reply(res);
-    const info = copyRequest(req);
-    const started = performance.now();
-    const requestId = newId();
-    const match = router.match(info.method, info.path);
-    const routeName = match.found ? `${name}:${match.route.path}${match.route.param ? `{${match.route.param}}${match.route.suffix ?? ''}` : ''}` : `${name}:unmatched`;
-    // uWS drops body chunks that arrive before onData is attached: start reading now,
-    // synchronously, and only then await the (slow, scrypt) credential check.
-    const body = match.found && match.route.body ? readJson(res, reply, info, svc.config.maxBodyBytes) : Promise.resolve(undefined);
-    body.catch(() => undefined); // observed below; never an unhandled rejection when auth fails first
-    const run = async (): Promise<void> => {
-      if (!match.found) {
-        if (match.status === 405) throw new GleanerError('METHOD_NOT_ALLOWED', `Use ${match.allow.join(', ')} on ${info.path}.`);
-        throw new GleanerError('NOT_FOUND', `No route ${info.method} ${info.path}.`);
-      }
-      if (svc.state() !== 'ready') throw new GleanerError('SERVICE_UNAVAILABLE');
+function jobApiDoor(label: string, routes: JobApiRoute[], auth: BasicAuth, dataUrl: () => string): FrontDoor<JobApiRoute> {
+  return {
+    label,
+    router: new Router<JobApiRoute>(routes),
+    challenge: 'Basic realm="gleaner"',
+    alwaysOn: () => false,
+    readsBody: (route) => route.body,
+    authenticate: async (_route, info) => {
       const account = await auth.verify(info.authorization);
-      if (!account) return reply.send(401, { 'www-authenticate': 'Basic realm="gleaner"' }, '');
-      await match.route.handler({ reply, account, body: await body, param: match.param, query: info.query, requestId, dataUrl: dataUrl() }, svc);
-    };
-    run()
-      .catch((err: unknown) => sendError(reply, err, requestId, svc.log))
-      .finally(() => {
-        const ms = performance.now() - started;
-        svc.metrics.observe(info.method, routeName, reply.status, ms);
-        svc.log.info({ request_id: requestId, method: info.method, route: routeName, status: reply.status, ms: Math.round(ms * 10) / 10 }, 'request');
-      });
-  });
-}
-
-function listen(app: TemplatedApp, host: string, port: number): Promise<us_listen_socket> {
-  return new Promise((resolve, reject) =>
-    app.listen(host, port, (token) => (token ? resolve(token) : reject(new Error(`cannot listen on ${host}:${port}`)))),
-  );
+      return account ? { account } : undefined;
+    },
+    handle: (request, svc) =>
+      request.route.handler(
+        { reply: request.reply, account: request.account!, body: request.body, param: request.param, query: request.info.query, requestId: request.requestId, dataUrl: dataUrl() },
+        svc,
+      ),
+  };
 }
 
 export interface JobApiListeners {
@@ -112,22 +89,21 @@ export async function startJobApi(svc: Services): Promise<JobApiListeners> {
   const { config } = svc;
   const auth = new BasicAuth(svc);
   let dataUrl = '';
-  const realtimeApp = uWS.App();
-  const dataApp = uWS.App();
-  mount(realtimeApp, 'realtime', REALTIME_ROUTES, svc, auth, () => dataUrl);
-  mount(dataApp, 'data', DATA_ROUTES, svc, auth, () => dataUrl);
-  const realtimeToken = await listen(realtimeApp, config.host, config.realtimePort);
-  const dataToken = await listen(dataApp, config.host, config.dataPort);
-  const realtimePort = uWS.us_socket_local_port(realtimeToken as unknown as uWS.us_socket);
-  const dataPort = uWS.us_socket_local_port(dataToken as unknown as uWS.us_socket);
-  dataUrl = config.dataPublicUrl ?? `http://${config.host}:${dataPort}`;
+  const realtimeApp = uWS.App().any('/*', createPipeline(svc, jobApiDoor('realtime:', REALTIME_ROUTES, auth, () => dataUrl)));
+  const dataApp = uWS.App().any('/*', createPipeline(svc, jobApiDoor('data:', DATA_ROUTES, auth, () => dataUrl)));
+  const realtime = await listen(realtimeApp, config.host, config.realtimePort);
+  const data = await listen(dataApp, config.host, config.dataPort).catch((err: unknown) => {
+    realtime.close();
+    throw err;
+  });
+  dataUrl = config.dataPublicUrl ?? `http://${config.host}:${data.port}`;
   return {
-    realtimePort,
-    dataPort,
+    realtimePort: realtime.port,
+    dataPort: data.port,
     dataUrl,
     close: () => {
-      uWS.us_listen_socket_close(realtimeToken);
-      uWS.us_listen_socket_close(dataToken);
+      realtime.close();
+      data.close();
     },
   };
 }

@@ -4,10 +4,10 @@
  * `workerData`; it stays between tasks, which is the point of an actor worker.
  */
 import { workerData } from 'piscina';
-import type { TaskMessage, WorkerSetup } from './messages.js';
-import type { TaskReply } from '../core/wire.js';
-import { createEnv, type WorkerEnv } from './worker/env.js';
-import { runTask } from './worker/run-task.js';
+import type { TaskMessage, WorkerSetup } from '../messages.js';
+import type { TaskReply } from '../../core/wire.js';
+import { createEnv, type WorkerEnv } from './env.js';
+import { runTask } from './run-task.js';
 
 let env: WorkerEnv | undefined;
 

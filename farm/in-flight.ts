@@ -1,5 +1,5 @@
 /**
- * Pool side: one task handed to a worker and its answer. Settles exactly once, with the
+ * Pool side: one task in flight on a worker, and its answer. Settles exactly once, with the
  * worker's reply, or first with a cancel (the caller's signal, the backstop timer, destroy),
  * in which case the worker is told to stop through the farm's cancel channel.
  *
@@ -14,7 +14,7 @@ export const WORKER_STOPPED: TaskReply = {
   error: { code: 'INTERNAL_ERROR', message: 'The worker running the task stopped.' },
 };
 
-export class Dispatch {
+export class InFlightTask {
   /** Resolves with the answer the caller gets (never rejects). */
   readonly answered: Promise<TaskReply>;
   private settle!: (reply: TaskReply) => void;
@@ -55,7 +55,7 @@ export class Dispatch {
   }
 }
 
-function onBackstop(d: Dispatch): void {
+function onBackstop(d: InFlightTask): void {
   d.cancel(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT'));
 }
 

@@ -1,0 +1,95 @@
+/**
+ * The Web API's front door on the shared pipeline: Bearer keys (cached, synchronous), the
+ * route's entitlement, the route's compiled validator (defaults filled), then the handler bound
+ * to the route's kind. Handlers only see valid, authenticated requests.
+ */
+import { GleanerError } from '../core/errors.js';
+import { checkExtractionConfig } from '../core/extraction/index.js';
+import { validate } from '../core/schema/index.js';
+import { entitled } from '../core/store/accounts.js';
+import type { Ctx, Handler, Services } from './context.js';
+import { scrapers, options, openapi } from './handlers/discovery.js';
+import { healthz, metrics, readyz } from './handlers/ops.js';
+import { scrapeSync } from './handlers/scrape.js';
+import { search } from './handlers/search.js';
+import { jobGet, submit, submitBatch } from './handlers/jobs.js';
+import type { FrontDoor } from './pipeline.js';
+import type { HttpRoute, Router, RouteKind } from './routes.js';
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** Routes answered even while starting or draining. */
+const ALWAYS_ON = new Set<RouteKind>(['healthz', 'readyz', 'metrics']);
+
+/** A plain GET on the feed (no upgrade headers) reaches the HTTP pipeline. */
+const feedWithoutUpgrade: Handler = () => {
+  throw new GleanerError('UPGRADE_REQUIRED');
+};
+
+const HANDLERS: Record<RouteKind, Handler> = {
+  scrape: scrapeSync,
+  submit,
+  submitBatch,
+  search,
+  jobGet,
+  scrapers,
+  options,
+  openapi,
+  healthz,
+  readyz,
+  metrics,
+  feed: feedWithoutUpgrade,
+};
+
+export function webApiDoor(svc: Services, router: Router<HttpRoute>): FrontDoor<HttpRoute> {
+  return {
+    label: '',
+    router,
+    challenge: 'Bearer realm="gleaner"',
+    alwaysOn: (route) => ALWAYS_ON.has(route.kind),
+    readsBody: (route) => route.method === 'POST' && route.endpoint !== undefined,
+    authenticate(route, info) {
+      if (route.auth === 'none') return {};
+      const token = BEARER.exec(info.authorization)?.[1];
+      const account = token ? svc.store.accounts.authenticate(token) : undefined;
+      if (!account) return undefined;
+      if ((route.auth === 'admin' && !account.admin) || (route.entitlement && !entitled(account.entitlements, route.entitlement))) {
+        throw new GleanerError('FORBIDDEN', `This account is not entitled to ${route.method} ${route.path}.`);
+      }
+      return { account };
+    },
+    async handle(request, svc) {
+      const { route } = request;
+      const ctx: Ctx = { info: request.info, reply: request.reply, route, param: request.param, account: request.account, params: {}, requestId: request.requestId, started: request.started };
+      if (route.method === 'POST' && route.endpoint) {
+        if (route.kind === 'submitBatch') checkBatchSize(request.body, svc.config.maxBatch);
+        const result = validate(route.endpoint, request.body);
+        if (!result.ok) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: result.errors });
+        refuseUnrunnableExtraction(result.params, svc);
+        ctx.params = result.params;
+      }
+      await HANDLERS[route.kind](ctx, svc);
+    },
+  };
+}
+
+/**
+ * A `json.prompt` with no model configured (LLM_NOT_CONFIGURED), or a `json.schema` ajv cannot
+ * compile, is refused before anything is fetched or queued.
+ */
+export function refuseUnrunnableExtraction(params: Record<string, unknown>, svc: Services): void {
+  const spec = params.json as { prompt?: string | null; schema?: Record<string, unknown> | null } | null | undefined;
+  if (spec && (spec.prompt || spec.schema)) checkExtractionConfig(spec, svc.config.llm);
+}
+
+/** A batch above the documented maximum is 413 (spec part 7), checked before validation. */
+function checkBatchSize(body: unknown, max: number): void {
+  if (!body || typeof body !== 'object') return;
+  const record = body as Record<string, unknown>;
+  for (const key of ['query', 'url']) {
+    const values = record[key];
+    if (Array.isArray(values) && values.length > max) {
+      throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${max} values; ${key} has ${values.length}.`, { max });
+    }
+  }
+}
