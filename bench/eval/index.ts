@@ -1,6 +1,7 @@
 /**
  * The family evaluators `npm run eval:parsers` runs, one line each (see types.ts).
  */
+import { SEARCH_ENGINES } from './search-engines.js';
 import type { FamilyEval } from './types.js';
 
-export const EVALUATORS: readonly FamilyEval[] = [];
+export const EVALUATORS: readonly FamilyEval[] = [SEARCH_ENGINES];
