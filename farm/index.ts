@@ -52,4 +52,6 @@ export async function createFarm(opts: FarmOptions): Promise<Farm> {
 // Job machinery: the dispatcher feeds the durable queue to a farm; the outbox delivers.
 export { Dispatcher, type DispatcherOptions, type TaskRunner } from './jobs/dispatcher.js';
 export { Outbox, type OutboxOptions, type DeliveryPayloads } from './jobs/outbox.js';
+// Memory of a browser's process tree (the operator console's readings).
+export { treeRss } from './browser/memory.js';
 export { parseDeliveryConfig, webhookBody, type DeliveryConfig, type RetryPolicy } from './delivery/index.js';

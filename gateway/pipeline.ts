@@ -11,7 +11,7 @@ import type { Logger } from '../core/log.js';
 import { entitled } from '../core/store/accounts.js';
 import { validate } from '../core/schema/index.js';
 import { checkExtractionConfig } from '../core/extraction/index.js';
-import { copyRequest, readBody, Reply, type RequestInfo } from './http.js';
+import { copyHeaders, copyRequest, readBody, Reply, type RequestInfo } from './http.js';
 import type { Ctx, Handler, Services } from './context.js';
 import type { RouteKind } from './routes.js';
 
@@ -33,6 +33,7 @@ export function createPipeline(svc: Services, handlers: Record<RouteKind, Handle
     const finish = (): void => {
       const ms = performance.now() - started;
       svc.metrics.observe(info.method, routeName, reply.status, ms);
+      svc.activity.request(match.found ? match.route.kind : 'unmatched', reply.status, ms, reply.title);
       svc.log.info({ request_id: requestId, method: info.method, route: routeName, status: reply.status, ms: Math.round(ms * 10) / 10, aborted: reply.aborted || undefined }, 'request');
     };
 
@@ -45,6 +46,7 @@ export function createPipeline(svc: Services, handlers: Record<RouteKind, Handle
       return finish();
     }
     const { route } = match;
+    if (route.headers) info.headers = copyHeaders(req, route.headers);
     if (svc.state() !== 'ready' && !ALWAYS_ON.has(route.kind)) {
       reply.problem('SERVICE_UNAVAILABLE', { requestId }, { 'retry-after': '1' });
       return finish();
@@ -100,6 +102,7 @@ export function sendError(reply: Reply, err: unknown, requestId: string, log: Lo
   const wire = toWireError(err);
   if (wire.code === 'INTERNAL_ERROR') log.error({ request_id: requestId, err }, 'internal error');
   const doc = problemFromWire(wire, { requestId });
+  reply.title = wire.code;
   // A 413 closes the connection: the rest of the oversized body is never read.
   reply.send(doc.status, { 'content-type': PROBLEM_CONTENT_TYPE }, JSON.stringify(doc), wire.code === 'PAYLOAD_TOO_LARGE');
 }

@@ -27,6 +27,9 @@ import { Metrics } from './metrics.js';
 import { createPipeline } from './pipeline.js';
 import { buildRouteTable, Router, type RouteKind } from './routes.js';
 import { GleanerError } from '../core/errors.js';
+import { Activity } from './console/activity.js';
+import { consolePage, status, statusJob } from './handlers/status.js';
+import { mcp } from './mcp/handler.js';
 
 export interface ServerOptions {
   config: Config;
@@ -70,6 +73,10 @@ function handlerTable(): Record<RouteKind, Handler> {
     readyz,
     metrics,
     feed: feedWithoutUpgrade,
+    status,
+    statusJob,
+    console: consolePage,
+    mcp,
   };
 }
 
@@ -99,7 +106,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     router,
     admission: new Admission(config.accountConcurrency),
     state: () => state,
+    activity: new Activity(),
   };
+  svc.events.subscribe((event) => svc.activity.jobEvent(event));
   const app = uWS.App();
   mountFeed(app, svc);
   app.any('/*', createPipeline(svc, handlerTable()));
