@@ -25,7 +25,7 @@ const STYLE = `
   #signin input { width: 100%; box-sizing: border-box; padding: .4rem; margin: .5rem 0; }
   .error { color: #b91c1c; }
   pre { max-height: 420px; overflow: auto; background: #f9fafb; padding: .5rem; font-size: .8rem; }
-  #feed-log { max-height: 180px; overflow: auto; font: .75rem monospace; padding-left: 1rem; margin: 0; }
+  #feed-log { max-height: 180px; overflow: auto; font: .75rem monospace; padding: 0; margin: 0; list-style: none; }
 `;
 
 function stat(label: string, path: string, format?: 'mb' | 'ms'): string {
@@ -73,7 +73,7 @@ const DASHBOARD = `
     <table id="jobs"><thead><tr><th>job</th><th>route</th><th>state</th><th>client</th><th>updated</th></tr></thead><tbody></tbody></table>
   </section>
   <section class="wide" id="job" hidden><h2>Job <span id="job-id"></span> <button type="button" id="job-close">close</button></h2><pre id="job-body"></pre></section>
-  <section class="wide"><h2>Feed (<span id="feed-count">0</span> events)</h2><ol id="feed-log" reversed></ol></section>
+  <section class="wide"><h2>Feed (<span id="feed-count">0</span> events)</h2><ul id="feed-log"></ul></section>
 </main>`;
 
 export const CONSOLE_HTML = `<!doctype html>

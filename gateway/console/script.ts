@@ -214,6 +214,11 @@ export const CONSOLE_SCRIPT = String.raw`
   }
 
   var SVG = 'http://www.w3.org/2000/svg';
+  function tspan(text, color) {
+    var t = svg('tspan', { fill: color });
+    t.textContent = text;
+    return t;
+  }
   function svg(tag, attrs) {
     var e = document.createElementNS(SVG, tag);
     Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
@@ -239,12 +244,19 @@ export const CONSOLE_SCRIPT = String.raw`
       });
       flush();
       function flush() {
-        if (pts.length > 0) root.appendChild(svg('polyline', { points: pts.join(' '), fill: 'none', stroke: s.color, 'stroke-width': 1.5 }));
+        if (pts.length === 1) {
+          var xy = pts[0].split(',');
+          root.appendChild(svg('circle', { cx: xy[0], cy: xy[1], r: 2.5, fill: s.color }));
+        } else if (pts.length > 1) {
+          root.appendChild(svg('polyline', { points: pts.join(' '), fill: 'none', stroke: s.color, 'stroke-width': 1.5 }));
+        }
         pts = [];
       }
     });
     var label = svg('text', { x: 2, y: H + 12, 'font-size': 10, fill: '#666' });
-    label.textContent = 'max ' + max + '  ·  ' + series.map(function (s) { return s.name; }).join(', ') + '  ·  last hour, per ' + h.step_s + ' s';
+    label.appendChild(tspan('max ' + max + '  ', '#666'));
+    series.forEach(function (s) { label.appendChild(tspan('■ ' + s.name + '  ', s.color)); });
+    label.appendChild(tspan('per ' + h.step_s + ' s', '#666'));
     root.appendChild(label);
     while (box.firstChild) box.removeChild(box.firstChild);
     box.appendChild(root);
