@@ -70,7 +70,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
         type: 'array',
         items: obj({ title: str('Result title.'), outline: str('Snippet.'), url: str('Result address.'), metadata: obj({ position: int('Rank, from 1.') }) }),
       },
-      related_questions: { type: 'array', items: obj({ question: str('Question.'), title: str('Answer title.'), snippet: str('Answer snippet.') }) },
+      related_questions: { type: 'array', items: obj({ question: str('Question.'), title: nullableStr('Answer title, when shown.'), snippet: nullableStr('Answer snippet, when shown.') }) },
       related_searches: { type: 'array', items: obj({ query: str('Related query.') }) },
       params: obj({ query: str('Query.'), location: nullableStr('Country code or null.'), max_results: int('Result count asked for.') }),
       metadata: ref('ResponseMetadata'),

@@ -72,7 +72,19 @@ function extractPointer(pointer: string): string {
   return pointer === '#/json' ? '#' : pointer;
 }
 
+/**
+ * Runs a call and records it in the console's activity like the HTTP request it stands for
+ * (latency of sync work, the problem title of a refusal). A cancelled call is not recorded.
+ */
 export async function callTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: CallContext): Promise<CallToolResult> {
+  const started = performance.now();
+  const result = await runTool(tool, rawArgs, cc);
+  const problem = result.isError ? (JSON.parse((result.content[1] as { text: string } | undefined)?.text ?? '{}') as Partial<ProblemDocument>) : undefined;
+  cc.svc.activity.request(tool.kind === 'search' ? 'search' : 'scrape', problem?.status ?? 200, performance.now() - started, problem?.title);
+  return result;
+}
+
+async function runTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: CallContext): Promise<CallToolResult> {
   const { svc, account } = cc;
   const requestId = newId();
   try {

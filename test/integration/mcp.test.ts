@@ -49,6 +49,20 @@ describe('protocol', () => {
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
   });
 
+  test('an older supported version is kept; an unknown one is answered with the latest', async () => {
+    const answer = async (protocolVersion: string) => {
+      const res = await call(`${gw.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...gw.auth },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }),
+      });
+      const data = res.text.split('\n').find((l) => l.startsWith('data: '))!;
+      return [res.headers.get('content-type'), typeof res.headers.get('mcp-session-id'), JSON.parse(data.slice(6)).result.protocolVersion];
+    };
+    expect(await answer('2025-03-26')).toEqual(['text/event-stream', 'string', '2025-03-26']);
+    expect(await answer('1999-01-01')).toEqual(['text/event-stream', 'string', LATEST_PROTOCOL_VERSION]);
+  });
+
   test('no key is 401; an unknown session is 404; no session and no initialize is 400', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -115,8 +129,9 @@ describe('calls', () => {
     const result = (await client.callTool({ name: 'search', arguments: { query: 'mcp probe', max_results: 5 } })) as CallToolResult;
     const structured = result.structuredContent as any;
     expect([structured.state, structured.results.length, structured.params]).toEqual(['done', 5, { query: 'mcp probe', location: null, max_results: 5 }]);
-    const today = gw.server.store.usage.rows(1).map((r) => r.source);
-    expect(today).toEqual(expect.arrayContaining(['se1_search', 'se2_search']));
+    // The ledger commits asynchronously (as on the HTTP route).
+    const sources = () => new Set(gw.server.store.usage.rows(1).map((r) => r.source));
+    await waitFor(() => sources().has('se1_search') && sources().has('se2_search'));
   });
 
   test('a dedicated route: its parser output, matching its output schema', async () => {
@@ -132,6 +147,11 @@ describe('calls', () => {
     const problem = JSON.parse(texts(result)[1]);
     expect([problem.title, problem.status, problem.errors.map((e: any) => e.pointer).sort()]).toEqual(['VALIDATION_ERROR', 400, ['#/output', '#/url']]);
     expect(texts(result)[0].split('\n')[0]).toBe(`VALIDATION_ERROR: ${problem.detail}`);
+    // Tool refusals reach the operator console's error titles like HTTP ones.
+    const count = async () => (await call(`${gw.url}/v1/status`, { headers: gw.auth })).body.errors.find((e: any) => e.title === 'VALIDATION_ERROR')?.count ?? 0;
+    const before = await count();
+    await client.callTool({ name: 'scrape', arguments: { url: 'still not a url' } });
+    expect(await count()).toBe(before + 1);
   });
 
   test('extract: prompt or schema, pointers named after the tool\'s own arguments', async () => {

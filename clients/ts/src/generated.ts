@@ -2,7 +2,7 @@
 // `npm run generate` in clients/ts rewrites it; the test suite fails while it is stale.
 
 /** Changes whenever the registry, the schemas or the error codes change. */
-export const REGISTRY_FINGERPRINT = 'd9e3a887b55fb346';
+export const REGISTRY_FINGERPRINT = '56bae25363616617';
 
 /** Every problem `title` the service can answer (a closed set: branch on it). */
 export type ErrorCode = "VALIDATION_ERROR" | "MALFORMED_JSON" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
@@ -104,10 +104,10 @@ export type SearchResponse = {
   related_questions?: Array<{
     /** Question. */
     question: string;
-    /** Answer title. */
-    title: string;
-    /** Answer snippet. */
-    snippet: string;
+    /** Answer title, when shown. */
+    title: string | null;
+    /** Answer snippet, when shown. */
+    snippet: string | null;
   }>;
   related_searches?: Array<{
     /** Related query. */
