@@ -7,18 +7,20 @@
  *
  * HTTP-level refusals (no session, unknown session, bad JSON) are problem documents like every
  * other route's; JSON-RPC errors inside a valid exchange are the SDK's.
+ *
+ * The SDK (and the tool table) load on the first MCP request: importing them costs about half
+ * a second, which a gateway that never serves MCP should not pay at start.
  */
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { GleanerError } from '../../core/errors.js';
 import type { Handler, Services } from '../context.js';
 import type { Reply } from '../http.js';
-import { McpSessions } from './sessions.js';
+import type { McpSessions } from './sessions.js';
 
-const registries = new WeakMap<Services, McpSessions>();
+const registries = new WeakMap<Services, Promise<McpSessions>>();
 
-function sessionsOf(svc: Services): McpSessions {
+function sessionsOf(svc: Services): Promise<McpSessions> {
   let sessions = registries.get(svc);
-  if (!sessions) registries.set(svc, (sessions = new McpSessions()));
+  if (!sessions) registries.set(svc, (sessions = import('./sessions.js').then((m) => new m.McpSessions())));
   return sessions;
 }
 
@@ -30,8 +32,10 @@ function parse(raw: Buffer): unknown {
   }
 }
 
+/** A JSON-RPC `initialize` request (alone or in a batch); the SDK checks the rest of it. */
 function initializes(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+  const isInit = (m: unknown): boolean => !!m && typeof m === 'object' && (m as { method?: unknown }).method === 'initialize' && 'id' in m;
+  return Array.isArray(body) ? body.some(isInit) : isInit(body);
 }
 
 export const mcp: Handler = async (ctx, svc) => {
@@ -42,7 +46,7 @@ export const mcp: Handler = async (ctx, svc) => {
   const rawBody = info.method === 'POST' ? reply.body(cap) : undefined;
   const body = rawBody ? parse(await rawBody) : undefined;
   const account = ctx.account!;
-  const sessions = sessionsOf(svc);
+  const sessions = await sessionsOf(svc);
   const sessionId = info.headers?.['mcp-session-id'];
   let session;
   if (sessionId) {
