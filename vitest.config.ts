@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'clients/ts/test/**/*.test.ts'],
     // Child processes, not threads: uWS and Chromium are happier with a process of their own.
     pool: 'forks',
     maxWorkers: 2,

@@ -54,4 +54,6 @@ export async function createFarm(opts: FarmOptions): Promise<Farm> {
 // is, apart from the farm's in-flight tasks and undici's Dispatcher.)
 export { Dispatcher as JobRunner, type DispatcherOptions as JobRunnerOptions, type TaskRunner } from './jobs/dispatcher.js';
 export { Outbox, type OutboxOptions, type DeliveryPayloads } from './jobs/outbox.js';
+// Memory of a browser's process tree (the operator console's readings).
+export { treeRss } from './browser/memory.js';
 export { parseDeliveryConfig, webhookBody, type DeliveryConfig, type RetryPolicy } from './delivery/index.js';

@@ -34,6 +34,8 @@ export interface FarmStats {
   workers: number;
   /** The browser's pid, when one is running. */
   browserPid: number | undefined;
+  /** Every running browser's pid (one per worker in per-worker mode): memory readings. */
+  browserPids: number[];
   /** Browser contexts open across workers. */
   contexts: number;
   /** Browser pages in flight across workers. */
@@ -98,11 +100,13 @@ export class FarmPool {
 
   stats(): FarmStats {
     const w = readStats(this.statsBuffer);
+    const shared = this.host.current()?.pid;
     return {
       inFlight: this.running.size,
       queued: this.piscina.queueSize,
       workers: this.piscina.threads.length,
-      browserPid: this.host.current()?.pid ?? w.browserPids[0],
+      browserPid: shared ?? w.browserPids[0],
+      browserPids: shared ? [shared, ...w.browserPids] : w.browserPids,
       contexts: w.contexts,
       pages: w.pages,
       browserLaunches: this.host.launches + w.launches,

@@ -10,6 +10,7 @@ import type { HttpRoute, Router } from './routes.js';
 import type { Admission } from './admission.js';
 import type { EventBus } from '../core/events.js';
 import type { JobRunner } from '../farm/index.js';
+import type { Activity } from './console/activity.js';
 
 export type ServiceState = 'starting' | 'ready' | 'draining';
 
@@ -26,6 +27,8 @@ export interface Services {
   /** Undefined while starting. */
   jobs: JobRunner | undefined;
   state: () => ServiceState;
+  /** The last hour of work, for GET /v1/status and the console. */
+  activity: Activity;
 }
 
 export interface Ctx {

@@ -3,6 +3,9 @@
  * (`Authorization: Bearer <key>` on the upgrade request).
  *
  * - Frames are msgpack by default, JSON with `?format=json`.
+ * - Browsers cannot set headers on a WebSocket, and a key must never sit in a URL: they offer
+ *   the subprotocols `gleaner-feed, bearer.<base64url of the key>` instead, and the answer
+ *   selects `gleaner-feed` (the operator console does this).
  * - Filters: `?account=1,2` (client ids) and `?route=se1/search,mkt1/*` (route ids, `/*` for a
  *   target). Events: accepted, started, done, failed, delivered, delivery_failed.
  * - Back-pressure: while a socket has more than `HIGH_WATER` bytes buffered, events for it are
@@ -25,6 +28,16 @@ import { refuseUnrunnableExtraction } from './webapi.js';
 
 const HIGH_WATER = 256 * 1024;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const FEED_PROTOCOL = 'gleaner-feed';
+
+/** The key of a browser's upgrade, offered as the subprotocol `bearer.<base64url>`. */
+function keyFromProtocols(header: string): string | undefined {
+  for (const item of header.split(',')) {
+    const p = item.trim();
+    if (p.startsWith('bearer.')) return Buffer.from(p.slice(7), 'base64url').toString('utf8');
+  }
+  return undefined;
+}
 
 interface FeedSocketData {
   account: Account;
@@ -79,7 +92,8 @@ export function mountFeed(app: TemplatedApp, svc: Services): void {
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
-      const token = BEARER.exec(authorization)?.[1];
+      const fromProtocol = authorization ? undefined : keyFromProtocols(protocol);
+      const token = BEARER.exec(authorization)?.[1] ?? fromProtocol;
       const account = token ? svc.store.accounts.authenticate(token) : undefined;
       if (!account || !account.admin || svc.state() !== 'ready') {
         const status = !account ? '401 Unauthorized' : !account.admin ? '403 Forbidden' : '503 Service Unavailable';
@@ -95,7 +109,8 @@ export function mountFeed(app: TemplatedApp, svc: Services): void {
         dropped: 0,
         closed: false,
       };
-      res.cork(() => res.upgrade(data, key, protocol, extensions, context));
+      // Never echo the offered key: select the plain protocol name instead.
+      res.cork(() => res.upgrade(data, key, fromProtocol ? FEED_PROTOCOL : protocol, extensions, context));
     },
     open: (ws) => {
       const data = ws.getUserData();

@@ -25,6 +25,8 @@ export interface RequestInfo {
   contentLength: number;
   accept: string;
   host: string;
+  /** Further headers a route asked for (`HttpRoute.headers`), lower-case names. */
+  headers?: Record<string, string>;
 }
 
 export function copyRequest(req: HttpRequest): RequestInfo {
@@ -39,6 +41,16 @@ export function copyRequest(req: HttpRequest): RequestInfo {
     accept: req.getHeader('accept'),
     host: req.getHeader('host'),
   };
+}
+
+/** Copies the named headers (uWS: only before the handler first returns). */
+export function copyHeaders(req: HttpRequest, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = req.getHeader(name);
+    if (value !== '') out[name] = value;
+  }
+  return out;
 }
 
 const statusLines = new Map<number, string>();
@@ -57,6 +69,8 @@ export class Reply {
   done = false;
   aborted = false;
   status = 0;
+  /** The problem code of a refusal, for the console's error titles. */
+  title: string | undefined;
   /** Created only when a handler asks for `signal`: most requests never need one. */
   private abortController: AbortController | undefined;
   private abortCallbacks: Array<() => void> | undefined;
@@ -100,7 +114,43 @@ export class Reply {
 
   problem(code: ErrorCode, opts: ProblemOptions = {}, headers: Record<string, string> = {}, closeConnection = false): void {
     const doc = buildProblem(code, opts);
+    this.title = code;
     this.send(doc.status, { 'content-type': PROBLEM_CONTENT_TYPE, ...headers }, JSON.stringify(doc), closeConnection);
+  }
+
+  /**
+   * The raw body under `cap`. Call it synchronously in the handler, before any await: uWS
+   * delivers body chunks only to an `onData` attached before the handler returns.
+   */
+  body(cap: number): Promise<Buffer> {
+    return readBody(this.res, this, cap);
+  }
+
+  /**
+   * Starts a streamed response (server-sent events): status and headers now, then `write`
+   * chunks as they come and `end` once. Writes after the client left are dropped. uWS buffers
+   * what the socket cannot take yet; streams here carry small events, so no back-pressure wait.
+   */
+  stream(status: number, headers: Record<string, string>): { write(chunk: Uint8Array | string): void; end(): void } {
+    if (this.done) return { write: () => undefined, end: () => undefined };
+    this.done = true;
+    this.status = status;
+    this.res.cork(() => {
+      this.res.writeStatus(statusLine(status));
+      for (const name in headers) this.res.writeHeader(name, headers[name]);
+    });
+    let ended = false;
+    return {
+      write: (chunk) => {
+        if (this.aborted || ended) return;
+        this.res.cork(() => this.res.write(chunk));
+      },
+      end: () => {
+        if (this.aborted || ended) return;
+        ended = true;
+        this.res.cork(() => this.res.end());
+      },
+    };
   }
 
   /** 401 has an empty body (spec 5.2). */

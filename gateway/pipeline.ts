@@ -11,7 +11,7 @@ import { newId } from '../core/ids.js';
 import { problemFromWire, PROBLEM_CONTENT_TYPE } from '../core/problem.js';
 import type { Logger } from '../core/log.js';
 import type { Account } from '../core/store/accounts.js';
-import { copyRequest, readBody, Reply, type RequestInfo } from './http.js';
+import { copyHeaders, copyRequest, readBody, Reply, type RequestInfo } from './http.js';
 import type { Services } from './context.js';
 import type { Routable, Router } from './routes.js';
 
@@ -62,6 +62,7 @@ export function createPipeline<R extends Routable>(svc: Services, door: FrontDoo
     const finish = (): void => {
       const ms = performance.now() - started;
       svc.metrics.observe(info.method, name, reply.status, ms);
+      svc.activity.request(door.label + (match.found ? (match.route.kind ?? name) : 'unmatched'), reply.status, ms, reply.title);
       svc.log.info({ request_id: requestId, method: info.method, route: name, status: reply.status, ms: Math.round(ms * 10) / 10, aborted: reply.aborted || undefined }, 'request');
     };
 
@@ -74,6 +75,7 @@ export function createPipeline<R extends Routable>(svc: Services, door: FrontDoo
       return finish();
     }
     const { route } = match;
+    if (route.headers) info.headers = copyHeaders(req, route.headers);
     if (svc.state() !== 'ready' && !door.alwaysOn(route)) {
       reply.problem('SERVICE_UNAVAILABLE', { requestId }, { 'retry-after': '1' });
       return finish();
@@ -113,6 +115,7 @@ export function sendError(reply: Reply, err: unknown, requestId: string, log: Lo
   const wire = toWireError(err);
   if (wire.code === 'INTERNAL_ERROR') log.error({ request_id: requestId, err }, 'internal error');
   const doc = problemFromWire(wire, { requestId });
+  reply.title = wire.code;
   // A 413 closes the connection: the rest of the oversized body is never read.
   reply.send(doc.status, { 'content-type': PROBLEM_CONTENT_TYPE }, JSON.stringify(doc), wire.code === 'PAYLOAD_TOO_LARGE');
 }

@@ -7,7 +7,7 @@ import { MODES, type Mode } from '../core/registry/types.js';
 import { ROUTES, pathFor } from '../core/registry/index.js';
 import type { Endpoint } from '../core/schema/index.js';
 
-export type Method = 'GET' | 'POST' | 'OPTIONS';
+export type Method = 'GET' | 'POST' | 'OPTIONS' | 'DELETE';
 
 export type RouteKind =
   | 'scrape'
@@ -21,7 +21,11 @@ export type RouteKind =
   | 'healthz'
   | 'readyz'
   | 'metrics'
-  | 'feed';
+  | 'feed'
+  | 'status'
+  | 'statusJob'
+  | 'console'
+  | 'mcp';
 
 export interface HttpRoute {
   method: Method;
@@ -36,7 +40,12 @@ export interface HttpRoute {
   /** Body validated against this endpoint's schema before the handler runs. */
   endpoint?: Endpoint;
   summary: string;
+  /** Request headers the handler reads besides the usual ones (copied before any await). */
+  headers?: readonly string[];
 }
+
+/** What the MCP transport reads of a request (session, protocol version, resumption). */
+const MCP_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'last-event-id'] as const;
 
 const KIND_OF_MODE: Record<Mode, RouteKind> = { sync: 'scrape', async: 'submit', batch: 'submitBatch' };
 
@@ -61,6 +70,11 @@ export function buildRouteTable(): HttpRoute[] {
     { method: 'GET', path: '/v1/scrapers', kind: 'scrapers', auth: 'key', summary: 'Every implemented scrape path' },
     { method: 'GET', path: '/v1/openapi.json', kind: 'openapi', auth: 'none', summary: 'OpenAPI document of the Web API' },
     { method: 'GET', path: '/v1/feed', kind: 'feed', auth: 'admin', summary: 'WebSocket job feed (upgrade)' },
+    { method: 'GET', path: '/v1/status', kind: 'status', auth: 'admin', summary: 'Operator status: queue, farm, rates, latency, errors, usage' },
+    { method: 'GET', path: '/v1/status/jobs/', param: 'job_id', kind: 'statusJob', auth: 'admin', summary: 'Any account\'s job, for the operator console' },
+    { method: 'GET', path: '/console', kind: 'console', auth: 'none', summary: 'Operator console (sign in with an admin key)' },
+    { method: 'POST', path: '/mcp', kind: 'mcp', auth: 'key', headers: MCP_HEADERS, summary: 'Model Context Protocol (streamable HTTP)' },
+    { method: 'DELETE', path: '/mcp', kind: 'mcp', auth: 'key', headers: MCP_HEADERS, summary: 'Ends an MCP session' },
     { method: 'GET', path: '/healthz', kind: 'healthz', auth: 'none', summary: 'Liveness' },
     { method: 'GET', path: '/readyz', kind: 'readyz', auth: 'none', summary: 'Readiness: store open, farm ready' },
     { method: 'GET', path: '/metrics', kind: 'metrics', auth: 'none', summary: 'Prometheus metrics' },
@@ -75,6 +89,10 @@ export interface Routable {
   param?: string;
   /** Fixed tail after the parameter (`/v1/queries/{id}/results`). */
   suffix?: string;
+  /** What the route does, as the console's activity counts it (Web API route kinds). */
+  kind?: string;
+  /** Request headers the handler reads besides the common ones, copied before the first await. */
+  headers?: readonly string[];
 }
 
 export type Match<R extends Routable = HttpRoute> =

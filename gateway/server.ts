@@ -26,6 +26,7 @@ import { shutdownSequence } from './shutdown.js';
 import { startSweeper } from './sweeper.js';
 import { charge } from './usage.js';
 import { webApiDoor } from './webapi.js';
+import { Activity } from './console/activity.js';
 
 export interface ServerOptions {
   config: Config;
@@ -107,7 +108,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     router,
     admission: new Admission(config.accountConcurrency),
     state: () => state,
+    activity: new Activity(),
   };
+  svc.events.subscribe((event) => svc.activity.jobEvent(event));
   const app = uWS.App();
   mountFeed(app, svc);
   app.any('/*', createPipeline(svc, webApiDoor(svc, router)));

@@ -21,6 +21,7 @@ export interface ChargeInput {
 export function charge(svc: Services, input: ChargeInput): void {
   const route = routeById(input.routeId);
   if (!route || input.usage.pages <= 0) return;
+  svc.activity.pages(route.family, input.usage.pages);
   const output = input.params.output;
   const source = input.source ?? route.source;
   svc.store.usage

@@ -13,6 +13,8 @@ import { healthz, metrics, readyz } from './handlers/ops.js';
 import { scrapeSync } from './handlers/scrape.js';
 import { search } from './handlers/search.js';
 import { jobGet, submit, submitBatch } from './handlers/jobs.js';
+import { consolePage, status, statusJob } from './handlers/status.js';
+import { mcp } from './mcp/handler.js';
 import type { FrontDoor } from './pipeline.js';
 import type { HttpRoute, Router, RouteKind } from './routes.js';
 
@@ -39,6 +41,10 @@ const HANDLERS: Record<RouteKind, Handler> = {
   readyz,
   metrics,
   feed: feedWithoutUpgrade,
+  status,
+  statusJob,
+  console: consolePage,
+  mcp,
 };
 
 export function webApiDoor(svc: Services, router: Router<HttpRoute>): FrontDoor<HttpRoute> {

@@ -70,7 +70,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
         type: 'array',
         items: obj({ title: str('Result title.'), outline: str('Snippet.'), url: str('Result address.'), metadata: obj({ position: int('Rank, from 1.') }) }),
       },
-      related_questions: { type: 'array', items: obj({ question: str('Question.'), title: str('Answer title.'), snippet: str('Answer snippet.') }) },
+      related_questions: { type: 'array', items: obj({ question: str('Question.'), title: nullableStr('Answer title, when shown.'), snippet: nullableStr('Answer snippet, when shown.') }) },
       related_searches: { type: 'array', items: obj({ query: str('Related query.') }) },
       params: obj({ query: str('Query.'), location: nullableStr('Country code or null.'), max_results: int('Result count asked for.') }),
       metadata: ref('ResponseMetadata'),
@@ -92,11 +92,37 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
   JobCollection: obj(
     {
       status: { type: 'string', enum: ['pending', 'done', 'faulted'], description: 'pending while queued or running.' },
+      status_code: int('Upstream HTTP status of the first page, once done.'),
       results: { type: 'array', items: ref('PageResult'), description: 'Populated when done.' },
+      error: obj(
+        {
+          title: { type: 'string', enum: Object.keys(ERROR_CODES), description: 'The problem code of the failure.' },
+          status: int('HTTP status of that problem.'),
+          detail: str('Human-readable; not for program logic.'),
+        },
+        ['title', 'status', 'detail'],
+      ),
       params: { type: 'object' },
       metadata: ref('ResponseMetadata'),
+      deliveries: {
+        type: 'object',
+        description: 'Webhook and bucket delivery state, once a delivery was owed.',
+        properties: {
+          webhook: ref('Delivery'),
+          storage: ref('Delivery'),
+        },
+      },
     },
     ['status'],
+  ),
+  Delivery: obj(
+    {
+      state: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+      attempts: int('Attempts so far.'),
+      lastError: str('The last failure, when one happened.'),
+      deliveredAt: int('Unix ms of the successful delivery.'),
+    },
+    ['state', 'attempts'],
   ),
   Scrapers: obj({ scrapers: { type: 'array', items: { type: 'string' }, description: 'Every implemented scrape path, sorted.' } }),
   ScrapersByJsonSupport: obj({

@@ -65,37 +65,51 @@ async function ask(svc: Services, engine: (typeof ENGINES)[number], query: Recor
   }
 }
 
-export const search: Handler = async (ctx, svc) => {
+/** A search's answer: the 200 body, or the faulted search's problem (all engines failed). */
+export type SearchAnswer = { ok: true; body: Record<string, unknown> } | { ok: false; detail: string; params: Record<string, unknown> };
+
+/** Runs one validated search (the HTTP route and the MCP `search` tool). */
+export async function runSearch(svc: Services, validated: Record<string, unknown>, clientId: number, signal: AbortSignal, requestId: string): Promise<SearchAnswer> {
   if (!svc.farm) throw new GleanerError('SERVICE_UNAVAILABLE');
-  const clientId = ctx.account!.clientId;
-  const params = { query: ctx.params.query, location: ctx.params.location ?? null, max_results: ctx.params.max_results };
+  const params = { query: validated.query, location: validated.location ?? null, max_results: validated.max_results };
   const engines = ENGINES.filter((e) => svc.config.targets[e.target]);
   if (!svc.admission.acquire(clientId)) throw new GleanerError('TOO_MANY_REQUESTS');
   let answers: EngineAnswer[];
   try {
-    answers = await Promise.all(engines.map((e) => ask(svc, e, params, clientId, ctx.reply.signal)));
+    answers = await Promise.all(engines.map((e) => ask(svc, e, params, clientId, signal)));
   } finally {
     svc.admission.release(clientId);
   }
   const ok = answers.filter((a): a is EngineAnswer & { results: EngineResults; outcome: ScrapeOutcome } => a.results !== undefined);
   for (const failed of answers.filter((a) => a.error)) {
-    svc.log.warn({ request_id: ctx.requestId, engine: failed.engine.target, error: failed.error }, 'search engine failed');
+    svc.log.warn({ request_id: requestId, engine: failed.engine.target, error: failed.error }, 'search engine failed');
   }
   if (ok.length === 0) {
     const detail = engines.length === 0 ? 'No search engine is configured (GLEANER_TARGETS has neither se1 nor se2).' : 'Every search engine failed.';
-    return ctx.reply.problem('REQUEST_FAILED_AFTER_MANY_RETRIES', { requestId: ctx.requestId, detail, state: 'faulted', params });
+    return { ok: false, detail, params };
   }
   for (const a of ok) charge(svc, { clientId, routeId: a.engine.routeId, params: a.params, mode: 'realtime', usage: a.outcome.usage });
   const merged = mergeResults(
     ok.map((a) => a.results),
     { maxResults: params.max_results as number, weights: Object.fromEntries(ENGINES.map((e) => [e.target, e.weight])) },
   );
-  ctx.reply.json(200, {
-    state: 'done',
-    results: merged.results,
-    related_questions: merged.related_questions,
-    related_searches: merged.related_searches,
-    params,
-    metadata: { timestamp: Math.floor(Date.now() / 1000), request_id: ctx.requestId },
-  });
+  return {
+    ok: true,
+    body: {
+      state: 'done',
+      results: merged.results,
+      related_questions: merged.related_questions,
+      related_searches: merged.related_searches,
+      params,
+      metadata: { timestamp: Math.floor(Date.now() / 1000), request_id: requestId },
+    },
+  };
+}
+
+export const search: Handler = async (ctx, svc) => {
+  const answer = await runSearch(svc, ctx.params, ctx.account!.clientId, ctx.reply.signal, ctx.requestId);
+  if (!answer.ok) {
+    return ctx.reply.problem('REQUEST_FAILED_AFTER_MANY_RETRIES', { requestId: ctx.requestId, detail: answer.detail, state: 'faulted', params: answer.params });
+  }
+  ctx.reply.json(200, answer.body);
 };

@@ -1,0 +1,178 @@
+/**
+ * The status document of `GET /v1/status` (admin): what the operator console shows, as JSON.
+ * Counters come from the activity recorder (last hour, 10-second slots), gauges from the farm,
+ * the dispatcher and the store at the moment of the call, usage from the ledger.
+ *
+ * Rates are per second over the last minute (the current, partial slot included, divided by
+ * the time actually covered). History is one point per minute for the last hour, oldest first.
+ */
+import { treeRss } from '../../farm/index.js';
+import { dayOf } from '../../core/store/usage.js';
+import type { Account } from '../../core/store/accounts.js';
+import type { Family } from '../../core/registry/index.js';
+import type { Services } from '../context.js';
+import { FAMILIES, percentiles, SLOT_MS, type Percentiles, type RecentJob } from './activity.js';
+import { accountQuota, type Quota } from './quota.js';
+
+const RATE_SLOTS = 6;
+const HISTORY_STEP_SLOTS = 6;
+const MEMORY_CACHE_MS = 2000;
+
+type ByFamily = Record<Family, number>;
+
+export interface AccountUsage {
+  client_id: number;
+  name: string;
+  admin: boolean;
+  /** Charged results (pages) today and this month (UTC), from the usage ledger. */
+  usage: { today: number; month: number };
+  /** null: the account has no quota. */
+  quota: Quota | null;
+}
+
+export interface StatusDocument {
+  at: number;
+  state: string;
+  uptime_s: number;
+  queue: { depth: number; running: number; waiting: number };
+  jobs: { last_hour: { accepted: number; started: number; done: number; failed: number }; per_second: number };
+  farm: { workers: number; in_flight: number; queued: number; contexts: number; pages: number; browser_launches: number };
+  pages: { per_second: ByFamily; last_hour: ByFamily };
+  latency_ms: { sync: Percentiles; jobs: Percentiles };
+  errors: Array<{ title: string; count: number }>;
+  outbox: { pending: number; failed_last_hour: number };
+  memory: { node_rss: number; node_heap_used: number; chromium_rss: number; chromium_processes: number };
+  accounts: AccountUsage[];
+  recent_jobs: RecentJob[];
+  history: {
+    step_s: number;
+    /** Unix seconds of the first point. */
+    start: number;
+    jobs_done: number[];
+    jobs_failed: number[];
+    pages: Record<Family, number[]>;
+    latency_p50: Array<number | null>;
+    latency_p95: Array<number | null>;
+    queue_depth: Array<number | null>;
+  };
+}
+
+const zeroFamilies = (): ByFamily => ({ universal: 0, search_engine: 0, video: 0, assistant: 0, commerce: 0 });
+
+let memoryCache: { at: number; value: StatusDocument['memory'] } | undefined;
+
+/** Node and Chromium memory; /proc is read at most every two seconds. */
+function memory(svc: Services): StatusDocument['memory'] {
+  const now = Date.now();
+  if (memoryCache && now - memoryCache.at < MEMORY_CACHE_MS) return memoryCache.value;
+  const mem = process.memoryUsage();
+  const pids = svc.farm?.stats().browserPids ?? [];
+  let chromium = 0;
+  for (const pid of pids) chromium += treeRss(pid);
+  memoryCache = { at: now, value: { node_rss: mem.rss, node_heap_used: mem.heapUsed, chromium_rss: chromium, chromium_processes: pids.length } };
+  return memoryCache.value;
+}
+
+function accountUsage(svc: Services, account: Account, now: number): AccountUsage {
+  const today = dayOf(now);
+  const monthStart = `${today.slice(0, 8)}01`;
+  let day = 0;
+  let month = 0;
+  for (const row of svc.store.usage.rows(account.clientId, monthStart, today)) {
+    month += row.counters.all_count;
+    if (row.day === today) day += row.counters.all_count;
+  }
+  return { client_id: account.clientId, name: account.name, admin: account.admin, usage: { today: day, month }, quota: accountQuota(svc, account) };
+}
+
+const started = Date.now();
+
+export function statusDocument(svc: Services): StatusDocument {
+  const now = Date.now();
+  const activity = svc.activity;
+  const depth = svc.store.jobs.queueDepth();
+  activity.sampleQueue(depth);
+  const slots = activity.window(now);
+  const recent = slots.slice(-RATE_SLOTS);
+  const covered = Math.max(1, now - recent[0].at) / 1000;
+
+  const hour = { accepted: 0, started: 0, done: 0, failed: 0 };
+  const pagesHour = zeroFamilies();
+  const pagesRecent = zeroFamilies();
+  const errors = new Map<string, number>();
+  let recentJobs = 0;
+  let deliveryFailed = 0;
+  for (const s of slots) {
+    hour.accepted += s.accepted;
+    hour.started += s.started;
+    hour.done += s.done;
+    hour.failed += s.failed;
+    deliveryFailed += s.deliveryFailed;
+    for (const f of FAMILIES) pagesHour[f] += s.pages[f];
+    for (const [title, n] of s.errors) errors.set(title, (errors.get(title) ?? 0) + n);
+  }
+  for (const s of recent) {
+    recentJobs += s.done + s.failed;
+    for (const f of FAMILIES) pagesRecent[f] += s.pages[f];
+  }
+  const perSecond = zeroFamilies();
+  for (const f of FAMILIES) perSecond[f] = round(pagesRecent[f] / covered);
+
+  const history: StatusDocument['history'] = {
+    step_s: (SLOT_MS * HISTORY_STEP_SLOTS) / 1000,
+    start: Math.floor(slots[0].at / 1000),
+    jobs_done: [],
+    jobs_failed: [],
+    pages: { universal: [], search_engine: [], video: [], assistant: [], commerce: [] },
+    latency_p50: [],
+    latency_p95: [],
+    queue_depth: [],
+  };
+  for (let i = 0; i < slots.length; i += HISTORY_STEP_SLOTS) {
+    const group = slots.slice(i, i + HISTORY_STEP_SLOTS);
+    history.jobs_done.push(sum(group, (s) => s.done));
+    history.jobs_failed.push(sum(group, (s) => s.failed));
+    for (const f of FAMILIES) history.pages[f].push(sum(group, (s) => s.pages[f]));
+    const p = percentiles(group.map((s) => s.syncLatency));
+    history.latency_p50.push(p.p50);
+    history.latency_p95.push(p.p95);
+    const depths = group.map((s) => s.queueDepth).filter((d) => d >= 0);
+    history.queue_depth.push(depths.length > 0 ? Math.max(...depths) : null);
+  }
+
+  const farm = svc.farm?.stats();
+  const dispatcher = svc.jobs?.stats();
+  return {
+    at: Math.floor(now / 1000),
+    state: svc.state(),
+    uptime_s: Math.floor((now - started) / 1000),
+    queue: { depth, running: dispatcher?.running ?? 0, waiting: dispatcher?.waiting ?? 0 },
+    jobs: { last_hour: hour, per_second: round(recentJobs / covered) },
+    farm: {
+      workers: farm?.workers ?? 0,
+      in_flight: farm?.inFlight ?? 0,
+      queued: farm?.queued ?? 0,
+      contexts: farm?.contexts ?? 0,
+      pages: farm?.pages ?? 0,
+      browser_launches: farm?.browserLaunches ?? 0,
+    },
+    pages: { per_second: perSecond, last_hour: pagesHour },
+    latency_ms: { sync: percentiles(slots.map((s) => s.syncLatency)), jobs: percentiles(slots.map((s) => s.jobLatency)) },
+    errors: [...errors].map(([title, count]) => ({ title, count })).sort((a, b) => b.count - a.count || a.title.localeCompare(b.title)),
+    outbox: { pending: svc.store.dbs.outbox.getCount(), failed_last_hour: deliveryFailed },
+    memory: memory(svc),
+    accounts: svc.store.accounts.listAccounts().map((a) => accountUsage(svc, a, now)),
+    recent_jobs: activity.recentJobs(),
+    history,
+  };
+}
+
+function sum<T>(items: readonly T[], of: (item: T) => number): number {
+  let total = 0;
+  for (const item of items) total += of(item);
+  return total;
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}

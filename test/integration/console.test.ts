@@ -1,0 +1,152 @@
+/**
+ * The operator console in a real browser: the gateway and the simulator on port 0, Debian's
+ * headless Chromium through playwright-core. The test signs in with an admin key, submits
+ * jobs over HTTP, and checks that the page's numbers move and equal `GET /v1/status`; that
+ * recent jobs open their job object; that the live feed connects; and that the key never
+ * appears in a URL.
+ */
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { defaultChromium } from '../../core/config.js';
+import { chromiumArgs, resolveExecutable } from '../../farm/chromium-args.js';
+import { call, postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { startSimulator, type Simulator } from '../sites/server.js';
+
+let sim: Simulator;
+let gw: TestGateway;
+let browser: Browser;
+
+/** The stable counters the page shows, by their path in the status document. */
+const COUNTERS = [
+  'jobs.last_hour.accepted',
+  'jobs.last_hour.started',
+  'jobs.last_hour.done',
+  'jobs.last_hour.failed',
+  'queue.depth',
+  'latency_ms.sync.count',
+  'outbox.pending',
+] as const;
+
+beforeAll(async () => {
+  sim = await startSimulator();
+  gw = await startGateway();
+  const executablePath = resolveExecutable(defaultChromium());
+  browser = await chromium.launch({ executablePath, args: chromiumArgs({ executablePath, hosts: {}, guarded: false }), headless: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await gw?.close();
+  await sim?.close();
+});
+
+async function status(key = gw.key): Promise<any> {
+  const res = await call(`${gw.url}/v1/status`, { headers: { authorization: `Bearer ${key}` } });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+function pick(doc: any, path: string): string {
+  const value = path.split('.').reduce((o, k) => o?.[k], doc);
+  return value === null || value === undefined ? '' : String(value);
+}
+
+async function shown(page: Page): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const path of COUNTERS) out[path] = (await page.getAttribute(`[data-stat="${path}"]`, 'data-value')) ?? '';
+  out['pages.universal'] = (await page.textContent('[data-family="universal"] td:nth-child(3)')) ?? '';
+  out['usage.today'] = (await page.textContent('[data-account="1"] td:nth-child(3)')) ?? '';
+  out['quota'] = (await page.textContent('[data-account="1"] td:nth-child(5)')) ?? '';
+  return out;
+}
+
+function expected(doc: any): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const path of COUNTERS) out[path] = pick(doc, path);
+  out['pages.universal'] = String(doc.pages.last_hour.universal);
+  const account = doc.accounts.find((a: any) => a.client_id === 1);
+  out['usage.today'] = String(account.usage.today);
+  out['quota'] = account.quota === null ? 'none' : '';
+  return out;
+}
+
+/** Waits until the page shows what /v1/status says (the page polls every 2 s and on feed events). */
+async function settle(page: Page): Promise<Record<string, string>> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const [want, got] = [expected(await status()), await shown(page)];
+    if (JSON.stringify(want) === JSON.stringify(got) || Date.now() > until) {
+      expect(got).toEqual(want);
+      return got;
+    }
+    await page.waitForTimeout(200);
+  }
+}
+
+describe('operator console', () => {
+  test('/v1/status needs an admin key; the page itself carries no data', async () => {
+    const plain = await gw.server.store.accounts.createAccount({ name: 'plain' });
+    const { key } = await gw.server.store.accounts.createKey(plain.clientId, 'plain');
+    const [anonymous, notAdmin, page] = await Promise.all([
+      call(`${gw.url}/v1/status`),
+      call(`${gw.url}/v1/status`, { headers: { authorization: `Bearer ${key}` } }),
+      call(`${gw.url}/console`),
+    ]);
+    expect([anonymous.status, notAdmin.status, notAdmin.body.title, page.status, page.headers.get('content-type')]).toEqual([401, 403, 'FORBIDDEN', 200, 'text/html; charset=utf-8']);
+  });
+
+  test('sign in, live numbers that follow submitted jobs and match /v1/status, job objects', async () => {
+    const page = await browser.newPage();
+    const urls: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (r) => urls.push(r.url()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${gw.url}/console`);
+
+    await page.fill('#key', 'wrong-key-0123456789');
+    await page.click('#signin button[type=submit]');
+    await page.waitForSelector('#signin-error:has-text("401")');
+
+    await page.fill('#key', gw.key);
+    await page.click('#signin button[type=submit]');
+    await page.waitForSelector('#dashboard:not([hidden])');
+    await page.waitForSelector('#live:has-text("live")');
+    const before = await settle(page);
+    expect([before['jobs.last_hour.done'], before.quota]).toEqual(['0', 'none']);
+
+    // Three async jobs and one sync scrape.
+    const ids: string[] = [];
+    for (const path of ['/static', '/static/next', '/']) {
+      const res = await postJson(gw, '/v1/async/scrape', { url: `${sim.origin}${path}`, output: ['markdown'] });
+      ids.push(res.body.metadata.request_id);
+    }
+    expect((await postJson(gw, '/v1/scrape', { url: `${sim.origin}/static` })).status).toBe(200);
+    const until = Date.now() + 30_000;
+    while ((await status()).jobs.last_hour.done < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+
+    const after = await settle(page);
+    expect([after['jobs.last_hour.accepted'], after['jobs.last_hour.done'], after['pages.universal'], after['usage.today'], after['latency_ms.sync.count']]).toEqual(['3', '3', '4', '4', '1']);
+    // The feed delivered the jobs' events over the subprotocol sign-in.
+    expect(Number(await page.textContent('#feed-count'))).toBeGreaterThanOrEqual(9);
+
+    // Recent jobs: newest first; each opens its job object.
+    await page.waitForSelector(`[data-job="${ids[0]}"][data-state="done"]`);
+    expect(await page.$$eval('#jobs tbody tr', (rows) => rows.map((r) => r.getAttribute('data-job')))).toEqual([...ids].reverse());
+    await page.click(`[data-job="${ids[1]}"] button`);
+    await page.waitForSelector('#job[data-status="done"]');
+    const body = JSON.parse((await page.textContent('#job-body')) ?? '{}');
+    expect([body.job.id, body.job.route, body.collection.status, body.collection.results[0].metadata.url]).toEqual([ids[1], 'universal', 'done', `${sim.origin}/static/next`]);
+
+    // Charts are drawn from the history.
+    expect(Number(await page.getAttribute('#chart-jobs', 'data-max'))).toBe(3);
+
+    // The key is never in a URL, and only in session storage.
+    expect(urls.filter((u) => u.includes(gw.key))).toEqual([]);
+    expect(await page.evaluate(() => [sessionStorage.getItem('gleaner.adminKey'), localStorage.length])).toEqual([gw.key, 0]);
+    expect(errors).toEqual([]);
+
+    await page.click('#signout');
+    await page.waitForSelector('#signin:not([hidden])');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.close();
+  });
+});
