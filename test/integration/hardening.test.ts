@@ -205,3 +205,20 @@ describe('defect 7: reserved context keys; the feed refusal is a problem documen
     expect(JSON.parse(answer.body)).toMatchObject({ title: 'FORBIDDEN', status: 403, detail: 'The job feed is for admin keys.' });
   });
 });
+
+describe('security gap: one address classifier on every path', () => {
+  let closed: TestGateway;
+  beforeAll(async () => {
+    closed = await startGateway({ allowPrivate: false });
+  });
+  afterAll(async () => closed?.close());
+
+  test('10.0.0.1 behind a local NAT64, 6to4 and Teredo are TARGET_FORBIDDEN on the plain and browser paths', async () => {
+    for (const host of ['[64:ff9b:1::a00:1]', '[2002:a00:1::1]', '[2001:0:4136:e378:8000:63bf:f5ff:fffe]', '[::ffff:0:a00:1]']) {
+      for (const runJs of [false, true]) {
+        const answer = await postJson(closed, '/v1/scrape', { url: `http://${host}/`, run_js: runJs });
+        expect([host, runJs, answer.status, answer.body.title]).toEqual([host, runJs, 400, 'TARGET_FORBIDDEN']);
+      }
+    }
+  });
+});
