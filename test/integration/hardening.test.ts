@@ -50,6 +50,19 @@ describe('defect 1: a lone surrogate is 400 with the field pointer, everywhere',
     expect(gw.server.store.jobs.queueDepth()).toBe(0);
   });
 
+  test('job feed submit', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/feed?format=json`, { headers: gw.auth });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const answer = new Promise<Record<string, any>>((resolve) => ws.on('message', (data) => {
+      const msg = JSON.parse(String(data));
+      if (msg.op) resolve(msg);
+    }));
+    ws.send(JSON.stringify({ op: 'submit', ref: 'r1', path: '/v1/async/scrape/media/video/metadata', body: { query: LONE } }));
+    const msg = await answer;
+    ws.close();
+    expect([msg.op, msg.ref, msg.status, msg.body.title, msg.body.errors]).toEqual(['error', 'r1', 400, 'VALIDATION_ERROR', [{ pointer: '#/query', detail: SURROGATE_DETAIL }]]);
+  });
+
   test('Job API realtime and push-pull', async () => {
     const realtime = `http://127.0.0.1:${gw.server.realtimePort}/v1/queries`;
     const data = `http://127.0.0.1:${gw.server.dataPort}/v1/queries`;
