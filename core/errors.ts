@@ -23,18 +23,30 @@ interface CodeSpec {
   readonly detail: string;
   /** Whether a failed job with this code is charged (spec 3: faulted work is not). */
   readonly charged?: boolean;
+  /**
+   * Internal codes never reach a client as a problem `title`: a problem document built from
+   * one carries this documented code instead (its cause stays in `detail`).
+   */
+  readonly shownAs?: string;
 }
 
 export const ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, disposition: 'fail', detail: 'One or more parameters failed validation.' },
   MALFORMED_JSON: { status: 400, disposition: 'fail', detail: 'The request body is not valid JSON.' },
+  /** RFC 9112 6.3: the message framing is ambiguous; the answer closes the connection. */
+  MALFORMED_REQUEST: {
+    status: 400,
+    disposition: 'fail',
+    detail: 'The request framing is invalid (duplicate or conflicting Content-Length, or Transfer-Encoding other than one chunked); the connection is closed.',
+  },
   TARGET_FORBIDDEN: {
     status: 400,
     disposition: 'fail',
     detail: 'The target address is not allowed (private, loopback, link-local or metadata address, or a scheme other than http/https).',
   },
   LOCATION_UNAVAILABLE: { status: 400, disposition: 'fail', detail: 'No proxy pool serves the requested location.' },
-  UNAUTHORIZED: { status: 401, disposition: 'fail', detail: 'Missing, invalid or revoked credentials.' },
+  /** 401 answers have an empty body (spec 5.2); raising this code instead is a bug. */
+  UNAUTHORIZED: { status: 401, disposition: 'fail', detail: 'Missing, invalid or revoked credentials.', shownAs: 'INTERNAL_ERROR' },
   FORBIDDEN: { status: 403, disposition: 'fail', detail: 'This account is not entitled to this route.' },
   NOT_FOUND: { status: 404, disposition: 'fail', detail: 'No such route or job.' },
   METHOD_NOT_ALLOWED: { status: 405, disposition: 'fail', detail: 'This method is not allowed on this route.' },
@@ -45,6 +57,8 @@ export const ERROR_CODES = {
   },
   UPGRADE_REQUIRED: { status: 426, disposition: 'fail', detail: 'This route is a WebSocket: send an upgrade request.' },
   PAYLOAD_TOO_LARGE: { status: 413, disposition: 'fail', detail: 'The request body or batch is too large.' },
+  URI_TOO_LONG: { status: 414, disposition: 'fail', detail: 'The request target (path and query) is too long.' },
+  HEADERS_TOO_LARGE: { status: 431, disposition: 'fail', detail: 'The request has too many header fields, or they are too large.' },
   TOO_MANY_REQUESTS: {
     status: 429,
     disposition: 'retry',
@@ -57,9 +71,9 @@ export const ERROR_CODES = {
     detail: 'Every attempt to fetch the target failed.',
   },
   /** An upstream answer or network failure on one attempt; retried, then REQUEST_FAILED_AFTER_MANY_RETRIES. */
-  UPSTREAM_FAILED: { status: 500, disposition: 'retry', detail: 'The upstream request failed.' },
+  UPSTREAM_FAILED: { status: 500, disposition: 'retry', detail: 'The upstream request failed.', shownAs: 'REQUEST_FAILED_AFTER_MANY_RETRIES' },
   /** Chromium crashed or disconnected while holding the page; retried once on a new browser. */
-  BROWSER_CRASHED: { status: 500, disposition: 'retry', detail: 'The browser crashed while rendering the page.' },
+  BROWSER_CRASHED: { status: 500, disposition: 'retry', detail: 'The browser crashed while rendering the page.', shownAs: 'REQUEST_FAILED_AFTER_MANY_RETRIES' },
   RESPONSE_TOO_LARGE: { status: 500, disposition: 'fail', detail: 'The upstream response exceeds the size cap.' },
   EXTRACTION_FAILED: {
     status: 500,
@@ -73,12 +87,32 @@ export const ERROR_CODES = {
     detail: 'Extraction by prompt needs a language model: set GLEANER_LLM_URL (and GLEANER_LLM_MODEL, GLEANER_LLM_KEY as the endpoint requires).',
   },
   /** A webhook or bucket delivery failed; recorded on the job, never answered to a request. */
-  DELIVERY_FAILED: { status: 502, disposition: 'retry', detail: 'The result could not be delivered.' },
+  DELIVERY_FAILED: { status: 502, disposition: 'retry', detail: 'The result could not be delivered.', shownAs: 'INTERNAL_ERROR' },
   INTERNAL_ERROR: { status: 500, disposition: 'fail', detail: 'An internal error occurred.' },
   SERVICE_UNAVAILABLE: { status: 503, disposition: 'retry', detail: 'The service is starting or draining; retry shortly.' },
 } as const satisfies Record<string, CodeSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+type Shown<C extends ErrorCode> = (typeof ERROR_CODES)[C] extends { shownAs: infer S } ? S : C;
+
+/** The codes a problem document's `title` can carry: the documented table (README, OpenAPI). */
+export type ProblemTitle = { [C in ErrorCode]: Shown<C> }[ErrorCode];
+
+/** The code a client sees for `code` (itself, or the documented code an internal one maps to). */
+export function shownCode(code: ErrorCode): ProblemTitle {
+  const spec: CodeSpec = ERROR_CODES[code];
+  return (spec.shownAs ?? code) as ProblemTitle;
+}
+
+// Every `shownAs` names a code of this table.
+const shownAsAreCodes: ProblemTitle extends ErrorCode ? true : never = true;
+void shownAsAreCodes;
+
+/** Every documented problem title, in table order. */
+export const PROBLEM_TITLES: readonly ProblemTitle[] = (Object.keys(ERROR_CODES) as ErrorCode[]).filter(
+  (code): code is ProblemTitle => !(ERROR_CODES[code] as CodeSpec).shownAs,
+);
 
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, value);

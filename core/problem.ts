@@ -2,14 +2,14 @@
  * RFC 9457 problem documents, built here and nowhere else. Handlers raise codes; this module
  * turns a code (plus field errors, params or state) into the body the caller sees.
  */
-import { ERROR_CODES, type ErrorCode, type FieldError, type WireError } from './errors.js';
+import { ERROR_CODES, shownCode, type ErrorCode, type FieldError, type ProblemTitle, type WireError } from './errors.js';
 import { newId } from './ids.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 export interface ProblemDocument {
   type: string;
-  title: ErrorCode;
+  title: ProblemTitle;
   status: number;
   detail: string;
   instance: string;
@@ -41,7 +41,12 @@ export function problemType(code: ErrorCode): string {
   return type;
 }
 
-export function buildProblem(code: ErrorCode, opts: ProblemOptions = {}): ProblemDocument {
+/**
+ * The document for `code`. An internal code (`shownAs` in the table) is shown as the documented
+ * code it maps to, so no title outside the documented table can leave the service.
+ */
+export function buildProblem(raised: ErrorCode, opts: ProblemOptions = {}): ProblemDocument {
+  const code = shownCode(raised);
   const spec = ERROR_CODES[code];
   const requestId = opts.requestId ?? newId();
   const doc: ProblemDocument = {
@@ -63,9 +68,10 @@ export function buildProblem(code: ErrorCode, opts: ProblemOptions = {}): Proble
 export function problemFromWire(err: WireError, opts: Omit<ProblemOptions, 'detail'> = {}): ProblemDocument {
   const fieldErrors = err.data?.errors;
   // INTERNAL_ERROR never carries the original message: it may name files, hosts or secrets.
+  // An internal code shown as a documented one keeps its message as the cause in `detail`.
   // (Built without object spreads: this runs for every refused request.)
   const full: ProblemOptions = {
-    detail: err.code === 'INTERNAL_ERROR' ? ERROR_CODES.INTERNAL_ERROR.detail : err.message,
+    detail: shownCode(err.code) === 'INTERNAL_ERROR' ? ERROR_CODES.INTERNAL_ERROR.detail : err.message,
     instance: opts.instance,
     requestId: opts.requestId,
     errors: Array.isArray(fieldErrors) ? (fieldErrors as FieldError[]) : opts.errors,

@@ -18,11 +18,14 @@
 import { pack, unpack } from 'msgpackr';
 import type { TemplatedApp, WebSocket } from 'uWebSockets.js';
 import type { JobEvent } from '../core/events.js';
-import { GleanerError, toWireError } from '../core/errors.js';
+import { GleanerError, shownCode, toWireError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
 import { problemFromWire } from '../core/problem.js';
 import { validate } from '../core/schema/index.js';
 import { entitled, type Account } from '../core/store/accounts.js';
 import type { Services } from './context.js';
+import { copyRequest, Reply } from './http.js';
+import { refuseBadText } from './pipeline.js';
 import { submitJobs } from './handlers/jobs.js';
 import { refuseUnrunnableExtraction } from './webapi.js';
 
@@ -69,7 +72,8 @@ function frame(event: JobEvent): Record<string, unknown> {
     at: event.at,
     ...(event.batchId ? { batch_id: event.batchId } : {}),
     ...(event.delivery ? { delivery: event.delivery } : {}),
-    ...(event.error ? { error: { code: event.error.code, message: event.error.message } } : {}),
+    // A failed job shows the problem title its collection shows; a failed delivery, DELIVERY_FAILED.
+    ...(event.error ? { error: { code: event.type === 'failed' ? shownCode(event.error.code) : event.error.code, message: event.error.message } } : {}),
   };
 }
 
@@ -86,20 +90,22 @@ export function mountFeed(app: TemplatedApp, svc: Services): void {
     closeOnBackpressureLimit: 0,
     idleTimeout: 120,
     upgrade: (res, req, context) => {
-      // Copy everything out of req synchronously (uWS rule), then decide.
-      const authorization = req.getHeader('authorization');
-      const query = new URLSearchParams(req.getQuery() ?? '');
+      // Copy everything out of req synchronously (uWS rule), then decide. Refusals are the
+      // same answers as on any other route: 401 empty, the rest problem documents.
+      const reply = new Reply(res);
+      const info = copyRequest(req);
+      const requestId = newId();
+      const query = new URLSearchParams(info.query);
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
-      const fromProtocol = authorization ? undefined : keyFromProtocols(protocol);
-      const token = BEARER.exec(authorization)?.[1] ?? fromProtocol;
+      if (info.defect) return reply.refuse(info.defect, requestId, () => undefined);
+      const fromProtocol = info.authorization ? undefined : keyFromProtocols(protocol);
+      const token = BEARER.exec(info.authorization)?.[1] ?? fromProtocol;
       const account = token ? svc.store.accounts.authenticate(token) : undefined;
-      if (!account || !account.admin || svc.state() !== 'ready') {
-        const status = !account ? '401 Unauthorized' : !account.admin ? '403 Forbidden' : '503 Service Unavailable';
-        res.cork(() => res.writeStatus(status).end());
-        return;
-      }
+      if (!account) return reply.unauthorized();
+      if (!account.admin) return reply.problem('FORBIDDEN', { requestId, detail: 'The job feed is for admin keys.' });
+      if (svc.state() !== 'ready') return reply.problem('SERVICE_UNAVAILABLE', { requestId }, { 'retry-after': '1' });
       const accounts = list(query.get('account'));
       const data: FeedSocketData = {
         account,
@@ -109,7 +115,9 @@ export function mountFeed(app: TemplatedApp, svc: Services): void {
         dropped: 0,
         closed: false,
       };
-      // Never echo the offered key: select the plain protocol name instead.
+      // Upgrading ends the HTTP response: the Reply must not write after it. Never echo the
+      // offered key: select the plain protocol name instead.
+      reply.done = true;
       res.cork(() => res.upgrade(data, key, fromProtocol ? FEED_PROTOCOL : protocol, extensions, context));
     },
     open: (ws) => {
@@ -163,6 +171,7 @@ async function handleMessage(ws: WebSocket<FeedSocketData>, raw: Buffer, isBinar
       throw new GleanerError('NOT_FOUND', `${String(msg.path)} is not an async or batch route.`);
     }
     const { route } = match;
+    refuseBadText(msg.body);
     const account = ws.getUserData().account;
     if (!entitled(account.entitlements, route.entitlement!)) throw new GleanerError('FORBIDDEN');
     const result = validate(route.endpoint!, msg.body);

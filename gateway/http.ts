@@ -8,11 +8,14 @@
  *   response must not be touched, so every write checks `done`.
  * - Writes from async continuations are wrapped in `cork`, so status, headers and body leave
  *   in one syscall.
+ * - A request whose framing is ambiguous is answered only after uWS has finished the read it
+ *   came in (see `Reply.refuse`), never in the handler itself.
  */
 import { STATUS_CODES } from 'node:http';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { GleanerError, type ErrorCode } from '../core/errors.js';
 import { buildProblem, PROBLEM_CONTENT_TYPE, type ProblemOptions } from '../core/problem.js';
+import { inspectHead, type HeadDefect } from './head.js';
 
 export interface RequestInfo {
   method: string;
@@ -27,14 +30,20 @@ export interface RequestInfo {
   host: string;
   /** Further headers a route asked for (`HttpRoute.headers`), lower-case names. */
   headers?: Record<string, string>;
+  /** Ambiguous framing or a head over the documented limits: refused before routing. */
+  defect: HeadDefect | undefined;
 }
 
 export function copyRequest(req: HttpRequest): RequestInfo {
   const declared = req.getHeader('content-length');
+  const method = req.getCaseSensitiveMethod();
+  const path = req.getUrl();
+  const query = req.getQuery() ?? '';
   return {
-    method: req.getCaseSensitiveMethod(),
-    path: req.getUrl(),
-    query: req.getQuery() ?? '',
+    defect: inspectHead(req, method, path, query),
+    method,
+    path,
+    query,
     authorization: req.getHeader('authorization'),
     contentType: req.getHeader('content-type'),
     contentLength: declared === '' ? -1 : Number(declared),
@@ -154,8 +163,27 @@ export class Reply {
   }
 
   /** 401 has an empty body (spec 5.2). */
-  unauthorized(): void {
-    this.send(401, { 'www-authenticate': 'Bearer realm="gleaner"' }, '');
+  unauthorized(challenge = 'Bearer realm="gleaner"'): void {
+    this.send(401, { 'www-authenticate': challenge }, '');
+  }
+
+  /**
+   * Refuses a request found defective while copying it, and closes the connection.
+   *
+   * Ambiguous framing (RFC 9112 6.3) is answered on the next turn of the event loop, not in the
+   * handler: uWS parses every request of one read before any of them is answered, and a
+   * response ended inside the handler does not stop it, so the bytes a conflicting
+   * Content-Length smuggled in would run as a second request. Left pending, this response
+   * makes uWS drop the connection when it meets such a request (nothing after it runs; the
+   * client then gets no 400). Other defects are answered at once. `done` runs once answered.
+   */
+  refuse(defect: HeadDefect, requestId: string, done: () => void): void {
+    const answer = (): void => {
+      this.problem(defect.code, { requestId, detail: defect.detail }, {}, true);
+      done();
+    };
+    if (defect.code === 'MALFORMED_REQUEST') setImmediate(answer);
+    else answer();
   }
 }
 

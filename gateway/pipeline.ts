@@ -1,5 +1,6 @@
 /**
- * The request walk every HTTP listener shares (DESIGN.md part 4): match → state → body (capped,
+ * The request walk every HTTP listener shares (DESIGN.md part 4): head limits and framing
+ * (head.ts) → match → state → body (capped,
  * streamed, JSON-parsed) → credentials → the front door's handler, then one metrics sample and
  * one log line. The Web API and the Job API are two `FrontDoor`s on this pipeline; they differ
  * in their route tables, their credentials (Bearer key, Basic user) and their handlers. Every
@@ -10,6 +11,7 @@ import { GleanerError, toWireError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { problemFromWire, PROBLEM_CONTENT_TYPE } from '../core/problem.js';
 import type { Logger } from '../core/log.js';
+import { checkJsonText } from '../core/schema/index.js';
 import type { Account } from '../core/store/accounts.js';
 import { copyHeaders, copyRequest, readBody, Reply, type RequestInfo } from './http.js';
 import type { Services } from './context.js';
@@ -66,6 +68,7 @@ export function createPipeline<R extends Routable>(svc: Services, door: FrontDoo
       svc.log.info({ request_id: requestId, method: info.method, route: name, status: reply.status, ms: Math.round(ms * 10) / 10, aborted: reply.aborted || undefined }, 'request');
     };
 
+    if (info.defect) return reply.refuse(info.defect, requestId, finish);
     if (!match.found) {
       if (match.status === 405) {
         reply.problem('METHOD_NOT_ALLOWED', { requestId, detail: `Use ${match.allow.join(', ')} on ${info.path}.`, extensions: { allow: match.allow } }, { allow: match.allow.join(', ') });
@@ -88,7 +91,7 @@ export function createPipeline<R extends Routable>(svc: Services, door: FrontDoo
     const run = async (): Promise<void> => {
       const checked = door.authenticate(route, info);
       const caller = checked instanceof Promise ? await checked : checked;
-      if (!caller) return reply.send(401, { 'www-authenticate': door.challenge }, '');
+      if (!caller) return reply.unauthorized(door.challenge);
       const admitted: Admitted<R> = { info, reply, route, param: match.param, account: caller.account, body: body && (await body), requestId, started };
       await door.handle(admitted, svc);
     };
@@ -98,15 +101,28 @@ export function createPipeline<R extends Routable>(svc: Services, door: FrontDoo
   };
 }
 
-/** Reads the body under the cap (413 before or while streaming) and parses it (MALFORMED_JSON). */
+/**
+ * Reads the body under the cap (413 before or while streaming), parses it (MALFORMED_JSON) and
+ * refuses text that is not well-formed or nesting past the bound (VALIDATION_ERROR with the
+ * field's pointer): bad text is bad input on every route, before any handler sees it.
+ */
 export async function readJson(res: HttpResponse, reply: Reply, info: RequestInfo, cap: number): Promise<unknown> {
   if (info.contentLength > cap) throw new GleanerError('PAYLOAD_TOO_LARGE', `The request body exceeds ${cap} bytes.`);
   const body = await readBody(res, reply, cap);
+  let parsed: unknown;
   try {
-    return JSON.parse(body.toString('utf8'));
+    parsed = JSON.parse(body.toString('utf8'));
   } catch (err) {
     throw new GleanerError('MALFORMED_JSON', `The request body is not valid JSON: ${(err as Error).message}`);
   }
+  refuseBadText(parsed);
+  return parsed;
+}
+
+/** VALIDATION_ERROR for a lone surrogate or unbounded nesting anywhere in a parsed body. */
+export function refuseBadText(body: unknown): void {
+  const defect = checkJsonText(body);
+  if (defect) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: [defect] });
 }
 
 /** Any thrown value as a problem response; internal errors are logged, never shown. */

@@ -34,6 +34,9 @@ const POINTER_BACK: Record<string, string> = {
   '#/json': '#/parse',
 };
 
+/** Names that address an object's prototype machinery rather than a member. */
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 export interface MappedQuery {
   route: RouteSpec;
   source: string;
@@ -86,7 +89,12 @@ export function mapQuery(input: JobApiInput, mode: 'sync' | 'async'): { ok: true
   }
   const fromContext = new Map<string, number>();
   (input.context as Array<{ key: string; value: unknown }>).forEach(({ key, value }, i) => {
-    const spec = route.params[key];
+    // Own parameters only: `__proto__` or `constructor` must not find Object.prototype's.
+    if (RESERVED_KEYS.has(key)) {
+      errors.push({ pointer: `#/context/${i}/key`, detail: `${JSON.stringify(key)} is a reserved name, not a parameter` });
+      return;
+    }
+    const spec = Object.hasOwn(route.params, key) ? route.params[key] : undefined;
     if (!spec || key === route.input) {
       errors.push({ pointer: `#/context/${i}/key`, detail: `source ${input.source} has no parameter ${JSON.stringify(key)}` });
       return;

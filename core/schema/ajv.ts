@@ -3,8 +3,10 @@
  * OpenAPI 3.1), all errors, defaults filled, and our formats and keywords:
  *   - format `http-url`: an absolute http or https URL with a host and no surrounding spaces;
  *   - format `country`: an ISO 3166-1 alpha-2 code, either case;
- *   - keyword `x-serialized-length` `{min, max}`: bounds the length of JSON.stringify(value)
- *     (spec 8: `json.schema` is 10 to 65535 characters);
+ *   - keyword `x-serialized-length` `{min, max, depth?}`: bounds the length of
+ *     JSON.stringify(value) (spec 8: `json.schema` is 10 to 65535 characters) and, first, the
+ *     value's nesting depth, so that nothing recursive (stringify, ajv's compiler, the
+ *     extractors) ever runs on a structure nested thousands deep;
  *   - annotations `x-verbatim`, `x-pattern-hint`, `x-detail` (read by the error mapper).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -26,6 +28,20 @@ export function isHttpUrl(value: string): boolean {
 interface LengthBounds {
   min: number;
   max: number;
+  /** Deepest nesting of objects and arrays (the value itself is level 1). */
+  depth?: number;
+}
+
+/** Whether `value` nests objects and arrays deeper than `max` levels (iterative: no recursion). */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [v, level] = item;
+    if (v === null || typeof v !== 'object') continue;
+    if (level > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, level + 1]);
+  }
+  return false;
 }
 
 /** The length of a value's JSON text, or -1 when it cannot be serialised (too deeply nested). */
@@ -49,11 +65,16 @@ export function addGleanerVocabulary(ajv: Ajv2020): Ajv2020 {
     errors: true,
     metaSchema: {
       type: 'object',
-      properties: { min: { type: 'integer' }, max: { type: 'integer' } },
+      properties: { min: { type: 'integer' }, max: { type: 'integer' }, depth: { type: 'integer' } },
       required: ['min', 'max'],
       additionalProperties: false,
     },
     validate: function check(bounds: LengthBounds, data: unknown): boolean {
+      if (bounds.depth !== undefined && nestsDeeperThan(data, bounds.depth)) {
+        const message = `must nest at most ${bounds.depth} levels of objects and arrays`;
+        (check as { errors?: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-serialized-length', message, params: { depth: bounds.depth } }];
+        return false;
+      }
       const length = serializedLength(data);
       if (length >= bounds.min && length <= bounds.max) return true;
       const message =

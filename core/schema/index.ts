@@ -4,6 +4,7 @@
  */
 export { type Endpoint, allEndpoints, endpointKey, jsonSchemaFor, resolveEndpoint } from './build.js';
 export { compileAll, validate, type ValidationResult } from './validate.js';
+export { checkJsonText, MAX_BODY_DEPTH } from './json-text.js';
 export { exampleBody } from './example.js';
 export { openApiDocument } from './openapi.js';
 export { RULES, rulesFor, type CrossFieldRule } from './rules.js';

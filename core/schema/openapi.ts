@@ -21,14 +21,17 @@ const bare = (description: string): JsonSchema => ({ description });
 /** Error answers every authenticated POST route can give. */
 function errorResponses(extra: Record<string, JsonSchema> = {}): Record<string, JsonSchema> {
   return {
-    '400': problem('VALIDATION_ERROR (errors[] lists every failing field) or MALFORMED_JSON.'),
+    '400': problem('VALIDATION_ERROR (errors[] lists every failing field), MALFORMED_JSON, MALFORMED_REQUEST (ambiguous framing; the connection is closed), TARGET_FORBIDDEN or LOCATION_UNAVAILABLE.'),
     '401': bare('Missing, invalid or revoked key (empty body).'),
-    '403': problem('The account is not entitled to this route.'),
+    '403': problem('FORBIDDEN: the account is not entitled to this route.'),
     '405': problem('METHOD_NOT_ALLOWED: only POST is allowed.'),
-    '413': problem('Body or batch too large.'),
-    '429': problem('Concurrency limit (retry with jittered backoff) or quota exhausted.'),
+    '413': problem('PAYLOAD_TOO_LARGE: body or batch too large.'),
+    '414': problem('URI_TOO_LONG: the path and query are longer than the documented limit.'),
+    '431': problem('HEADERS_TOO_LARGE: too many header fields, or too large.'),
+    '429': problem('TOO_MANY_REQUESTS: concurrency limit (retry with jittered backoff); QUOTA_EXCEEDED: quota exhausted.'),
     ...extra,
-    '500': problem('REQUEST_FAILED_AFTER_MANY_RETRIES or INTERNAL_ERROR.'),
+    '500': problem('REQUEST_FAILED_AFTER_MANY_RETRIES (not charged), RESPONSE_TOO_LARGE, EXTRACTION_FAILED or INTERNAL_ERROR.'),
+    '501': problem('LLM_NOT_CONFIGURED: json.prompt needs a model.'),
     '503': problem('SERVICE_UNAVAILABLE: starting or draining.'),
   };
 }

@@ -3,7 +3,7 @@
  * job objects (2.4), discovery (4.5) and the problem document (part 7). Responses are open
  * (no `additionalProperties: false`): the service may add members, clients must ignore them.
  */
-import { ERROR_CODES } from '../errors.js';
+import { PROBLEM_TITLES } from '../errors.js';
 import type { JsonSchema } from './shared.js';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
@@ -24,7 +24,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
     ...obj(
       {
         type: str('Problem type URI.'),
-        title: { type: 'string', enum: Object.keys(ERROR_CODES), description: 'Machine-readable code; branch on this.' },
+        title: { type: 'string', enum: [...PROBLEM_TITLES], description: 'Machine-readable code; branch on this. The closed table of the README (Errors).' },
         status: int('HTTP status.'),
         detail: str('Human-readable; not for program logic.'),
         instance: str('Trace handle.'),
@@ -96,7 +96,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       results: { type: 'array', items: ref('PageResult'), description: 'Populated when done.' },
       error: obj(
         {
-          title: { type: 'string', enum: Object.keys(ERROR_CODES), description: 'The problem code of the failure.' },
+          title: { type: 'string', enum: [...PROBLEM_TITLES], description: 'The problem code of the failure.' },
           status: int('HTTP status of that problem.'),
           detail: str('Human-readable; not for program logic.'),
         },

@@ -17,6 +17,8 @@ export const DEVICES = ['desktop', 'mobile'] as const;
 export const PROMPT_MAX = 8192;
 export const SCHEMA_MIN = 10;
 export const SCHEMA_MAX = 65535;
+/** Deepest nesting of `json.schema` (32 levels: 15 levels of nested object properties and more). */
+export const SCHEMA_MAX_DEPTH = 32;
 export const CALLBACK_URL_MAX = 2048;
 
 /** A registry parameter as JSON Schema; objects are closed (`additionalProperties: false`). */
@@ -85,8 +87,8 @@ export function jsonParamSchema(): JsonSchema {
       },
       schema: {
         type: ['object', 'null'],
-        description: 'JSON Schema (or OpenAPI schema object) of the output, 10 to 65535 characters as JSON text.',
-        'x-serialized-length': { min: SCHEMA_MIN, max: SCHEMA_MAX },
+        description: 'JSON Schema (or OpenAPI schema object) of the output, 10 to 65535 characters as JSON text, nesting at most 32 levels of objects and arrays.',
+        'x-serialized-length': { min: SCHEMA_MIN, max: SCHEMA_MAX, depth: SCHEMA_MAX_DEPTH },
       },
     },
     additionalProperties: false,

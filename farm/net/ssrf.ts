@@ -10,11 +10,13 @@
  * - browser path: see net/guard-proxy.ts (a local forward proxy that the page's contexts use
  *   when private addresses are refused).
  * `allowPrivate` (GLEANER_ALLOW_PRIVATE, tests and demos) turns the address checks off; the
- * scheme check (http/https only) always applies.
+ * scheme check (http/https only) always applies. Which addresses are refused is decided in
+ * net/addresses.ts, the classifier the delivery path uses too.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { GleanerError } from '../../core/errors.js';
+import { forbiddenAddress } from './addresses.js';
 
 export interface NetPolicy {
   allowPrivate: boolean;
@@ -22,76 +24,7 @@ export interface NetPolicy {
   hosts: Readonly<Record<string, string>>;
 }
 
-const BLOCKED = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, incl. 169.254.169.254 metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  BLOCKED.addSubnet(net, bits, 'ipv4');
-}
-for (const [net, bits] of [
-  ['::', 128], // unspecified
-  ['::1', 128],
-  ['fc00::', 7], // unique local, incl. fd00:ec2::254 metadata
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-  ['2001:db8::', 32], // documentation
-  ['100::', 64], // discard
-] as const) {
-  BLOCKED.addSubnet(net, bits, 'ipv6');
-}
-
-/** IPv4 carried inside an IPv6 address (mapped, compatible, NAT64, 6to4), or undefined. */
-function embeddedV4(addr: string): string | undefined {
-  const lower = addr.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const words = expandV6(lower);
-  if (!words) return undefined;
-  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  const zero = (from: number, to: number) => words.slice(from, to).every((w) => w === 0);
-  if (zero(0, 5) && words[5] === 0xffff) return v4(words[6], words[7]); // ::ffff:a.b.c.d
-  if (zero(0, 6) && (words[6] !== 0 || words[7] > 1)) return v4(words[6], words[7]); // ::a.b.c.d
-  if (words[0] === 0x64 && words[1] === 0xff9b && zero(2, 6)) return v4(words[6], words[7]); // NAT64
-  if (words[0] === 0x2002) return v4(words[1], words[2]); // 6to4
-  return undefined;
-}
-
-function expandV6(addr: string): number[] | undefined {
-  if (isIP(addr) !== 6 || addr.includes('.')) return undefined;
-  const [head, tail = ''] = addr.split('::');
-  const h = head ? head.split(':') : [];
-  const t = addr.includes('::') ? (tail ? tail.split(':') : []) : [];
-  const fill = addr.includes('::') ? 8 - h.length - t.length : 0;
-  const words = [...h, ...Array<string>(fill).fill('0'), ...t].map((w) => parseInt(w, 16));
-  return words.length === 8 ? words : undefined;
-}
-
-/** Why an address may not be fetched, or undefined when it is public. */
-export function forbiddenAddress(address: string): string | undefined {
-  const ip = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  const family = isIP(ip);
-  if (family === 4) return BLOCKED.check(ip, 'ipv4') ? `${ip} is a private or reserved IPv4 address` : undefined;
-  if (family === 6) {
-    const v4 = embeddedV4(ip);
-    if (v4 !== undefined) return forbiddenAddress(v4) && `${ip} carries the private IPv4 address ${v4}`;
-    return BLOCKED.check(ip, 'ipv6') ? `${ip} is a private or reserved IPv6 address` : undefined;
-  }
-  return `${address} is not an IP address`;
-}
+export { forbiddenAddress };
 
 export function forbidden(host: string, why: string): GleanerError {
   return new GleanerError('TARGET_FORBIDDEN', `The target ${host} is not allowed: ${why}.`, { host });

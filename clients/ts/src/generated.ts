@@ -2,10 +2,10 @@
 // `npm run generate` in clients/ts rewrites it; the test suite fails while it is stale.
 
 /** Changes whenever the registry, the schemas or the error codes change. */
-export const REGISTRY_FINGERPRINT = '41d93b99a7f4f26d';
+export const REGISTRY_FINGERPRINT = 'ad60dddbf9b41f4b';
 
 /** Every problem `title` the service can answer (a closed set: branch on it). */
-export type ErrorCode = "VALIDATION_ERROR" | "MALFORMED_JSON" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+export type ErrorCode = "VALIDATION_ERROR" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
 
 // ---- Response documents -------------------------------------------------------------
 
@@ -20,8 +20,8 @@ export type FieldError = {
 export type Problem = {
   /** Problem type URI. */
   type: string;
-  /** Machine-readable code; branch on this. */
-  title: "VALIDATION_ERROR" | "MALFORMED_JSON" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+  /** Machine-readable code; branch on this. The closed table of the README (Errors). */
+  title: "VALIDATION_ERROR" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
   /** HTTP status. */
   status: number;
   /** Human-readable; not for program logic. */
@@ -152,7 +152,7 @@ export type JobCollection = {
   results?: PageResult[];
   error?: {
     /** The problem code of the failure. */
-    title: "VALIDATION_ERROR" | "MALFORMED_JSON" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+    title: "VALIDATION_ERROR" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
     /** HTTP status of that problem. */
     status: number;
     /** Human-readable; not for program logic. */
@@ -202,7 +202,7 @@ export type OutputParam = Array<"html" | "markdown" | "json" | "screenshot">;
 export type JsonParam = {
   /** Natural-language extraction instructions, at most 8192 characters. */
   prompt?: string | null;
-  /** JSON Schema (or OpenAPI schema object) of the output, 10 to 65535 characters as JSON text. */
+  /** JSON Schema (or OpenAPI schema object) of the output, 10 to 65535 characters as JSON text, nesting at most 32 levels of objects and arrays. */
   schema?: Record<string, unknown> | null;
 } | null;
 
