@@ -26,8 +26,11 @@ export type Reader =
 /** The request a follow-up makes (continuation pages): the same fields as a step's request. */
 export interface StepRequest {
   method?: 'GET' | 'POST';
-  /** Absolute URL; `{{var}}` is replaced URL-encoded. */
-  url: string;
+  /**
+   * Absolute URL; `{{var}}` is replaced URL-encoded. A function builds the URL from the
+   * variables instead (a signed URL read whole from an earlier response).
+   */
+  url: string | ((vars: Readonly<Vars>) => string);
   /** `{{var}}` replaced verbatim; a value with CR or LF fails the step. */
   headers?: Readonly<Record<string, string>>;
   /** `{{var}}` replaced JSON-escaped (inside a JSON string literal of the template). */
@@ -48,13 +51,16 @@ export interface FetchStep extends StepRequest {
   optional?: boolean;
   /** Session setup: skipped when the flow's session (cookies and variables) is reused. */
   setup?: boolean;
+  /** The step runs only when this says so (a fallback needed only when an earlier step found nothing). */
+  when?: (vars: Readonly<Vars>) => boolean;
   /**
    * Follow-ups of this step: after each response, `next` returns the next request or undefined
-   * (no more, or enough). Each follow-up body is kept under `parts[name]`; at most `max` are made,
-   * and none once the deadline is near (the flow then ends with what it has).
+   * (no more, or enough). `gathered` holds the follow-up bodies kept so far (empty on the first
+   * call). Each follow-up body is kept under `parts[name]`; at most `max` are made, and none once
+   * the deadline is near (the flow then ends with what it has).
    */
   more?: {
-    next: (body: string, count: number, vars: Readonly<Vars>) => StepRequest | undefined;
+    next: (body: string, count: number, vars: Readonly<Vars>, gathered: readonly string[]) => StepRequest | undefined;
     max: number;
   };
 }

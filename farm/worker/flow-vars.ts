@@ -11,7 +11,7 @@ import type { RawHeaders } from '../net/exchange.js';
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 /** A step's request with its variables filled: URL-encoded in the URL, verbatim in headers, JSON-escaped in the body. */
-export function fillRequest(step: string, req: StepRequest, vars: Readonly<Vars>): Required<Pick<StepRequest, 'method' | 'url'>> & StepRequest {
+export function fillRequest(step: string, req: StepRequest, vars: Readonly<Vars>): { method: 'GET' | 'POST'; url: string; headers?: Record<string, string>; body?: string } {
   const fill = (template: string, encode: (v: string) => string) =>
     template.replace(PLACEHOLDER, (_m, name: string) => {
       const value = vars[name];
@@ -33,10 +33,22 @@ export function fillRequest(step: string, req: StepRequest, vars: Readonly<Vars>
     : undefined;
   return {
     method: req.method ?? 'GET',
-    url: fill(req.url, encodeURIComponent),
+    url: typeof req.url === 'function' ? builtUrl(step, req.url, vars) : fill(req.url, encodeURIComponent),
     ...(headers ? { headers } : {}),
     ...(req.body !== undefined ? { body: fill(req.body, (x) => JSON.stringify(x).slice(1, -1)) } : {}),
   };
+}
+
+function builtUrl(step: string, build: (vars: Readonly<Vars>) => string, vars: Readonly<Vars>): string {
+  let url: string;
+  try {
+    url = build(vars);
+  } catch {
+    url = '';
+  }
+  // A family's builder must answer an absolute URL; anything else means what it needed was not found.
+  if (!/^https?:\/\//i.test(url)) throw new GleanerError('UPSTREAM_FAILED', `Step "${step}" could not build its URL from what earlier steps found.`);
+  return url;
 }
 
 export interface ReadSource {

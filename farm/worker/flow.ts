@@ -86,7 +86,7 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   };
 
   for (const [i, step] of flow.steps.entries()) {
-    if (step.setup && reused) continue;
+    if ((step.setup && reused) || (step.when && !step.when(vars))) continue;
     const asPage = i === pageAt;
     let res: Fetched;
     try {
@@ -131,14 +131,16 @@ async function followUps(
 ): Promise<void> {
   const more = step.more!;
   let body = first;
+  const gathered: string[] = [];
   for (let count = 0; count < more.max; count++) {
     if (ctx.msg.task.deadline - Date.now() < FOLLOW_UP_RESERVE_MS || ctx.abort.aborted) return;
-    const next = more.next(body, count, vars);
+    const next = more.next(body, count, vars, gathered);
     if (!next) return;
     const res = await fetch(toRequest(fillRequest(step.name, next, vars)));
     // A continuation that fails ends the list with what was gathered; the page itself is good.
     if (res.status < 200 || res.status >= 300) return;
     (parts[step.name] ??= []).push(res.body);
+    gathered.push(res.body);
     body = res.body;
   }
 }

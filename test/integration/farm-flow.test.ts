@@ -137,6 +137,28 @@ describe('flow executor', () => {
     expect(capped.parts.list).toHaveLength(1);
   });
 
+  test('a step may build its URL from the variables, run only when asked, and see what follow-ups gathered', async () => {
+    const out = await run({
+      page: 1,
+      steps: [
+        { kind: 'fetch', name: 'start', url: `${sim.origin}/flow/start`, read: { sid: { from: 'cookie', name: 'sid' } } },
+        { kind: 'fetch', name: 'skipped', url: `${sim.origin}/flow/down`, when: (vars) => vars.sid === undefined },
+        {
+          kind: 'fetch',
+          name: 'list',
+          url: (vars) => `${sim.origin}/flow/list?after=${vars.sid === undefined ? 'x' : '0'}`,
+          more: { max: 10, next: (_body, count, _vars, gathered) => (gathered.length === count && count < 1 ? { url: `${sim.origin}/flow/list?after=2` } : undefined) },
+        },
+      ],
+    });
+    expect([out.page.body, out.parts.list, out.parts.skipped]).toEqual(['{"next":"2","items":[1,2]}', ['{"next":"4","items":[3,4]}'], undefined]);
+    expect(sim.hits.get('/flow/down')).toBeUndefined();
+    expect(await failure(run({ page: 1, steps: [{ kind: 'fetch', name: 'page', url: (vars) => vars.missing as string }] }))).toEqual({
+      code: 'REQUEST_FAILED_AFTER_MANY_RETRIES',
+      message: 'Every attempt to fetch the target failed (last: Step "page" could not build its URL from what earlier steps found.).',
+    });
+  });
+
   test('an optional step may fail; a required one fails the attempt; a missing variable is named', async () => {
     const page = { kind: 'fetch' as const, name: 'page', url: `${sim.origin}/flow/page` };
     const ok = await run({ page: 1, steps: [{ kind: 'fetch', name: 'warm', url: `${sim.origin}/flow/down`, optional: true }, page] });

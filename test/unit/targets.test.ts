@@ -6,7 +6,7 @@ import type { RouteSpec } from '../../core/registry/types.js';
 import { planFlows, type Flow } from '../../core/targets/index.js';
 
 /** Each flow's page request, as the one-fetch planners of these routes make them. */
-const pagesOf = (flows: Flow[]) => flows.map((f) => ({ url: f.steps[f.steps.length - 1]!.url, page: f.page }));
+const pagesOf = (flows: Flow[]) => flows.map((f) => ({ url: String(f.steps[f.steps.length - 1]!.url), page: f.page }));
 
 const SIM = 'http://127.0.0.1:8090';
 const TARGETS = {
