@@ -8,6 +8,7 @@ import { extractionSite } from './extraction.js';
 import { genericSite } from './generic.js';
 import { seSite } from './se.js';
 import type { SiteContext, SiteHandler } from './types.js';
+import { videoSite } from './video.js';
 
 export interface Simulator {
   origin: string;
@@ -16,7 +17,7 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
-export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite];
+export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite, videoSite];
 
 export async function startSimulator(opts: { port?: number; host?: string } = {}): Promise<Simulator> {
   const host = opts.host ?? '127.0.0.1';
