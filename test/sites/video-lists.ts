@@ -101,7 +101,7 @@ export function filtered(query: string, sp: string | null): Hit[] {
     const age = filters.get(1);
     if (age && (h.kind !== 'video' || h.ageHours > (MAX_AGE[age] ?? Infinity))) return false;
     const d = filters.get(3);
-    if (d && (h.kind !== 'video' || (d === 1 && h.duration >= 240) || (d === 2 && h.duration <= 1200) || (d === 3 && (h.duration < 240 || h.duration > 1200)))) return false;
+    if (d && (h.kind !== 'video' || h.live || (d === 1 && h.duration >= 240) || (d === 2 && h.duration <= 1200) || (d === 3 && (h.duration < 240 || h.duration > 1200)))) return false;
     if (filters.get(8) && !h.live) return false;
     for (const [field, name] of Object.entries(FEATURE_FIELDS)) if (filters.get(Number(field)) && !h.features.has(name)) return false;
     return true;

@@ -126,9 +126,12 @@ export function watchPage(id: string, site: string, media: MediaFile[]): string 
     const gone = { responseContext: {}, playabilityStatus: { status: 'ERROR', reason: 'Video unavailable' } };
     return pageHtml('Video unavailable', null, `<script>var ytInitialPlayerResponse = ${scriptJson(gone)};</script><script>var ytInitialData = ${scriptJson({ responseContext: {}, contents: {} })};</script>`);
   }
+  // Private, removed and bot-check pages show the error screen only: no watch column.
+  const gone = v.state === 'private' || v.state === 'removed' || v.state === 'bot';
+  const data = gone ? { responseContext: {}, contents: {}, currentVideoEndpoint: { watchEndpoint: { videoId: v.id } } } : initialData(v);
   const scripts =
     `<script>var ytInitialPlayerResponse = ${scriptJson(player(v, site, media))};var meta = document.createElement('meta');</script>` +
-    `<script nonce="sim">var ytInitialData = ${scriptJson(initialData(v))};</script>`;
+    `<script nonce="sim">var ytInitialData = ${scriptJson(data)};</script>`;
   return pageHtml(v.title, `${site}/watch?v=${v.id}`, scripts);
 }
 

@@ -1,7 +1,7 @@
 /** Video flows: the exact upstream requests of every route, hosts from GLEANER_TARGETS, follow-ups and readers. */
 import { describe, expect, it } from 'vitest';
 import { routeById } from '../../core/registry/index.js';
-import type { FetchStep, Flow } from '../../core/targets/flow.js';
+import type { FetchStep, Flow, Reader } from '../../core/targets/flow.js';
 import { aboutToken, channelPath, DEFAULT_CLIENT_VERSION, planVideo } from '../../core/targets/video/plan.js';
 import { channelContinuation, channelPage } from '../sites/video-channel.js';
 import { CHANNEL_ID, CLIENT_VERSION } from '../sites/video-data.js';
@@ -21,6 +21,8 @@ function plan(id: string, params: Record<string, unknown>, targets: Record<strin
   return planVideo(route, params, targets);
 }
 const step = (flow: Flow | undefined, i = 0) => flow?.steps[i] as FetchStep;
+/** A `fn` reader applied to a body. */
+const readWith = (r: Reader | undefined, body: string) => (r?.from === 'fn' ? r.read(body, {}) : undefined);
 
 describe('video planning', () => {
   it('metadata and download fetch the watch page, with the country asked for', () => {
@@ -52,7 +54,7 @@ describe('video planning', () => {
     });
     expect(JSON.parse(next(searchContinuation('trail', '', 260), 12, {})?.body ?? '{}').context.client.clientVersion).toBe(DEFAULT_CLIENT_VERSION);
     expect(next(searchContinuation('trail', '', 280), 14, {})).toBeUndefined(); // the last page has no token
-    expect(step(max).read!.client_version!.from === 'fn' && (step(max).read!.client_version as { read: (b: string) => string }).read(page1)).toBe(CLIENT_VERSION);
+    expect(readWith(step(max).read?.client_version, page1)).toBe(CLIENT_VERSION);
   });
 
   it('channel: the videos tab, browse continuations until the limit, then the About panel', () => {
@@ -97,12 +99,12 @@ describe('video planning', () => {
     const page = watchPage('vid00000001', `${SIM}/video`, []);
     expect(step(flow).more!.next(page, 0, {})).toEqual({ url: `${SIM}/video/api/timedtext?v=vid00000001&caps=asr&xoaf=5&lang=en&kind=asr&signature=simvid00000001&fmt=json3`, headers: SITE });
     expect(step(flow).more!.next('{}', 1, {})).toBeUndefined();
-    const params = (step(flow).read!.transcript_params as { read: (b: string) => string | undefined }).read(page);
+    const params = readWith(step(flow).read?.transcript_params, page);
     // {1: id, 2: urlencode(base64({1: "asr", 2: "en", 3: ""})), 3: 1, 5: panel, 6: 1, 7: 1, 8: 1}
     expect(params).toBe('Cgt2aWQwMDAwMDAwMRISQ2dOaGMzSVNBbVZ1R2dBJTNEGAEqM2VuZ2FnZW1lbnQtcGFuZWwtc2VhcmNoYWJsZS10cmFuc2NyaXB0LXNlYXJjaC1wYW5lbDABOAFAAQ==');
     const [none] = plan('media/video/subtitles', { query: 'vid00000001', language_code: 'fr' });
     expect(step(none).more!.next(page, 0, {})).toBeUndefined();
-    expect((step(none).read!.transcript_params as { read: (b: string) => string | undefined }).read(page)).toBeUndefined();
+    expect(readWith(step(none).read?.transcript_params, page)).toBeUndefined();
   });
 
   it('autocomplete uses the suggest host and trainability the data API host, each falling back to video', () => {
