@@ -18,7 +18,14 @@ afterAll(async () => {
   await sim.close();
 });
 
-type J = Record<string, unknown> & { videos: { id: string; position: number }[]; shorts: { id: string }[]; channels: { id: string }[]; playlists: { id: string }[] };
+interface Item {
+  id: string;
+  position: number;
+  duration?: number | null;
+  view_count?: number | null;
+  is_live?: boolean;
+}
+type J = Record<string, unknown> & { videos: Item[]; shorts: Item[]; channels: Item[]; playlists: Item[] };
 const ids = (list: { id: string }[]) => list.map((x) => x.id);
 
 describe('media/video/search', () => {
@@ -42,18 +49,18 @@ describe('media/video/search', () => {
     expect(j.playlists[0]).toEqual({ position: 11, id: 'PLwu028300000007', title: 'trail result 7', url: 'SIM/video/playlist?list=PLwu028300000007', channel: 'Gleaner Outdoors', channel_id: 'UCGleanerOutdoors0000001', video_count: 7, thumbnail: 'https://img.example/pl/PLwu028300000007.jpg' });
     const { videos, shorts, channels, playlists, ...rest } = j;
     expect(rest).toEqual({ query: 'trail', result_count: 300000, corrected_query: null, did_you_mean: null, refinements: ['trail tutorial', 'trail for beginners'], continuation: token('search', 'trail', '', 20) });
-    expect([...videos, ...shorts, ...channels, ...playlists].map((x) => (x as { position: number }).position).sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+    expect([...videos, ...shorts, ...channels, ...playlists].map((x) => x.position).sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
   });
 
   it('the simulator answers the sp filter the planner builds: type, duration, features and order', async () => {
     const run = await runRoute(sim, 'media/video/search', { query: 'trail', type: 'videos', duration: '<4', sort_by: 'view_count' });
     expect(run.requests).toEqual(['GET SIM/video/results?search_query=trail&sp=CAMSBBABGAE%3D&hl=en']);
-    const j = run.json as J & { videos: { duration: number; view_count: number }[] };
+    const j = run.json as J;
     expect(ids(j.videos)).toEqual(filtered('trail', 'CAMSBBABGAE=').slice(0, 20).map((h) => h.id));
-    expect(j.videos.every((v) => v.duration < 240)).toBe(true);
-    expect(j.videos.map((v) => v.view_count)).toEqual([...j.videos.map((v) => v.view_count)].sort((a, b) => b - a));
+    expect(j.videos.every((v) => (v.duration ?? 0) < 240)).toBe(true);
+    expect(j.videos.map((v) => v.view_count)).toEqual([...j.videos.map((v) => v.view_count)].sort((a, b) => (b ?? 0) - (a ?? 0)));
     expect([j.shorts, j.channels, j.playlists]).toEqual([[], [], []]);
-    const live = (await runRoute(sim, 'media/video/search', { query: 'trail', live: true })).json as J & { videos: { is_live: boolean; duration: null; view_count: null }[] };
+    const live = (await runRoute(sim, 'media/video/search', { query: 'trail', live: true })).json as J;
     expect(live.videos.length).toBe(filtered('trail', 'EgJAAQ==').length);
     expect(live.videos.every((v) => v.is_live && v.duration === null && v.view_count === null)).toBe(true);
     const channels = (await runRoute(sim, 'media/video/search', { query: 'trail', type: 'channels' })).json as J;

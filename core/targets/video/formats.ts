@@ -10,7 +10,7 @@
  * `webm` or codec `opus`/`mp4a`/`aac`; `audio_language`: the track's language, else the
  * default track). `output` `video` takes the video by `video_quality` — `best`, `worst`, or a
  * height (`720`, `1080p`): that height or the best below it, else the lowest above it;
- * default 720 — and `video_format` (container or codec `avc1`/`h264`, `vp9`, `av01`); a
+ * default 720; at one height mp4 first — and `video_format` (container or codec `avc1`/`h264`, `vp9`, `av01`); a
  * video-only format gets the best audio track to go with it, preferring the same container.
  */
 import { arr, at, int, str } from './json.js';
@@ -175,10 +175,12 @@ export function chooseFormats(formats: readonly StreamFormat[], req: DownloadReq
     target === 'best' ? heights[heights.length - 1]
     : target === 'worst' ? heights[0]
     : ([...heights].reverse().find((x) => x <= target) ?? heights[0]);
-  // Same height: higher frame rate, then a muxed file (no remux needed), then bitrate.
+  // Same height: higher frame rate, then mp4 (plays everywhere), then a muxed file (no remux
+  // needed), then bitrate.
+  const mp4First = (f: StreamFormat) => (f.container === 'mp4' ? 0 : 1);
   const video = usable
     .filter((f) => h(f) === pick)
-    .sort((a, b) => (b.fps ?? 0) - (a.fps ?? 0) || Number(a.adaptive) - Number(b.adaptive) || byBitrate(a, b))[0] as StreamFormat;
+    .sort((a, b) => (b.fps ?? 0) - (a.fps ?? 0) || mp4First(a) - mp4First(b) || Number(a.adaptive) - Number(b.adaptive) || byBitrate(a, b))[0] as StreamFormat;
   if (!video.adaptive) return { ok: true, video, audio: null, container: video.container };
   const audio = chooseAudio(all, req, video.container === 'mp4' ? 'm4a' : video.container);
   if (!('itag' in audio)) return audio;
