@@ -2,12 +2,13 @@
  * Result cards of listing pages (search, channel tabs, continuations), one reader per renderer
  * the platform uses or has used: `videoRenderer`, `gridVideoRenderer`, `movieRenderer`,
  * `reelItemRenderer` and `shortsLockupViewModel` (shorts), `channelRenderer`,
- * `playlistRenderer`, `radioRenderer` (mixes) and the newer `lockupViewModel` (videos and
- * playlists). Each gives one item of a kind, or undefined for a card that is not a result.
+ * `playlistRenderer`, `radioRenderer` (mixes) and the newer view models (viewmodels.ts). Each
+ * gives one item of a kind, or undefined for a card that is not a result.
  */
 import { clockSeconds, countOf } from './counts.js';
-import { arr, at, bestThumbnail, findAll, int, obj, str, textOf, type Obj } from './json.js';
+import { arr, at, bestThumbnail, int, obj, str, textOf, type Obj } from './json.js';
 import { absolute } from './page.js';
+import { lockup, shortsLockup, WATCHING } from './viewmodels.js';
 
 export interface VideoItem {
   position: number;
@@ -65,7 +66,6 @@ export type Item =
   | { kind: 'channel'; item: ChannelItem }
   | { kind: 'playlist'; item: PlaylistItem };
 
-const WATCHING = /watching|viewers|zuschauer|spectateurs|espectadores|người đang xem|смотрят/i;
 
 function owner(r: unknown, base: string | null): { channel: string | null; channel_id: string | null; channel_url: string | null } {
   const run = at(r, 'ownerText', 'runs', 0) ?? at(r, 'longBylineText', 'runs', 0) ?? at(r, 'shortBylineText', 'runs', 0);
@@ -139,23 +139,6 @@ function reelItem(r: Obj, base: string | null): Item | undefined {
   return { kind: 'short', item: { position: 0, id, title: textOf(r.headline), url: absolute(`/shorts/${id}`, base), view_count: countOf(textOf(r.viewCountText)), thumbnail: bestThumbnail(r.thumbnail) } };
 }
 
-function shortsLockup(r: Obj, base: string | null): Item | undefined {
-  const id = str(at(r, 'onTap', 'innertubeCommand', 'reelWatchEndpoint', 'videoId')) ?? /shorts-shelf-item-([\w-]+)/.exec(String(r.entityId ?? ''))?.[1] ?? null;
-  if (!id) return undefined;
-  const sources = arr(at(r, 'thumbnail', 'sources'));
-  return {
-    kind: 'short',
-    item: {
-      position: 0,
-      id,
-      title: textOf(at(r, 'overlayMetadata', 'primaryText')),
-      url: absolute(`/shorts/${id}`, base),
-      view_count: countOf(textOf(at(r, 'overlayMetadata', 'secondaryText'))),
-      thumbnail: str(at(sources[sources.length - 1], 'url')),
-    },
-  };
-}
-
 function channelItem(r: Obj, base: string | null): Item | undefined {
   const id = str(r.channelId);
   if (!id) return undefined;
@@ -197,58 +180,6 @@ function playlistItem(r: Obj, base: string | null): Item | undefined {
       video_count: int(r.videoCount) ?? countOf(textOf(r.videoCountText) ?? textOf(r.videoCountShortText)),
       thumbnail: bestThumbnail(at(r, 'thumbnails', 0)) ?? bestThumbnail(r.thumbnail),
     },
-  };
-}
-
-const VIEWS = /view|aufruf|vue|visualiz|lượt xem|просмотр|回視聴|visning|weergave/i;
-
-/** The newer lockup card: a video (`LOCKUP_CONTENT_TYPE_VIDEO`) or a playlist/mix/album. */
-function lockup(r: Obj, base: string | null): Item | undefined {
-  const id = str(r.contentId);
-  if (!id) return undefined;
-  const meta = at(r, 'metadata', 'lockupMetadataViewModel');
-  const title = textOf(at(meta, 'title'));
-  const parts = arr(at(meta, 'metadata', 'contentMetadataViewModel', 'metadataRows')).flatMap((row) => arr(at(row, 'metadataParts')));
-  let channel: string | null = null;
-  let channelId: string | null = null;
-  const texts: string[] = [];
-  for (const p of parts) {
-    const t = textOf(at(p, 'text'));
-    const browse = findAll(at(p, 'text', 'commandRuns'), 'browseEndpoint', 1)[0];
-    if (browse && !channel) {
-      channel = t;
-      channelId = str(at(browse, 'browseId'));
-    } else if (t) texts.push(t);
-  }
-  const badge = findAll(at(r, 'contentImage'), 'thumbnailBadgeViewModel').map((b) => textOf(at(b, 'text'))).find((t) => t !== null) ?? null;
-  const thumb = arr(findAll(at(r, 'contentImage'), 'sources', 1)[0]);
-  const thumbnail = str(at(thumb[thumb.length - 1], 'url'));
-  if (r.contentType === 'LOCKUP_CONTENT_TYPE_VIDEO') {
-    const views = texts.find((t) => VIEWS.test(t) && /\d|no /i.test(t)) ?? null;
-    const live = views !== null && WATCHING.test(views);
-    return {
-      kind: 'video',
-      item: {
-        position: 0,
-        id,
-        title,
-        url: absolute(`/watch?v=${id}`, base),
-        channel,
-        channel_id: channelId,
-        channel_url: channelId ? absolute(`/channel/${channelId}`, base) : null,
-        duration: live ? null : clockSeconds(badge),
-        view_count: live ? null : countOf(views),
-        published_text: texts.find((t) => t !== views) ?? null,
-        description: null,
-        thumbnail,
-        is_live: live,
-        badges: [],
-      },
-    };
-  }
-  return {
-    kind: 'playlist',
-    item: { position: 0, id, title, url: absolute(`/playlist?list=${id}`, base), channel, channel_id: channelId, video_count: countOf(badge), thumbnail },
   };
 }
 
