@@ -2,11 +2,15 @@
  * Search (with `sp` filters and continuations), channel (limit, continuations, About panel),
  * autocomplete and trainability: planner → simulator → parser, and strange pages.
  */
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChannel } from '../../core/targets/video/channel.js';
+import { OUTPUT_SCHEMAS } from '../../core/targets/video/schemas.js';
 import { parseSearch } from '../../core/targets/video/search.js';
 import { parseAutocomplete, parseTrainability } from '../../core/targets/video/suggest.js';
 import { runRoute } from '../helpers/video.js';
+import { channelPage, SHORTS, STREAMS } from '../sites/video-channel.js';
+import { CHANNEL_ID } from '../sites/video-data.js';
 import { CHANNEL_PAGE, filtered, shortIds, token } from '../sites/video-lists.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
 
@@ -151,5 +155,34 @@ describe('media/video/autocomplete and trainability', () => {
     expect((await runRoute(sim, 'media/video/video/trainability', { query: 'vid00000005' })).json).toEqual({ video_id: 'vid00000005', permitted: ['party-a', 'party-b'], etag: 'etag-vid00000005' });
     expect((await runRoute(sim, 'media/video/video/trainability', { query: 'zzz' })).status).toBe('unrecognised');
     expect(parseTrainability({ html: '{"permitted":"all"}', url: 'x', page: 1, params: {} }).status).toBe('unrecognised');
+  });
+});
+
+describe('channel tabs and output schemas', () => {
+  it('reads the shorts and streams tabs', () => {
+    const site = 'http://sim/video';
+    const shorts = parseChannel({ html: channelPage('@gleaneroutdoors', 'shorts', site) as string, url: `${site}/@gleaneroutdoors/shorts`, page: 1, params: {} });
+    const sj = shorts.json as J & { tab: string; videos: (Item & { type: string; title: string })[] };
+    expect([sj.tab, sj.videos.length, sj.videos[0]]).toEqual(['shorts', SHORTS, { position: 1, id: 'cs000000001', type: 'short', title: 'Channel short 1', url: `${site}/shorts/cs000000001`, duration: null, view_count: 1000, published_text: null, thumbnail: null, is_live: false }]);
+    const streams = parseChannel({ html: channelPage(CHANNEL_ID, 'streams', site) as string, url: `${site}/channel/${CHANNEL_ID}/streams`, page: 1, params: {} });
+    const tj = streams.json as J & { tab: string; videos: (Item & { published_text: string })[] };
+    expect([tj.tab, tj.videos.length, tj.videos[1]?.duration, tj.videos[1]?.published_text]).toEqual(['streams', STREAMS, 3602, 'Streamed 2 weeks ago']);
+    const home = parseChannel({ html: channelPage(CHANNEL_ID, 'featured', site) as string, url: `${site}/channel/${CHANNEL_ID}`, page: 1, params: {} });
+    expect(ids((home.json as J).videos)).toEqual(['vid00000001']);
+  });
+
+  it('every route answers JSON its output schema accepts', async () => {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    const runs: [string, Record<string, unknown>][] = [
+      ['media/video/metadata', { query: 'vid00000001' }], ['media/video/metadata', { query: 'vid00000003' }], ['media/video/metadata', { query: 'vid00000005' }],
+      ['media/video/subtitles', { query: 'vid00000006', language_code: 'en' }], ['media/video/subtitles', { query: 'vid00000001', language_code: 'fr' }],
+      ['media/video/search', { query: 'trail' }], ['media/video/search/max', { query: 'trail', type: 'playlists' }],
+      ['media/video/channel', { query: CHANNEL_ID, limit: 31 }], ['media/video/autocomplete', { query: 'trail' }], ['media/video/video/trainability', { query: 'vid00000005' }],
+    ];
+    for (const [id, params] of runs) {
+      const validate = ajv.compile(OUTPUT_SCHEMAS[id] as object);
+      const run = await runRoute(sim, id, params);
+      expect([id, params, validate(run.json), validate.errors ?? null]).toEqual([id, params, true, null]);
+    }
   });
 });
