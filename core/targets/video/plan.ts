@@ -7,7 +7,7 @@
  * | route | requests |
  * |---|---|
  * | `metadata`, `download` | `GET {video}/watch?v=<id>&hl=en&bpctr=9999999999&has_verified=1` (the last two skip the content-warning interstitial, as the OSS downloader does) |
- * | `subtitles` | the watch page, then follow-up `GET <chosen track baseUrl>&fmt=json3`; then `POST {video}/youtubei/v1/get_transcript` `{context, params}` (optional, the fallback: `params` built for the chosen track; skipped when the page has no transcript panel) |
+ * | `subtitles` | the watch page, then follow-up `GET <chosen track baseUrl>&fmt=json3`; then `POST {video}/youtubei/v1/get_transcript` `{context, params}` (optional, the fallback: `params` built for the chosen track; skipped when no track matches or the page has no transcript panel; made even when the track answered, as a step cannot depend on an earlier one failing) |
  * | `channel` | `GET {video}/channel/<UC id>/videos` (`/@handle/videos` for a handle); follow-ups `POST {video}/youtubei/v1/browse` `{context, continuation}` until `limit` videos; then the About panel `POST .../browse` with the header's continuation (optional) |
  * | `search` | `GET {video}/results?search_query=<q>&sp=<filter>&hl=en` |
  * | `search/max` | the same, then follow-ups `POST {video}/youtubei/v1/search` `{context, continuation}`, at most 35 (≈700 results) within the deadline |
