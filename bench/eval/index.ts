@@ -3,5 +3,6 @@
  */
 import { SEARCH_ENGINES } from './search-engines.js';
 import type { FamilyEval } from './types.js';
+import { VIDEO_EVAL } from './video.js';
 
-export const EVALUATORS: readonly FamilyEval[] = [SEARCH_ENGINES];
+export const EVALUATORS: readonly FamilyEval[] = [SEARCH_ENGINES, VIDEO_EVAL];

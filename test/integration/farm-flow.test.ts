@@ -3,52 +3,29 @@
  * a token read from one step and sent as a header of the next, cookies carried across steps
  * and into the browser, variables in a JSON body, sessions reused and dropped, follow-up pages,
  * optional steps, and `check` verdicts with their last resort. The executor runs in this
- * process with a worker environment of its own (no worker thread), so each step is observable.
+ * process with a worker environment of its own (test/helpers/flow-runner.ts), so each step is
+ * observable.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { defaultChromium, loadConfig } from '../../core/config.js';
 import type { Flow } from '../../core/targets/flow.js';
-import { chromiumArgs } from '../../farm/chromium-args.js';
-import { DEFAULT_LIMITS, type TaskMessage } from '../../farm/messages.js';
-import { ProxyRotation } from '../../farm/net/proxies.js';
-import { createStatsBuffer } from '../../farm/stats.js';
-import { TaskAbort } from '../../farm/worker/abort.js';
-import { createEnv, type WorkerEnv } from '../../farm/worker/env.js';
-import { runFlow, type FlowContext } from '../../farm/worker/flow.js';
-import { DEVICES } from '../../farm/devices.js';
-import { failure, task } from '../helpers/farm.js';
+import { failure } from '../helpers/farm.js';
+import { createFlowRunner, type FlowRunner } from '../helpers/flow-runner.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
 
 let sim: Simulator;
-let env: WorkerEnv;
+let runner: FlowRunner;
 
 beforeAll(async () => {
   sim = await startSimulator();
-  const executablePath = defaultChromium();
-  env = createEnv({
-    config: loadConfig({}, { allowPrivate: true }),
-    limits: { ...DEFAULT_LIMITS, retryBaseMs: 10 },
-    hosts: {},
-    stats: createStatsBuffer(),
-    cancelChannel: `flow-test-${randomUUID()}`,
-    browserLaunch: { executablePath, args: chromiumArgs({ executablePath, hosts: {}, guarded: false }) },
-  });
+  runner = createFlowRunner();
 });
 
 afterAll(async () => {
-  await env?.contexts.closeAll();
-  await env?.local.close();
-  env?.cancels.close();
+  await runner?.close();
   await sim?.close();
 });
 
-function ctx(runJs = false): FlowContext {
-  const msg = { seq: 1, task: task({}), browser: undefined } as unknown as TaskMessage;
-  return { msg, env, device: DEVICES.desktop, runJs, screenshot: false, abort: new TaskAbort() };
-}
-
-const run = (flow: Flow, runJs = false) => runFlow(flow, ctx(runJs), new ProxyRotation([]));
+const run = (flow: Flow, runJs = false) => runner.run(flow, { runJs });
 const text = (html: string, id: string) => new RegExp(`id="${id}">([^<]*)<`).exec(html)?.[1];
 
 /** The handshake: start (cookie + token) → apply (token header, JSON body) → page. */

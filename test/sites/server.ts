@@ -9,24 +9,29 @@ import { flowSite } from './flows.js';
 import { genericSite } from './generic.js';
 import { seSite } from './se.js';
 import type { SiteContext, SiteHandler } from './types.js';
+import { videoSite } from './video.js';
 
 export interface Simulator {
   origin: string;
   port: number;
   hits: Map<string, number>;
+  /** Every request in arrival order, as `METHOD /path?query`: the exact upstream requests a test asserts. */
+  log: string[];
   close(): Promise<void>;
 }
 
-export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite, flowSite];
+export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite, flowSite, videoSite];
 
 export async function startSimulator(opts: { port?: number; host?: string } = {}): Promise<Simulator> {
   const host = opts.host ?? '127.0.0.1';
   const hits = new Map<string, number>();
+  const log: string[] = [];
   const ctx: SiteContext = { origin: '', hits };
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', ctx.origin);
     const key = url.pathname + url.search;
     hits.set(key, (hits.get(key) ?? 0) + 1);
+    log.push(`${req.method ?? 'GET'} ${key}`);
     try {
       for (const site of SITES) if (await site(req, res, url, ctx)) return;
       res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
@@ -47,6 +52,7 @@ export async function startSimulator(opts: { port?: number; host?: string } = {}
     origin: ctx.origin,
     port,
     hits,
+    log,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

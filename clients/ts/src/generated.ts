@@ -2,7 +2,7 @@
 // `npm run generate` in clients/ts rewrites it; the test suite fails while it is stale.
 
 /** Changes whenever the registry, the schemas or the error codes change. */
-export const REGISTRY_FINGERPRINT = 'ad60dddbf9b41f4b';
+export const REGISTRY_FINGERPRINT = '63c7198a67a5cc07';
 
 /** Every problem `title` the service can answer (a closed set: branch on it). */
 export type ErrorCode = "VALIDATION_ERROR" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
@@ -4237,6 +4237,218 @@ export interface ParsedJson {
       query: string;
       url: string | null;
     }>;
+  };
+  /** A video watch page: facts of the OSS downloader, availability stated for restricted, private, removed and live videos. */
+  "media/video/metadata": {
+    id: string | null;
+    title: string | null;
+    description: string | null;
+    webpage_url: string | null;
+    channel: string | null;
+    channel_id: string | null;
+    channel_url: string | null;
+    uploader_id: string | null;
+    uploader_url: string | null;
+    channel_follower_count: number | null;
+    channel_is_verified: boolean | null;
+    duration: number | null;
+    view_count: number | null;
+    concurrent_view_count: number | null;
+    like_count: number | null;
+    comment_count: number | null;
+    upload_date: string | null;
+    publish_date: string | null;
+    categories: string[];
+    tags: string[];
+    thumbnails: Array<{
+      url: string;
+      width: number | null;
+      height: number | null;
+    }>;
+    thumbnail: string | null;
+    chapters: Array<{
+      title: string;
+      start_time: number;
+      end_time: number | null;
+    }>;
+    live_status: "not_live" | "is_live" | "is_upcoming" | "was_live" | null;
+    live_start_time: string | null;
+    live_end_time: string | null;
+    availability: "public" | "unlisted" | "private" | "needs_auth" | "premium_only" | "subscriber_only" | "unplayable" | "unavailable" | null;
+    age_limit: number;
+    playability_status: string | null;
+    playability_reason: string | null;
+    /** Uploader-provided caption tracks by language code. */
+    subtitles: Record<string, unknown>;
+    /** Auto-generated caption tracks by language code. */
+    automatic_captions: Record<string, unknown>;
+  };
+  /** The chosen caption track; `segments` is empty when no track matches. */
+  "media/video/subtitles": {
+    video_id: string | null;
+    language_code: string | null;
+    name: string | null;
+    origin: "uploader_provided" | "auto_generated" | null;
+    source: "track" | "transcript" | null;
+    segments: Array<{
+      start_ms: number;
+      end_ms: number;
+      text: string;
+    }>;
+  };
+  /** A channel: header and About facts, and up to `limit` videos of its videos tab. */
+  "media/video/channel": {
+    channel_id: string | null;
+    title: string | null;
+    handle: string | null;
+    url: string | null;
+    description: string | null;
+    channel_follower_count: number | null;
+    video_count: number | null;
+    tags: string[];
+    avatar: string | null;
+    is_verified: boolean | null;
+    tab: string | null;
+    videos: Array<{
+      position: number;
+      id: string;
+      type: "video" | "short";
+      title: string | null;
+      url: string | null;
+      duration: number | null;
+      view_count: number | null;
+      published_text: string | null;
+      thumbnail: string | null;
+      is_live: boolean;
+    }>;
+    continuation: string | null;
+    view_count: number | null;
+    joined_date: string | null;
+    joined_date_text: string | null;
+    country: string | null;
+    links: Array<{
+      title: string | null;
+      url: string;
+    }>;
+  };
+  /** Video search results; `position` runs across kinds (and continuation pages for search/max). */
+  "media/video/search": {
+    query: string | null;
+    result_count: number | null;
+    corrected_query: string | null;
+    did_you_mean: string | null;
+    refinements: string[];
+    videos: Array<{
+      position: number;
+      id: string;
+      title: string | null;
+      url: string | null;
+      channel: string | null;
+      channel_id: string | null;
+      channel_url: string | null;
+      duration: number | null;
+      view_count: number | null;
+      published_text: string | null;
+      description: string | null;
+      thumbnail: string | null;
+      is_live: boolean;
+      badges: string[];
+    }>;
+    shorts: Array<{
+      position: number;
+      id: string;
+      title: string | null;
+      url: string | null;
+      view_count: number | null;
+      thumbnail: string | null;
+    }>;
+    channels: Array<{
+      position: number;
+      id: string;
+      title: string | null;
+      url: string | null;
+      handle: string | null;
+      channel_follower_count: number | null;
+      video_count: number | null;
+      description: string | null;
+      thumbnail: string | null;
+    }>;
+    playlists: Array<{
+      position: number;
+      id: string;
+      title: string | null;
+      url: string | null;
+      channel: string | null;
+      channel_id: string | null;
+      video_count: number | null;
+      thumbnail: string | null;
+    }>;
+    continuation: string | null;
+  };
+  /** Video search results; `position` runs across kinds (and continuation pages for search/max). */
+  "media/video/search/max": {
+    query: string | null;
+    result_count: number | null;
+    corrected_query: string | null;
+    did_you_mean: string | null;
+    refinements: string[];
+    videos: Array<{
+      position: number;
+      id: string;
+      title: string | null;
+      url: string | null;
+      channel: string | null;
+      channel_id: string | null;
+      channel_url: string | null;
+      duration: number | null;
+      view_count: number | null;
+      published_text: string | null;
+      description: string | null;
+      thumbnail: string | null;
+      is_live: boolean;
+      badges: string[];
+    }>;
+    shorts: Array<{
+      position: number;
+      id: string;
+      title: string | null;
+      url: string | null;
+      view_count: number | null;
+      thumbnail: string | null;
+    }>;
+    channels: Array<{
+      position: number;
+      id: string;
+      title: string | null;
+      url: string | null;
+      handle: string | null;
+      channel_follower_count: number | null;
+      video_count: number | null;
+      description: string | null;
+      thumbnail: string | null;
+    }>;
+    playlists: Array<{
+      position: number;
+      id: string;
+      title: string | null;
+      url: string | null;
+      channel: string | null;
+      channel_id: string | null;
+      video_count: number | null;
+      thumbnail: string | null;
+    }>;
+    continuation: string | null;
+  };
+  /** Search suggestions for a partial phrase. */
+  "media/video/autocomplete": {
+    query: string | null;
+    suggestions: string[];
+  };
+  /** AI-training permission declared by the rights holder: ["all"], ["none"] or named parties. */
+  "media/video/video/trainability": {
+    video_id: string | null;
+    permitted: string[];
+    etag: string | null;
   };
 }
 

@@ -1,6 +1,19 @@
-/** The video platform (`media/video/...`): routes only so far; pages follow the default convention. */
+/**
+ * The video platform (`media/video/...`): watch pages, captions and transcripts, channels with
+ * continuations, search with the `sp` filter, suggestions and trainability; hosts `video`,
+ * `video_api` and `video_suggest` from GLEANER_TARGETS (plan.ts documents the requests).
+ */
 import type { TargetAdapter } from '../adapter.js';
-import { planDefault } from '../default.js';
+import { PARSERS } from './parsers.js';
+import { planVideo, VIDEO_HOSTS } from './plan.js';
 import { VIDEO_ROUTES } from './routes.js';
+import { OUTPUT_SCHEMAS } from './schemas.js';
 
-export const video: TargetAdapter = { name: 'video', routes: VIDEO_ROUTES, plan: planDefault, parsers: {} };
+export const video: TargetAdapter = {
+  name: 'video',
+  routes: VIDEO_ROUTES,
+  plan: planVideo,
+  parsers: PARSERS,
+  outputSchemas: OUTPUT_SCHEMAS,
+  hosts: VIDEO_HOSTS,
+};

@@ -1,0 +1,124 @@
+/**
+ * What every page of the platform carries: the embedded player-response and initial-data JSON
+ * (`var ytInitialPlayerResponse = {...};`, `var ytInitialData = {...};`, or the same objects
+ * as `window["ytInitialData"] = ...`), the client configuration (`ytcfg.set({...})`: client
+ * version, language, visitor data the internal API wants back), and the canonical URL. The
+ * internal API (`/youtubei/v1/...`) answers the same objects as bare JSON, so a body that is
+ * JSON is taken as the initial data itself.
+ */
+import { jsonAfter, parseJson } from '../../parsers/embedded.js';
+import { isObj, obj, str, type Obj } from './json.js';
+
+export interface PageData {
+  /** The player response (`videoDetails`, `microformat`, `captions`, `streamingData`, `playabilityStatus`). */
+  player: Obj | undefined;
+  /** The initial data (`contents`, `header`, `metadata`, `engagementPanels`, `onResponseReceived*`). */
+  data: Obj | undefined;
+  /** The body was JSON (an internal API answer), not an HTML page. */
+  json: boolean;
+  /** The page's canonical URL, entity-decoded, or null. */
+  canonical: string | null;
+}
+
+const PLAYER_MARKERS = ['var ytInitialPlayerResponse', 'window["ytInitialPlayerResponse"]', 'ytInitialPlayerResponse'];
+const DATA_MARKERS = ['var ytInitialData', 'window["ytInitialData"]', 'ytInitialData'];
+
+export function pageData(body: string): PageData {
+  const head = body.trimStart();
+  if (head.startsWith('{') || head.startsWith(")]}'")) {
+    const parsed = parseJson(head.startsWith(")]}'") ? head.slice(4) : head);
+    const o = obj(parsed);
+    // A player call answers the player response itself; every other call answers initial-data shapes.
+    if (o && (isObj(o.videoDetails) || isObj(o.playabilityStatus))) return { player: o, data: undefined, json: true, canonical: null };
+    return { player: undefined, data: o, json: true, canonical: null };
+  }
+  return {
+    player: obj(jsonAfter(body, PLAYER_MARKERS)),
+    data: obj(jsonAfter(body, DATA_MARKERS)),
+    json: false,
+    canonical: canonicalOf(body),
+  };
+}
+
+function canonicalOf(html: string): string | null {
+  const m = /<link\b[^>]*\brel=["']?canonical["']?[^>]*>/i.exec(html);
+  const href = m ? /\bhref=["']([^"']+)["']/i.exec(m[0])?.[1] : undefined;
+  return href ? decodeAttr(href) : null;
+}
+
+function decodeAttr(s: string): string {
+  return s
+    .replace(/&amp;/g, '&')
+    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'");
+}
+
+/** The string value of `key` in the page's `ytcfg.set({...})` configuration, or null. */
+export function ytcfgValue(html: string, key: string): string | null {
+  const cfgs: unknown[] = [];
+  let from = 0;
+  // Pages call ytcfg.set several times; the keys the API needs are in the big first object.
+  for (let i = 0; i < 4; i++) {
+    const at = html.indexOf('ytcfg.set(', from);
+    if (at < 0) break;
+    const v = jsonAfter(html.slice(at, at + 400_000), 'ytcfg.set');
+    if (v !== undefined) cfgs.push(v);
+    from = at + 10;
+  }
+  for (const cfg of cfgs) {
+    const v = obj(cfg)?.[key];
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  // Some pages write single settings as `"KEY":"value"` in inline scripts only.
+  const m = new RegExp(`"${key}"\\s*:\\s*"([^"\\\\]*)"`).exec(html);
+  return m ? (m[1] as string) : null;
+}
+
+/** Paths the platform's pages and API live under; what stands before them is the site's base. */
+const SITE_PATHS = ['/watch', '/results', '/channel/', '/@', '/c/', '/user/', '/youtubei/', '/shorts/', '/playlist', '/api/'];
+
+/**
+ * The site's base URL for building links, from the URL a page was fetched at: the part before
+ * the first of the platform's own paths (`https://host/watch?v=x` → `https://host`;
+ * `http://127.0.0.1:8090/video/results?...` → `http://127.0.0.1:8090/video`, so a base URL with
+ * a path prefix from GLEANER_TARGETS is kept). Null when the URL is not absolute.
+ */
+export function siteBase(url: string | null | undefined): string | null {
+  if (!url) return null;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  const path = u.pathname;
+  let cut = path.length;
+  for (const p of SITE_PATHS) {
+    const i = path.indexOf(p);
+    if (i >= 0 && i < cut) cut = i;
+  }
+  return `${u.origin}${path.slice(0, cut).replace(/\/+$/, '')}`;
+}
+
+/** `path` (site-absolute, as the platform writes links) on the site base `base`; absolute URLs pass. */
+export function absolute(path: string | null, base: string | null): string | null {
+  if (!path) return null;
+  if (/^https?:\/\//i.test(path)) return path;
+  if (path.startsWith('//')) return `https:${path}`;
+  if (!base) return path;
+  // The base may carry a path prefix (see siteBase): append, do not resolve against the origin.
+  return path.startsWith('/') ? `${base}${path}` : `${base}/${path}`;
+}
+
+/** The `v` parameter of a watch URL, or null. */
+export function videoIdOfUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url, 'http://x.invalid');
+    return str(u.searchParams.get('v')) ?? /\/(?:shorts|embed|live)\/([\w-]{6,})/.exec(u.pathname)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
