@@ -86,7 +86,14 @@ function qualifies(card: Element): boolean {
 }
 
 /** The card elements of the page's main repeated group, in document order. */
-export function findCards(doc: Document, hint: string | null): { cards: Element[]; prices: Map<Element, PriceNode[]> } {
+export interface Cards {
+  cards: Element[];
+  prices: Map<Element, PriceNode[]>;
+  /** The group sits in a carousel or recommendation strip (a product page's extras, not results). */
+  aside: boolean;
+}
+
+export function findCards(doc: Document, hint: string | null): Cards {
   const nodes = priceNodes(doc, hint).filter((p) => !p.old);
   const groups = new Map<string, { members: Set<Element>; depth: number; parentSig: string; grand: AnyNode | null; sig: string }>();
   const gid = new Map<AnyNode, number>();
@@ -119,7 +126,7 @@ export function findCards(doc: Document, hint: string | null): { cards: Element[
     if (!best || n > best.n || (n === best.n && g.depth > best.depth)) best = { key, n, depth: g.depth };
   }
   const prices = new Map<Element, PriceNode[]>();
-  if (!best) return { cards: [], prices };
+  if (!best) return { cards: [], prices, aside: false };
   const g = groups.get(best.key)!;
   const cards: Element[] = [];
   const shapes = new Set([...g.members].map(signature));
@@ -134,7 +141,7 @@ export function findCards(doc: Document, hint: string | null): { cards: Element[
   }
   const all_ = priceNodes(doc, hint);
   for (const card of cards) prices.set(card, all_.filter((p) => isAncestor(card, p.el)));
-  return { cards, prices };
+  return { cards, prices, aside: cards.length > 0 && aside(cards[0] as Element) };
 }
 
 /** Screen-reader copies of a text (a truncated title keeps its full text off screen). */
@@ -144,13 +151,13 @@ const seen = (el: Element): string => text(el, (e) => OFFSCREEN.test(e.attribs.c
 /** A card shows one product: a member holding more prices than that is a widget of several (a carousel slot). */
 const MAX_PRICES = 3;
 /** Groups inside carousels and sponsored or recommendation strips count for less than the results list. */
-const ASIDE = /carousel|slider|swiper|slick|sponsored|recommend|similar|related|recently|also-?(bought|viewed)/i;
+const ASIDE = /carousel|slider|swiper|slick|sponsored|recommend|similar|related|recently|also-?(bought|viewed)|compar/i;
 const ASIDE_WEIGHT = 0.1;
 
 function aside(member: Element): boolean {
   for (let p = member.parent, i = 0; p && p.type === 'tag' && (p as Element).name !== 'body' && i < 12; p = p.parent, i++) {
     const a = (p as Element).attribs;
-    if (ASIDE.test(`${a.id ?? ''} ${a.class ?? ''} ${a['data-testid'] ?? ''}`)) return true;
+    if ((p as Element).name === 'aside' || ASIDE.test(`${a.id ?? ''} ${a.class ?? ''} ${a['data-testid'] ?? ''}`)) return true;
   }
   return false;
 }

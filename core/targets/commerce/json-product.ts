@@ -133,6 +133,7 @@ interface Scored {
   node: Obj;
   facts: ProductFacts;
   score: number;
+  inList: boolean;
 }
 
 const BUDGET = 60_000;
@@ -159,29 +160,37 @@ function score(f: ProductFacts): number {
 const looksLikeProduct = (o: Obj): boolean => Object.keys(o).some((k) => ID.test(k) || TITLE.test(k));
 
 /** The product a JSON document is about: the best-filled product object not inside a list, shallowest first. */
-export function productInJson(root: unknown, base: string, hint: string | null): ProductFacts | null {
+export function productInJson(root: unknown, base: string, hint: string | null): ProductFacts | null;
+/** With `where`: also whether the best product object sits in a list (then the document is a listing). */
+export function productInJson(root: unknown, base: string, hint: string | null, where: true): (ProductFacts & { inList: boolean }) | null;
+export function productInJson(root: unknown, base: string, hint: string | null, where = false): (ProductFacts & { inList?: boolean }) | null {
   let best: Scored | undefined;
   walk(root, (o, depth, inList) => {
     if (!looksLikeProduct(o)) return;
     const facts = jsonFacts(o, base, hint);
     if (!facts.title || (facts.price === null && !facts.product_id)) return;
     const s = score(facts) - depth * 0.1 - (inList ? 3 : 0);
-    if (!best || s > best.score) best = { node: o, facts, score: s };
+    if (!best || s > best.score) best = { node: o, facts, score: s, inList };
   });
-  return best ? (best as Scored).facts : null;
+  if (!best) return null;
+  const b = best as Scored;
+  return where ? { ...b.facts, inList: b.inList } : b.facts;
 }
+
+/** Lists that are never the results: trails, filters, menus, reviews. */
+const NOT_PRODUCTS = /breadcrumb|facet|filter|sort|refine|nav|menu|review|question|photo|image|media|swatch/i;
 
 /** The largest list of product objects in a JSON document (search results, a category page). */
 export function productsInJson(root: unknown, base: string, hint: string | null): ProductFacts[] {
   let best: { items: ProductFacts[]; rank: number } | undefined;
   let budget = BUDGET;
-  const go = (v: unknown, depth: number): void => {
+  const go = (v: unknown, depth: number, key = ''): void => {
     if (--budget < 0 || depth > 16) return;
     if (Array.isArray(v)) {
-      const objs = v.filter(isObj);
+      const objs = NOT_PRODUCTS.test(key) ? [] : v.filter(isObj);
       if (objs.length >= 1 && objs.length >= v.length / 2) {
         const sample = objs.slice(0, 10).map((o) => jsonFacts(o, base, hint));
-        const good = sample.filter((f) => f.title && (f.price !== null || f.product_id || f.url));
+        const good = sample.filter((f) => f.title && (f.price !== null || f.product_id));
         if (good.length >= Math.max(1, sample.length / 2)) {
           const items = objs.map((o, i) => sample[i] ?? jsonFacts(o, base, hint)).filter((f) => f.title);
           const rank = items.length + items.filter((f) => f.price !== null).length;
@@ -190,7 +199,7 @@ export function productsInJson(root: unknown, base: string, hint: string | null)
       }
       for (const x of v) if (typeof x === 'object' && x !== null) go(x, depth + 1);
     } else if (isObj(v)) {
-      for (const x of Object.values(v)) if (typeof x === 'object' && x !== null) go(x, depth + 1);
+      for (const [k, x] of Object.entries(v)) if (typeof x === 'object' && x !== null) go(x, depth + 1, k);
     }
   };
   go(root, 0);

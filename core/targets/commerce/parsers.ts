@@ -8,7 +8,9 @@ import type { PageInput, PageParser, Parsed } from '../../parsers/types.js';
 import { COMMERCE_ROUTES } from '../../registry/commerce.js';
 import type { RouteSpec } from '../../registry/types.js';
 import { parseListing, parseListingWith } from './listing.js';
-import { loadPage, parseProduct, parseProductWith } from './product.js';
+import { productInJson } from './json-product.js';
+import { loadPage, parseProduct, parseProductWith, type ProductPage } from './product.js';
+import { findCards } from './cards.js';
 import { bodyJson } from './state.js';
 
 /** The route kind below `/{token}`: `` (url route), `product`, `search`, `category`, `shop/product`, `shop/search`. */
@@ -16,36 +18,43 @@ export function routeKind(route: Pick<RouteSpec, 'path' | 'target'>): string {
   return route.path === route.target ? '' : route.path.slice(route.target.length + 1);
 }
 
-const LISTING_URL = /[/?&](s|search|q|query|k|keyword|searchTerm|st)=|\/(search|s|category|categories|c|browse|shop|catalog|collections?|b|l|list|bestsellers?)(\/|$|\?)/i;
+const LISTING_URL = /[/?&](s|search|q|query|k|keyword|searchTerm|st)=|\/(search|s|category|categories|c|browse|catalog|collections?|b|l|list|bestsellers?|zgbs)(\/|$|\?)/i;
 const PRODUCT_URL = /\/(dp|p|product|products|ip|item|itm|pd|sku)\/|-p\d{5,}|\/A-\d{5,}/i;
+
+function pathOf(url: string | null | undefined): string {
+  if (!url) return '';
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return '';
+  }
+}
 
 /**
  * `/{token}`: a product page or a listing? Structured data decides when it speaks (a top-level
- * Product without an ItemList, or an ItemList), then the URL's shape, then whichever parser
- * recognises more.
+ * Product without an ItemList, or an ItemList), then the shape of the page's URL or of its
+ * canonical URL, then the page itself: one or two add-to-cart controls and a product title make
+ * a product page; several priced cards a listing.
  */
 export function parseAnyPage(input: PageInput): Parsed {
-  if (bodyJson(input.html) !== undefined) {
-    const listing = parseListingWith(input, 'listing', null);
-    const results = (listing.json as { results: unknown[] }).results.length;
-    return results >= 2 ? listing : parseProductWith(input, null);
+  const json = bodyJson(input.html);
+  if (json !== undefined) {
+    const one = productInJson(json, input.url, null, true);
+    return one && !one.inList ? parseProductWith(input, null) : parseListingWith(input, 'listing', null);
   }
   const page = loadPage(input);
   const types = new Set(page.sd.entities.filter((e) => e.topLevel).flatMap((e) => e.types));
   const hasProduct = ['Product', 'ProductGroup', 'IndividualProduct'].some((t) => types.has(t));
   if (types.has('ItemList') && !hasProduct) return parseListingWith(input, 'listing', page);
   if (hasProduct && !types.has('ItemList')) return parseProductWith(input, page);
-  let path = '';
-  try {
-    const u = new URL(input.url);
-    path = u.pathname + u.search;
-  } catch {
-    // Not a URL: decide from the page.
+  const canonical = page.sd.candidates.find((c) => (c.origin === 'link' && c.path[0] === 'canonical') || c.path.join(':') === 'og:url')?.value;
+  for (const path of [pathOf(input.url), pathOf(typeof canonical === 'string' ? canonical : null)]) {
+    if (PRODUCT_URL.test(path)) return parseProductWith(input, page);
+    if (LISTING_URL.test(path)) return parseListingWith(input, 'listing', page);
   }
-  if (PRODUCT_URL.test(path)) return parseProductWith(input, page);
-  if (LISTING_URL.test(path)) return parseListingWith(input, 'listing', page);
-  const listing = parseListingWith(input, 'listing', page);
-  return (listing.json as { results: unknown[] }).results.length >= 3 ? listing : parseProductWith(input, page);
+  const { cards, aside } = findCards(page.doc, null);
+  return cards.length >= 3 && !aside ? parseListingWith(input, 'listing', page) : parseProductWith(input, page);
 }
 
 function parserFor(route: RouteSpec): PageParser {
