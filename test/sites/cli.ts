@@ -5,11 +5,14 @@
  */
 import { writeFileSync } from 'node:fs';
 import { ROUTES } from '../../core/registry/index.js';
+import { simTargets } from './commerce.js';
 import { startSimulator } from './server.js';
 
+/** Every target token pointed at the simulator; commerce tokens keep their templates (targets.json). */
 export function targetsFor(origin: string): Record<string, { baseUrl: string }> {
   const tokens = [...new Set(ROUTES.map((r) => r.target))].filter((t) => t !== 'universal').sort();
-  return Object.fromEntries(tokens.map((t) => [t, { baseUrl: `${origin}/${t}` }]));
+  const commerce = simTargets(origin);
+  return Object.fromEntries(tokens.map((t) => [t, commerce[t] ?? { baseUrl: `${origin}/${t}` }]));
 }
 
 async function main(): Promise<void> {

@@ -4,6 +4,7 @@
  * path+query (before handlers run), for fail-N-times pages and for "was it requested" checks.
  */
 import { createServer } from 'node:http';
+import { commerceSite } from './commerce.js';
 import { extractionSite } from './extraction.js';
 import { genericSite } from './generic.js';
 import { seSite } from './se.js';
@@ -16,7 +17,7 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
-export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite];
+export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite, commerceSite];
 
 export async function startSimulator(opts: { port?: number; host?: string } = {}): Promise<Simulator> {
   const host = opts.host ?? '127.0.0.1';

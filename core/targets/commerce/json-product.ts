@@ -206,7 +206,7 @@ export function productsInJson(root: unknown, base: string, hint: string | null)
   return best?.items ?? [];
 }
 
-const TOTAL = /^(total_?results|total_?count|total_?hits|total_?products|total_?items|num_?found|number_?of_?results|result_?count|total_?records|totalResults|total)$/i;
+const TOTAL = /^(total_?results|total_?count|total_?hits|total_?products|total_?items|num_?found|number_?of_?results|result_?count|total_?records|aggregated_?count|total)$/i;
 
 /** The result count a listing's JSON states (`total_results`, `totalCount`, ...). */
 export function totalInJson(root: unknown): number | null {

@@ -130,12 +130,16 @@ export function parseListingWith(input: PageInput, kind: ListingKind, page: Prod
   const loaded = page ?? b.run('load', () => loadPage(input), null);
   if (!loaded) return { json: out, status: 'unrecognised' };
   const { doc, sd } = loaded;
+  let blobTotal: number | null = null;
   const sources: (() => ProductFacts[])[] = [
     () => structuredItems(sd.entities, input.url, hint),
     () => {
       for (const blob of stateBlobs(input.html)) {
         const items = productsInJson(blob, input.url, hint);
-        if (items.length > 0) return items;
+        if (items.length > 0) {
+          blobTotal = totalInJson(blob);
+          return items;
+        }
       }
       return [];
     },
@@ -152,7 +156,7 @@ export function parseListingWith(input: PageInput, kind: ListingKind, page: Prod
     if (primary.length > 0 && primary.every((p) => p.price != null)) break;
   }
   out.results = toItems(primary);
-  out.total_results_count = b.run('total', () => sd.entities.map((e) => Number(e.data.numberOfItems)).find((n) => Number.isInteger(n) && n > 0) ?? totalOnPage(doc), null);
+  out.total_results_count = b.run('total', () => sd.entities.map((e) => Number(e.data.numberOfItems)).find((n) => Number.isInteger(n) && n > 0) ?? blobTotal ?? totalOnPage(doc), null);
   out.next_page_url = b.run('next', () => nextPage(doc, input.url), null);
   return { json: out, status: listingStatus(out, b) };
 }

@@ -11,12 +11,8 @@ import { parseListing, parseListingWith } from './listing.js';
 import { productInJson } from './json-product.js';
 import { loadPage, parseProduct, parseProductWith, type ProductPage } from './product.js';
 import { findCards } from './cards.js';
+import { kindOf } from './config.js';
 import { bodyJson } from './state.js';
-
-/** The route kind below `/{token}`: `` (url route), `product`, `search`, `category`, `shop/product`, `shop/search`. */
-export function routeKind(route: Pick<RouteSpec, 'path' | 'target'>): string {
-  return route.path === route.target ? '' : route.path.slice(route.target.length + 1);
-}
 
 const LISTING_URL = /[/?&](s|search|q|query|k|keyword|searchTerm|st)=|\/(search|s|category|categories|c|browse|catalog|collections?|b|l|list|bestsellers?|zgbs)(\/|$|\?)/i;
 const PRODUCT_URL = /\/(dp|p|product|products|ip|item|itm|pd|sku)\/|-p\d{5,}|\/A-\d{5,}/i;
@@ -58,7 +54,7 @@ export function parseAnyPage(input: PageInput): Parsed {
 }
 
 function parserFor(route: RouteSpec): PageParser {
-  switch (routeKind(route)) {
+  switch (kindOf(route)) {
     case '':
       return parseAnyPage;
     case 'product':

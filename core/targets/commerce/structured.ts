@@ -153,7 +153,7 @@ export function entityFacts(d: Obj, pageUrl: string, hint: string | null): Produ
   const url = absolute(first(d.url), pageUrl);
   const currency = offer?.currency ?? shown?.currency ?? null;
   return {
-    product_id: ids.sku ?? ids.productID ?? shown?.product_id ?? idFromUrl(url) ?? null,
+    product_id: ids.sku ?? ids.productID ?? clean(first(d.productGroupID)) ?? shown?.product_id ?? idFromUrl(url) ?? null,
     title: clean(first(d.name)),
     brand: nameOf(d.brand) ?? nameOf(d.manufacturer),
     images: urlsOf(d.image, pageUrl),
