@@ -17,7 +17,7 @@ export interface Marks {
   gallery: Set<Element>;
 }
 
-const BRAND = /bylineInfo|product-?brand|productBrand/i;
+const BRAND = /bylineInfo|product-?brand|productBrand|(^|\s)brand(\s|$)/i;
 const STOCK = /availability|stock-?status/i;
 const DESCRIPTION = /^(productDescription|description)$|product-?description/i;
 const CRUMB = /breadcrumb/i;

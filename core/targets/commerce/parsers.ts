@@ -12,7 +12,8 @@ import { productInJson } from './json-product.js';
 import { loadPage, parseProduct, parseProductWith, type ProductPage } from './product.js';
 import { findCards } from './cards.js';
 import { kindOf } from './config.js';
-import { bodyJson } from './state.js';
+import { bodyJson, stateBlobs } from './state.js';
+import { PRODUCT_TYPES } from './structured.js';
 
 const LISTING_URL = /[/?&](s|search|q|query|k|keyword|searchTerm|st)=|\/(search|s|category|categories|c|browse|catalog|collections?|b|l|list|bestsellers?|zgbs)(\/|$|\?)/i;
 const PRODUCT_URL = /\/(dp|p|product|products|ip|item|itm|pd|sku)\/|-p\d{5,}|\/A-\d{5,}/i;
@@ -28,8 +29,8 @@ function pathOf(url: string | null | undefined): string {
 }
 
 /**
- * `/{token}`: a product page or a listing? Structured data decides when it speaks (a top-level
- * Product without an ItemList, or an ItemList), then the shape of the page's URL or of its
+ * `/{token}`: a product page or a listing? Structured data decides when it speaks (one top-level
+ * Product and no ItemList, or an ItemList or several Products), then the shape of the page's URL or of its
  * canonical URL, then the page itself: one or two add-to-cart controls and a product title make
  * a product page; several priced cards a listing.
  */
@@ -40,14 +41,19 @@ export function parseAnyPage(input: PageInput): Parsed {
     return one && !one.inList ? parseProductWith(input, null) : parseListingWith(input, 'listing', null);
   }
   const page = loadPage(input);
-  const types = new Set(page.sd.entities.filter((e) => e.topLevel).flatMap((e) => e.types));
-  const hasProduct = ['Product', 'ProductGroup', 'IndividualProduct'].some((t) => types.has(t));
-  if (types.has('ItemList') && !hasProduct) return parseListingWith(input, 'listing', page);
-  if (hasProduct && !types.has('ItemList')) return parseProductWith(input, page);
+  const top = page.sd.entities.filter((e) => e.topLevel);
+  const products = top.filter((e) => e.types.some((t) => PRODUCT_TYPES.has(t))).length;
+  const lists = top.some((e) => e.types.includes('ItemList'));
+  if ((lists && products === 0) || products >= 2) return parseListingWith(input, 'listing', page);
+  if (products === 1 && !lists) return parseProductWith(input, page);
   const canonical = page.sd.candidates.find((c) => (c.origin === 'link' && c.path[0] === 'canonical') || c.path.join(':') === 'og:url')?.value;
   for (const path of [pathOf(input.url), pathOf(typeof canonical === 'string' ? canonical : null)]) {
     if (PRODUCT_URL.test(path)) return parseProductWith(input, page);
     if (LISTING_URL.test(path)) return parseListingWith(input, 'listing', page);
+  }
+  for (const blob of stateBlobs(input.html)) {
+    const one = productInJson(blob, input.url, null, true);
+    if (one) return one.inList ? parseListingWith(input, 'listing', page) : parseProductWith(input, page);
   }
   const { cards, aside } = findCards(page.doc, null);
   return cards.length >= 3 && !aside ? parseListingWith(input, 'listing', page) : parseProductWith(input, page);

@@ -86,8 +86,10 @@ export function shownPrice(text: string, hint?: string | null): Price | null {
 
 /** Availability from a schema.org URL, a stock word or a boolean. */
 export function availabilityOf(v: unknown): boolean | null {
-  if (typeof v === 'string' && /pre-?order|back-?order|limited/i.test(v)) return true;
-  return parseBoolean(v) ?? null;
+  if (typeof v !== 'string') return parseBoolean(v) ?? null;
+  if (/pre-?order|back-?order|limited/i.test(v)) return true;
+  // State blobs write IN_STOCK, OUT_OF_STOCK, in-stock.
+  return parseBoolean(v.replace(/[_-]+/g, ' ')) ?? null;
 }
 
 const NAMED: Readonly<Record<string, string>> = {
