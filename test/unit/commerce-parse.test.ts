@@ -5,10 +5,12 @@
  * response): exact JSON for each. Every style carries the same catalogue product, so the
  * expectations differ only where a style does not carry a fact.
  */
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { PARSERS } from '../../core/targets/commerce/parsers.js';
 import { parseListing } from '../../core/targets/commerce/listing.js';
 import { parseProduct } from '../../core/targets/commerce/product.js';
+import { OUTPUT_SCHEMAS } from '../../core/targets/commerce/schemas.js';
 import { CATALOGUE } from '../sites/commerce-data.js';
 import { listingPage, productPage, type PageContext, type Style } from '../sites/commerce-pages.js';
 
@@ -164,5 +166,19 @@ describe('the url route', () => {
 
   it('every commerce route has a parser', () => {
     expect(Object.keys(PARSERS)).toHaveLength(43);
+  });
+});
+
+describe('output schemas', () => {
+  it('every parsed page validates against its route schema', () => {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    const valid = (id: string, json: unknown) => {
+      const validate = ajv.compile(OUTPUT_SCHEMAS[id]!);
+      return validate(json) ? null : validate.errors;
+    };
+    expect(Object.keys(OUTPUT_SCHEMAS)).toHaveLength(43);
+    for (const style of Object.keys(PRODUCT_BY_STYLE) as Style[]) {
+      expect([style, valid('latam1/product', product(style).json), valid('latam1/search', listing(style).json), valid('latam1', product(style).json), valid('latam1', listing(style).json)]).toEqual([style, null, null, null, null]);
+    }
   });
 });
