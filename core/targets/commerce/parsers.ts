@@ -9,7 +9,7 @@ import { COMMERCE_ROUTES } from '../../registry/commerce.js';
 import type { RouteSpec } from '../../registry/types.js';
 import { parseListing, parseListingWith } from './listing.js';
 import { productInJson } from './json-product.js';
-import { loadPage, parseProduct, parseProductWith, type ProductPage } from './product.js';
+import { loadPage, parseProduct, parseProductWith } from './product.js';
 import { findCards } from './cards.js';
 import { kindOf } from './config.js';
 import { bodyJson, stateBlobs } from './state.js';

@@ -5,7 +5,7 @@
  * instalment prices, delivery fees), and current ones are ranked by how the page marks its
  * main price.
  */
-import { all, closest, contains, text, type Document, type Element } from '../../parsers/dom.js';
+import { closest, contains, text, type Document, type Element } from '../../parsers/dom.js';
 import { elements } from './marks.js';
 import { shownPrice } from './values.js';
 
