@@ -169,3 +169,20 @@ describe('commerce planning details', () => {
     expect(() => planCommerce(route('mkt2/search'), { query: 'a' }, {})).toThrow(/GLEANER_TARGETS/);
   });
 });
+
+describe('the README example', () => {
+  it('plans what core/targets/commerce/README.md says it plans', () => {
+    const targets = {
+      electronics1: {
+        baseUrl: 'https://www.volt.{domain}',
+        defaultDomain: 'com',
+        templates: { product: '/p/{query}', search: '/s/{query}?p={page}&fulfillment={fulfillment_type}' },
+        page: { first: 0 },
+        cookies: { store: '{store_id}', zip: '{delivery_zip}' },
+      },
+    };
+    expect(planCommerce(route('electronics1/search'), { query: 'usb c cable', store_id: '42', domain: 'ca', start_page: 2 }, targets)).toEqual([
+      { page: 2, steps: [{ kind: 'fetch', name: 'page', url: 'https://www.volt.ca/s/usb%20c%20cable?p=1', headers: { cookie: 'store=42' } }] },
+    ]);
+  });
+});
