@@ -231,17 +231,21 @@ function metaCandidates(doc: Document, base: string, out: Candidate[]): void {
   out.push({ path: ['url'], value: base, origin: 'page', weight: WEIGHT.page });
 }
 
-/**
- * `jsonLd`: the page's JSON-LD script bodies when the caller read them from the raw HTML
- * (parsers build their DOM with script bodies stripped, see core/parsers/load.ts); otherwise
- * they are read from the document's script elements.
- */
-export function readStructuredData(doc: Document, base: string, jsonLd?: readonly string[]): StructuredData {
+/** What a caller that read the raw HTML already knows (parsers build their DOM without script bodies). */
+export interface ReadOptions {
+  /** The page's JSON-LD script bodies, read from the raw HTML; else read from the document's script elements. */
+  jsonLd?: readonly string[];
+  /** False when the page has no `itemscope` / `typeof` attribute: the walks that look for them are skipped. */
+  microdata?: boolean;
+  rdfa?: boolean;
+}
+
+export function readStructuredData(doc: Document, base: string, opts: ReadOptions = {}): StructuredData {
   const entities: Entity[] = [];
   const candidates: Candidate[] = [];
-  jsonLdEntities(jsonLd ?? jsonLdTexts(doc), entities);
-  itemEntities(doc, MICRODATA, base, entities, candidates);
-  itemEntities(doc, RDFA, base, entities, candidates);
+  jsonLdEntities(opts.jsonLd ?? jsonLdTexts(doc), entities);
+  if (opts.microdata !== false) itemEntities(doc, MICRODATA, base, entities, candidates);
+  if (opts.rdfa !== false) itemEntities(doc, RDFA, base, entities, candidates);
   metaCandidates(doc, base, candidates);
   return { entities, candidates };
 }

@@ -20,9 +20,16 @@ const ID_ATTRS = ['data-asin', 'data-product-id', 'data-productid', 'data-sku-id
 const RATING_TEXT = /(\d(?:[.,]\d{1,2})?)\s*(?:out of|von|de|sur|su|из|z|van)\s*5\b/i;
 const COUNT_TEXT = /^\(?\s*(\d[\d.,\s]*[KkMm]?)\s*\+?\s*\)?\s*(ratings?|reviews?|Bewertungen|Rezensionen|valoraciones|opiniones|reseñas|avis|recensioni|calificaciones|avaliações)?$/i;
 
+const signatures = new WeakMap<Element, string>();
+
+/** Tag and first stable class: the shape siblings of one list share. Memoised (asked at every level of every price). */
 function signature(el: Element): string {
-  const cls = (el.attribs.class ?? '').split(/\s+/).find((c) => c !== '' && !VOLATILE.test(c));
-  return cls ? `${el.name}.${cls}` : el.name;
+  let sig = signatures.get(el);
+  if (sig === undefined) {
+    const cls = (el.attribs.class ?? '').split(/\s+/).find((c) => c !== '' && !VOLATILE.test(c));
+    signatures.set(el, (sig = cls ? `${el.name}.${cls}` : el.name));
+  }
+  return sig;
 }
 
 interface PriceNode {
@@ -80,12 +87,37 @@ const productLink = (a: Element): boolean => {
   return h !== '' && !h.startsWith('#') && !/^javascript:/i.test(h);
 };
 
-function qualifies(card: Element): boolean {
-  const linked = all('a[href]', card).some(productLink) || closest(card, (p) => p.name === 'a' && productLink(p), 3) !== null;
-  return linked && text(card).length >= 10;
+/** Whether a subtree has at least `n` characters of text (stops as soon as it has). */
+function hasText(el: Element, n: number): boolean {
+  let count = 0;
+  const walk = (node: AnyNode): boolean => {
+    if (node.type === 'text') return (count += node.data.trim().length) >= n;
+    if (node.type !== 'tag') return false;
+    for (const c of node.children) if (walk(c)) return true;
+    return false;
+  };
+  return walk(el);
 }
 
-/** The card elements of the page's main repeated group, in document order. */
+/** Whether a subtree holds a link to somewhere (stops at the first). */
+function hasLink(el: Element): boolean {
+  if (el.name === 'a' && productLink(el)) return true;
+  for (const c of el.children) if (c.type === 'tag' && hasLink(c as Element)) return true;
+  return false;
+}
+
+const qualified = new WeakMap<Element, boolean>();
+
+/** A card holds a link (or sits in one) and some text. Memoised: the group search asks about the same elements at every level. */
+function qualifies(card: Element): boolean {
+  let q = qualified.get(card);
+  if (q === undefined) {
+    q = (hasLink(card) || closest(card, (p) => p.name === 'a' && productLink(p), 3) !== null) && hasText(card, 10);
+    qualified.set(card, q);
+  }
+  return q;
+}
+
 export interface Cards {
   cards: Element[];
   prices: Map<Element, PriceNode[]>;
@@ -94,7 +126,8 @@ export interface Cards {
 }
 
 export function findCards(doc: Document, hint: string | null): Cards {
-  const nodes = priceNodes(doc, hint).filter((p) => !p.old);
+  const every = priceNodes(doc, hint);
+  const nodes = every.filter((p) => !p.old);
   const groups = new Map<string, { members: Set<Element>; depth: number; parentSig: string; grand: AnyNode | null; sig: string }>();
   const gid = new Map<AnyNode, number>();
   const idOf = (n: AnyNode | null): number => {
@@ -103,9 +136,15 @@ export function findCards(doc: Document, hint: string | null): Cards {
     if (v === undefined) gid.set(n, (v = gid.size + 1));
     return v;
   };
+  // The distinct current prices under each element, gathered on the same walk up.
+  const amounts = new Map<Element, Set<number | null | undefined>>();
   for (const p of nodes) {
     let depth = 0;
+    const amount = shownPrice(p.text)?.amount;
     for (let a: Element | null = p.el; a && a.parent && a.parent.type === 'tag'; a = a.parent as Element, depth++) {
+      const set = amounts.get(a);
+      if (set) set.add(amount);
+      else amounts.set(a, new Set([amount]));
       const parent = a.parent as Element;
       // Members are grouped by tag only: a results list mixes card kinds (`li.product` and `li.sponsored`).
       const key = `${idOf(parent.parent)}|${signature(parent)}|${a.name}`;
@@ -116,12 +155,13 @@ export function findCards(doc: Document, hint: string | null): Cards {
       if (depth > 25) break;
     }
   }
-  const perMember = new Map<Element, number>();
+  /** How many prices a member shows (distinct amounts: screen-reader copies repeat the shown one). */
+  const pricesIn = (m: Element): number => amounts.get(m)?.size ?? 0;
   let best: { key: string; n: number; depth: number } | undefined;
   for (const [key, g] of groups) {
     if (g.members.size < 2) continue;
     const members = [...g.members];
-    const n = members.filter((m) => qualifies(m) && pricesIn(m, nodes, perMember) <= MAX_PRICES).length * (aside(members[0] as Element) ? ASIDE_WEIGHT : 1);
+    const n = members.filter((m) => qualifies(m) && pricesIn(m) <= MAX_PRICES).length * (aside(members[0] as Element) ? ASIDE_WEIGHT : 1);
     if (n < 2 * ASIDE_WEIGHT) continue;
     if (!best || n > best.n || (n === best.n && g.depth > best.depth)) best = { key, n, depth: g.depth };
   }
@@ -136,11 +176,10 @@ export function findCards(doc: Document, hint: string | null): Cards {
       if (m.type !== 'tag' || (m as Element).name !== g.sig) continue;
       // A sibling without a price (sold out) joins when it has the shape of a priced card.
       if (!g.members.has(m as Element) && !(shapes.has(signature(m as Element)) && qualifies(m as Element) && namesProduct(m as Element))) continue;
-      if (pricesIn(m as Element, nodes, perMember) <= MAX_PRICES) cards.push(m as Element);
+      if (pricesIn(m as Element) <= MAX_PRICES) cards.push(m as Element);
     }
   }
-  const all_ = priceNodes(doc, hint);
-  for (const card of cards) prices.set(card, all_.filter((p) => isAncestor(card, p.el)));
+  for (const card of cards) prices.set(card, every.filter((p) => isAncestor(card, p.el)));
   return { cards, prices, aside: cards.length > 0 && aside(cards[0] as Element) };
 }
 
@@ -168,13 +207,6 @@ function namesProduct(el: Element): boolean {
   return all('a[href]', el).some((a) => idFromUrl(absolute(a.attribs.href, 'https://x.invalid/')) !== null);
 }
 
-/** How many prices a member shows (distinct amounts: screen-reader copies repeat the shown one). */
-function pricesIn(member: Element, nodes: PriceNode[], memo: Map<Element, number>): number {
-  let n = memo.get(member);
-  if (n === undefined) memo.set(member, (n = new Set(nodes.filter((p) => isAncestor(member, p.el)).map((p) => shownPrice(p.text)?.amount)).size));
-  return n;
-}
-
 function titleOf(card: Element): { title: string | null; titleEl: Element | null } {
   const fits = (h: Element): boolean => {
     const t = seen(h);
@@ -189,19 +221,26 @@ function titleOf(card: Element): { title: string | null; titleEl: Element | null
   return { title: img ? clean(img.attribs.alt) : null, titleEl: null };
 }
 
+/** The text an element holds itself (its text children), not its descendants'. */
+function ownText(el: Element): string {
+  let t = '';
+  for (const c of el.children) if (c.type === 'text') t += c.data;
+  return t.trim();
+}
+
 function ratingOf(card: Element): { rating: number | null; reviews_count: number | null } {
   const els = all('*', card);
   for (let i = 0; i < els.length; i++) {
     const el = els[i] as Element;
     const label = `${el.attribs['aria-label'] ?? ''} ${el.attribs.title ?? ''}`;
-    const own = el.children.length <= 3 ? text(el) : '';
+    const own = ownText(el);
     const m = RATING_TEXT.exec(label) ?? (own.length < 120 ? RATING_TEXT.exec(own) : null);
     if (!m) continue;
     const rating = parseRating(m[1]);
     const inline = /with\s+(\d[\d.,]*)\s+(reviews?|ratings?)/i.exec(`${label} ${own}`);
     if (inline) return { rating, reviews_count: parseCount(inline[1]) };
     for (const next of els.slice(i + 1, i + 20)) {
-      const t = text(next) || (next.attribs['aria-label'] ?? '');
+      const t = (next.children.length <= 3 ? text(next) : ownText(next)) || (next.attribs['aria-label'] ?? '');
       const c = t.length <= 40 && !RATING_TEXT.test(t) ? COUNT_TEXT.exec(t.trim()) : null;
       if (c) return { rating, reviews_count: parseCount(c[1]) };
     }

@@ -11,6 +11,7 @@ import { all, text, type Document } from '../../parsers/dom.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import { isBlocked } from './blocked.js';
 import { cardFacts, findCards } from './cards.js';
+import { elements } from './marks.js';
 import { productsInJson, totalInJson } from './json-product.js';
 import { loadPage, type ProductPage } from './product.js';
 import { bodyJson, stateBlobs } from './state.js';
@@ -91,9 +92,15 @@ function toItems(facts: ProductFacts[]): ListingItem[] {
 const COUNT_LINE =
   /(?:of|von|de|sur|di|из|z)\s+(?:over\s+|about\s+|mehr als\s+|más de\s+|plus de\s+)?(\d[\d.,\s]*)\s+(?:results|items|products|Ergebnissen|Ergebnisse|resultados|résultats|risultati|artículos|productos)|^(\d[\d.,\s]*)\s+(?:results|items|products|Ergebnisse|resultados|résultats|risultati|artículos|productos)\b/i;
 
+const COUNT_TAGS = new Set(['h1', 'h2', 'h3', 'span', 'div', 'p']);
+
 function totalOnPage(doc: Document): number | null {
-  for (const el of all('h1, h2, h3, span, div, p', doc)) {
-    if (el.children.length > 6) continue;
+  for (const el of elements(doc)) {
+    if (!COUNT_TAGS.has(el.name)) continue;
+    // Only elements that hold a number themselves: reading every container's whole text is slow.
+    let own = '';
+    for (const c of el.children) if (c.type === 'text') own += c.data;
+    if (!/\d/.test(own) || el.children.length > 6) continue;
     const t = text(el);
     if (t.length > 160) continue;
     const m = COUNT_LINE.exec(t);

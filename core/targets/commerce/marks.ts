@@ -15,6 +15,8 @@ export interface Marks {
   spec: Element[];
   /** Containers of the product's image gallery. */
   gallery: Set<Element>;
+  /** Elements that say they show a price, with their document position. */
+  price: { el: Element; index: number }[];
 }
 
 const BRAND = /bylineInfo|product-?brand|productBrand|(^|\s)brand(\s|$)/i;
@@ -22,6 +24,7 @@ const STOCK = /availability|stock-?status/i;
 const DESCRIPTION = /^(productDescription|description)$|product-?description/i;
 const CRUMB = /breadcrumb/i;
 export const SPEC = /spec|technical|tech-?details|product-?details|prodDetails|detail-?bullets|attributes|characteristics|product-?information|properties/i;
+export const PRICE = /price|preis|precio|prix|prezzo|cena|pre[cç]o/i;
 const GALLERY = /landingImage|main-?image|primary-?image|product-?image|hero-?image|gallery|imgTagWrapper|image-?block|media-?viewer|product-?media|pdp-?image/i;
 
 /** Any of the words below: most elements fail this one test and are done. */
@@ -53,13 +56,22 @@ function inside(el: Element, set: Set<Element>, levels: number): boolean {
   return false;
 }
 
+const marks = new WeakMap<Document, Marks>();
+
+/** The page's marks, found once per page (the product parser and the url route's check share them). */
 export function scanMarks(doc: Document): Marks {
-  const m: Marks = { brand: [], availability: [], description: [], breadcrumb: [], spec: [], gallery: new Set() };
+  let m = marks.get(doc);
+  if (m) return m;
+  m = { brand: [], availability: [], description: [], breadcrumb: [], spec: [], gallery: new Set(), price: [] };
+  marks.set(doc, m);
   const specs = new Set<Element>();
-  for (const el of elements(doc)) {
+  const els = elements(doc);
+  for (let i = 0; i < els.length; i++) {
+    const el = els[i] as Element;
     const a = el.attribs;
     const prop = a.itemprop;
     const s = `${a.id ?? ''} ${a.class ?? ''} ${a['data-testid'] ?? ''}`;
+    if (PRICE.test(s) || (prop !== undefined && PRICE.test(prop)) || (a['data-test'] ?? a['data-qa'] ?? a['data-automation-id'] ?? '').match(PRICE)) m.price.push({ el, index: i });
     if (prop === undefined && el.name !== 'nav' && !ANY.test(s)) continue;
     if (prop === 'brand' || BRAND.test(s)) m.brand.push(el);
     if (prop === 'availability' || STOCK.test(s)) m.availability.push(el);

@@ -8,7 +8,7 @@
  */
 import { readStructuredData, type StructuredData } from '../../extraction/structured-data.js';
 import { Blocks } from '../../parsers/blocks.js';
-import { loadHtml, type Document } from '../../parsers/dom.js';
+import { all, loadHtml, type Document } from '../../parsers/dom.js';
 import { scriptBodies } from '../../parsers/embedded.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import { isBlocked } from './blocked.js';
@@ -106,7 +106,9 @@ export interface ProductPage {
 export function loadPage(input: PageInput): ProductPage {
   const doc = loadHtml(input.html);
   const jsonLd = input.html.includes('ld+json') ? scriptBodies(input.html) : [];
-  return { doc, sd: readStructuredData(doc, input.url, jsonLd) };
+  // The microdata and RDFa walks cover the whole tree: skip them on pages without the attributes.
+  const opts = { jsonLd, microdata: all('[itemscope]', doc).length > 0, rdfa: all('[typeof]', doc).length > 0 };
+  return { doc, sd: readStructuredData(doc, input.url, opts) };
 }
 
 export function productStatus(p: Product, b: Blocks): Parsed['status'] {

@@ -61,6 +61,7 @@ export function priceOf(v: unknown, currency?: unknown, hint?: string | null): P
 const SYM = String.raw`US\$|CA\$|C\$|AU\$|A\$|NZ\$|HK\$|S\$|MX\$|R\$|[$€£¥₹₩₽₺₫₪₴]|zł|Kč|\bkr|\bFt|\blei|\b[A-Z]{3}`;
 const NUM = String.raw`\d{1,3}(?:[.,'’\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2})?(?!\d)`;
 const MONEY = new RegExp(`(${SYM})\\s?(${NUM})|(${NUM})\\s?(${SYM})`, 'g');
+const CURRENCY_HINT = /[$€£¥₹₩₽₺₫₪₴]|zł|Kč|kr|Ft|lei|[A-Z]{3}/;
 let codes: Set<string> | undefined;
 
 function isCurrencyCode(s: string): boolean {
@@ -74,6 +75,8 @@ function isCurrencyCode(s: string): boolean {
  * currency: a bare number is not a price, and "USB 3" names no currency.
  */
 export function shownPrice(text: string, hint?: string | null): Price | null {
+  // Most texts a page holds name no currency: one cheap test before the full pattern.
+  if (!CURRENCY_HINT.test(text)) return null;
   MONEY.lastIndex = 0;
   for (let m = MONEY.exec(text); m; m = MONEY.exec(text)) {
     const sym = (m[1] ?? m[4]) as string;

@@ -6,10 +6,9 @@
  * main price.
  */
 import { closest, contains, text, type Document, type Element } from '../../parsers/dom.js';
-import { elements } from './marks.js';
+import { elements, scanMarks } from './marks.js';
 import { shownPrice } from './values.js';
 
-const PRICE_MARK = /price|preis|precio|prix|prezzo|cena|pre[cç]o/i;
 const OLD_MARK = /strike|was-?price|\bwas\b|old-?price|regular|list-?price|original|compare|comp-?value|msrp|rrp|before|crossed|typical/i;
 const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant|prix barré)\b|\b(was|list|typical)( price)?:/i;
 const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|instal+ments?|cuotas|\/\s*(count|ounce|oz|lb|kg|g|ml|l|unit|item)\b|per (unit|item|count)|deliver|shipping|versand|envío|livraison|spar/i;
@@ -69,14 +68,11 @@ export interface PriceCandidates {
 }
 
 export function priceCandidates(doc: Document, hint: string | null): PriceCandidates {
-  const els = elements(doc);
   const marked: { el: Element; index: number; text: string }[] = [];
-  for (let i = 0; i < els.length; i++) {
-    const el = els[i] as Element;
-    if (!PRICE_MARK.test(attrsText(el))) continue;
+  for (const { el, index } of scanMarks(doc).price) {
     const t = text(el);
     if (t.length === 0 || t.length > 80 || shownPrice(t, hint) === null) continue;
-    marked.push({ el, index: i, text: t });
+    marked.push({ el, index, text: t });
   }
   // Innermost only: a price box holding a price element stands for the same price.
   const outer = new Set<Element>();
