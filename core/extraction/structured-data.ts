@@ -4,6 +4,7 @@
  */
 import { type Document, type Element, allElements, absoluteUrl, attr, clean, isInvisible, propertyValue } from './dom.js';
 import { type Candidate, type Entity, WEIGHT, isPlainObject } from './model.js';
+import { valueEnd } from '../parsers/embedded.js';
 
 export interface StructuredData {
   entities: Entity[];
@@ -16,25 +17,56 @@ function typeNames(t: unknown): string[] {
   return list.filter((x): x is string => typeof x === 'string').map((x) => x.replace(/^.*[/#:]/, ''));
 }
 
-/** JSON-LD as sites write it: comments, CDATA wrappers, raw newlines inside strings. */
+/**
+ * JSON-LD as sites write it: comments, CDATA wrappers, raw newlines inside strings; then, as
+ * extruct does, the repairs broken blocks need: trailing commas, JavaScript comments, and
+ * several objects written one after another without an array.
+ */
 function parseJsonLd(text: string): unknown {
   const t = text.trim().replace(/^<!--|-->$/g, '').replace(/^\s*\/\/\s*<!\[CDATA\[|\/\/\s*\]\]>\s*$/g, '').trim().replace(/;$/, '');
+  const flat = t.replace(/[\n\r\t]+/g, ' ');
+  return (
+    tryJson(t) ??
+    tryJson(flat) ??
+    tryJson(flat.replace(/\/\*[\s\S]*?\*\//g, '').replace(/,\s*([}\]])/g, '$1')) ??
+    concatenated(t.replace(/[\n\r\t]+/g, '\n'))
+  );
+}
+
+function tryJson(text: string): unknown {
   try {
-    return JSON.parse(t);
+    return JSON.parse(text);
   } catch {
-    try {
-      return JSON.parse(t.replace(/[\n\r\t]+/g, ' '));
-    } catch {
-      return undefined;
-    }
+    return undefined;
   }
 }
 
-function jsonLdEntities(doc: Document, entities: Entity[]): void {
-  const roots: Record<string, unknown>[] = [];
+/** `{...}{...}` or `{...}\n{...}`: each top-level value that parses, as an array. */
+function concatenated(text: string): unknown[] | undefined {
+  const out: unknown[] = [];
+  for (let i = text.indexOf('{'); i >= 0; ) {
+    const end = valueEnd(text, i);
+    if (end < 0) break;
+    const v = tryJson(text.slice(i, end).replace(/\n/g, ' '));
+    if (v !== undefined) out.push(v);
+    i = text.indexOf('{', end);
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+/** The JSON-LD script bodies of a document whose script contents were kept. */
+function jsonLdTexts(doc: Document): string[] {
+  const out: string[] = [];
   for (const el of allElements(doc)) {
     if (el.name !== 'script' || (attr(el, 'type') ?? '').toLowerCase().trim() !== 'application/ld+json') continue;
-    const text = el.children.map((c) => ('data' in c ? String(c.data) : '')).join('');
+    out.push(el.children.map((c) => ('data' in c ? String(c.data) : '')).join(''));
+  }
+  return out;
+}
+
+function jsonLdEntities(texts: readonly string[], entities: Entity[]): void {
+  const roots: Record<string, unknown>[] = [];
+  for (const text of texts) {
     const parsed = parseJsonLd(text);
     for (const node of Array.isArray(parsed) ? parsed : [parsed]) {
       if (!isPlainObject(node)) continue;
@@ -199,12 +231,21 @@ function metaCandidates(doc: Document, base: string, out: Candidate[]): void {
   out.push({ path: ['url'], value: base, origin: 'page', weight: WEIGHT.page });
 }
 
-export function readStructuredData(doc: Document, base: string): StructuredData {
+/** What a caller that read the raw HTML already knows (parsers build their DOM without script bodies). */
+export interface ReadOptions {
+  /** The page's JSON-LD script bodies, read from the raw HTML; else read from the document's script elements. */
+  jsonLd?: readonly string[];
+  /** False when the page has no `itemscope` / `typeof` attribute: the walks that look for them are skipped. */
+  microdata?: boolean;
+  rdfa?: boolean;
+}
+
+export function readStructuredData(doc: Document, base: string, opts: ReadOptions = {}): StructuredData {
   const entities: Entity[] = [];
   const candidates: Candidate[] = [];
-  jsonLdEntities(doc, entities);
-  itemEntities(doc, MICRODATA, base, entities, candidates);
-  itemEntities(doc, RDFA, base, entities, candidates);
+  jsonLdEntities(opts.jsonLd ?? jsonLdTexts(doc), entities);
+  if (opts.microdata !== false) itemEntities(doc, MICRODATA, base, entities, candidates);
+  if (opts.rdfa !== false) itemEntities(doc, RDFA, base, entities, candidates);
   metaCandidates(doc, base, candidates);
   return { entities, candidates };
 }

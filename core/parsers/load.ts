@@ -12,6 +12,11 @@ import type { RawEntities } from './entities.js';
  * and `<svg>` elements (the tags stay) and comments. Real result pages carry 1-2 MB of inline
  * script, style and vector paths; dropping them roughly halves tokenising time. A plain indexOf
  * scan, linear and allocation-light.
+ *
+ * Start tags are stepped over whole, quoted attribute values included: pages carry HTML inside
+ * attributes (a product page's widget config holds `<title></title><style>…`), and a `<style`
+ * found there is not an element; stripping from it to the next real `</style>` would swallow
+ * the attribute's closing quote and most of the page.
  */
 export function stripRawText(html: string): string {
   const parts: string[] = [];
@@ -29,10 +34,16 @@ export function stripRawText(html: string): string {
     }
     const tag = rawTag(html, i);
     if (tag === null) {
-      i += 1;
+      if (!isLetter(html.charCodeAt(i + 1))) {
+        i += 1;
+        continue;
+      }
+      const end = tagEnd(html, i);
+      if (end < 0) break;
+      i = end + 1;
       continue;
     }
-    const open = html.indexOf('>', i);
+    const open = tagEnd(html, i);
     if (open < 0) break;
     if (html.charCodeAt(open - 1) === 0x2f /* self-closing */) {
       i = open + 1;
@@ -47,6 +58,33 @@ export function stripRawText(html: string): string {
   if (pos === 0) return html;
   parts.push(html.slice(pos));
   return parts.join('');
+}
+
+function isLetter(c: number): boolean {
+  const l = c | 0x20;
+  return l >= 0x61 && l <= 0x7a;
+}
+
+/**
+ * Index of the `>` that ends the start tag opening at `i`, or -1. A quote opens a value only
+ * after `=` (as in the tokenizer); quoted values are skipped with indexOf, the rest of the tag
+ * (names, unquoted values) is walked, which on real pages is a small part of the bytes.
+ */
+function tagEnd(html: string, i: number): number {
+  for (let j = i + 1; j < html.length; j++) {
+    const c = html.charCodeAt(j);
+    if (c === 0x3e /* > */) return j;
+    if (c !== 0x3d /* = */) continue;
+    let k = j + 1;
+    while (k < html.length && html.charCodeAt(k) <= 0x20) k++;
+    const q = html.charCodeAt(k);
+    if (q === 0x22 || q === 0x27) {
+      const close = html.indexOf(q === 0x22 ? '"' : "'", k + 1);
+      if (close < 0) return -1;
+      j = close;
+    } else j = k - 1;
+  }
+  return -1;
 }
 
 /** `script`, `style` or `svg` when a raw-content element opens at `i`, else null. */

@@ -5,14 +5,17 @@
  */
 import { writeFileSync } from 'node:fs';
 import { ROUTES } from '../../core/registry/index.js';
+import { simTargets } from './commerce.js';
 import { startSimulator } from './server.js';
 
 /** Hosts a family reads besides its routes' targets, and where the simulator plays them. */
 const EXTRA_HOSTS: Readonly<Record<string, string>> = { video_api: 'video-api', video_suggest: 'video-suggest' };
 
+/** Every target token pointed at the simulator; commerce tokens keep their templates (targets.json). */
 export function targetsFor(origin: string): Record<string, { baseUrl: string }> {
   const tokens = [...new Set([...ROUTES.map((r) => r.target), ...Object.keys(EXTRA_HOSTS)])].filter((t) => t !== 'universal').sort();
-  return Object.fromEntries(tokens.map((t) => [t, { baseUrl: `${origin}/${EXTRA_HOSTS[t] ?? t}` }]));
+  const commerce = simTargets(origin);
+  return Object.fromEntries(tokens.map((t) => [t, commerce[t] ?? { baseUrl: `${origin}/${EXTRA_HOSTS[t] ?? t}` }]));
 }
 
 async function main(): Promise<void> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonAfter, rawJsonAfter, scriptBodies, scriptJsonById, valueEnd } from '../../core/parsers/embedded.js';
 import { parseCount, parsePrice, parseRating } from '../../core/parsers/money.js';
+import { all, loadHtml, stripRawText, text } from '../../core/parsers/dom.js';
 
 describe('embedded JSON', () => {
   it('finds where a value ends past braces and quotes inside strings', () => {
@@ -46,5 +47,18 @@ describe('money', () => {
     expect(parseCount('no number')).toBeNull();
     expect(parseRating('4.5 out of 5 stars')).toBe(4.5);
     expect(parseRating('4,5 von 5 Sternen')).toBe(4.5);
+  });
+});
+
+describe('page loading', () => {
+  it('steps over HTML inside attribute values instead of stripping from a <style> found there', () => {
+    const html = `<div data-cfg="{&quot;html&quot;:&quot;<head><title></title><style>x</style>" id="a">A</div>` +
+      `<style>.b{}</style><div id="b" title='<script>'>B</div><script>var s;</script><p>C</p>`;
+    expect(stripRawText(html)).toBe(
+      `<div data-cfg="{&quot;html&quot;:&quot;<head><title></title><style>x</style>" id="a">A</div>` +
+        `<style></style><div id="b" title='<script>'>B</div><script></script><p>C</p>`,
+    );
+    const doc = loadHtml(html);
+    expect(all('#a, #b, p', doc).map((el) => text(el))).toEqual(['A', 'B', 'C']);
   });
 });

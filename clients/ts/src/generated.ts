@@ -2,7 +2,7 @@
 // `npm run generate` in clients/ts rewrites it; the test suite fails while it is stale.
 
 /** Changes whenever the registry, the schemas or the error codes change. */
-export const REGISTRY_FINGERPRINT = '63c7198a67a5cc07';
+export const REGISTRY_FINGERPRINT = '0d049bcd9e372eef';
 
 /** Every problem `title` the service can answer (a closed set: branch on it). */
 export type ErrorCode = "VALIDATION_ERROR" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
@@ -4449,6 +4449,2182 @@ export interface ParsedJson {
     video_id: string | null;
     permitted: string[];
     etag: string | null;
+  };
+  /** A product page or a listing, told apart by page_type. */
+  mkt2: {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  } | {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "mkt2/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "mkt2/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page or a listing, told apart by page_type. */
+  mkt3: {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  } | {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "mkt3/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "mkt3/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page or a listing, told apart by page_type. */
+  grocery1: {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  } | {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "grocery1/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "grocery1/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page or a listing, told apart by page_type. */
+  electronics1: {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  } | {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "electronics1/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "electronics1/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page or a listing, told apart by page_type. */
+  mxgrocery1: {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  } | {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "mxgrocery1/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "mxgrocery1/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page or a listing, told apart by page_type. */
+  bigbox1: {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  } | {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "bigbox1/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "bigbox1/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page or a listing, told apart by page_type. */
+  homeimprovement1: {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  } | {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "homeimprovement1/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "homeimprovement1/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "mkt4/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "mkt4/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page or a listing, told apart by page_type. */
+  pet1: {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  } | {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A search or category results page. */
+  "pet1/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page or a listing, told apart by page_type. */
+  supermarket1: {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  } | {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "supermarket1/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "supermarket1/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "supermarket2/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "supermarket2/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A search or category results page. */
+  "supermarket2/category": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page or a listing, told apart by page_type. */
+  department1: {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  } | {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "department1/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "department1/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A search or category results page. */
+  "department1/category": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A search or category results page. */
+  "fashion1/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page or a listing, told apart by page_type. */
+  social1: {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  } | {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "social1/shop/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "social1/shop/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A search or category results page. */
+  "forum1/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page or a listing, told apart by page_type. */
+  latam1: {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  } | {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
+  };
+  /** A product page, read from structured data, state blobs or the visible page. */
+  "latam1/product": {
+    /** The page the product was read from. */
+    url: string;
+    page_type: "product";
+    /** The site's identifier of the product (its SKU, item number or the id in its URL). */
+    product_id: string | null;
+    title: string | null;
+    brand: string | null;
+    /** The main image. */
+    image: string | null;
+    images: string[];
+    description: string | null;
+    /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+    price: number | null;
+    /** The struck-through, list or "was" price shown beside the current one, when higher. */
+    old_price: number | null;
+    /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+    currency: string | null;
+    /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+    currency_symbol: string | null;
+    /** Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say. */
+    availability: boolean | null;
+    /** One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none. */
+    ids: Array<Record<string, unknown>>;
+    /** Specifications as name/value pairs. */
+    additional_properties: Array<{
+      name: string;
+      value: string;
+    }>;
+    rating: number | null;
+    reviews_count: number | null;
+    seller: string | null;
+    breadcrumbs: Array<{
+      name: string;
+      url: string | null;
+    }>;
+    variants: Array<{
+      product_id: string | null;
+      title: string | null;
+      url: string | null;
+      image: string | null;
+      price: number | null;
+      currency: string | null;
+      availability: boolean | null;
+      /** What tells the variant apart: [{name: "size", value: "10"}]. */
+      options: Array<{
+        name: string;
+        value: string;
+      }>;
+    }>;
+  };
+  /** A search or category results page. */
+  "latam1/search": {
+    url: string;
+    page_type: "search" | "category" | "listing";
+    query: string | null;
+    /** The page number of this page (start_page for the first). */
+    page: number;
+    /** The result count the page states. */
+    total_results_count: number | null;
+    /** The next page, where the page links it. */
+    next_page_url: string | null;
+    results: Array<{
+      /** 1-based position on this page. */
+      pos: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      /** The current price, normalised from the displayed text ("1.299,00 €" → 1299). */
+      price: number | null;
+      /** The struck-through, list or "was" price shown beside the current one, when higher. */
+      old_price: number | null;
+      /** ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol. */
+      currency: string | null;
+      /** The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code. */
+      currency_symbol: string | null;
+      rating: number | null;
+      reviews_count: number | null;
+      image: string | null;
+    }>;
   };
 }
 

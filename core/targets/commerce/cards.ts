@@ -1,0 +1,281 @@
+/**
+ * The repeated product cards of a results page, found from their prices: every element showing
+ * a price votes for each of its ancestors as "a member of a repeated group" (same tag, under
+ * parents of one shape); the group with the most members that hold a link
+ * and some text is the card list (ties go to the larger cards). Then each card gives its title
+ * (a heading, else its longest link text, else an image's alt), link, id (a data attribute or
+ * the URL), current and old price, rating and review count, and image. Cards without a price
+ * (sold out) are kept when they share the group's shape.
+ */
+import { all, closest, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
+import { elements } from './marks.js';
+import type { ProductFacts } from './types.js';
+import { absolute, clean, idFromUrl, isIdLike, parseCount, parseRating, shownPrice } from './values.js';
+
+const OLD = /strike|was-?price|\bwas\b|old-?price|list-?price|original|regular|compare|comp-?value|msrp|rrp|crossed|before/i;
+const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant)\b|\b(was|list|typical)( price)?:/i;
+const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|instal+ments?|\/\s*(count|ounce|oz|lb|kg|g|ml|l|unit|item)\b|per (unit|item|count)|deliver|shipping|versand|envío/i;
+const VOLATILE = /\d|^(active|selected|current|first|last|odd|even|hover|open|hidden|visible|show|in|is-.*|js-.*)$/;
+const ID_ATTRS = ['data-asin', 'data-product-id', 'data-productid', 'data-sku-id', 'data-sku', 'data-item-id', 'data-itemid', 'data-pid', 'data-id', 'data-product-sku'];
+const RATING_TEXT = /(\d(?:[.,]\d{1,2})?)\s*(?:out of|von|de|sur|su|из|z|van)\s*5\b/i;
+const COUNT_TEXT = /^\(?\s*(\d[\d.,\s]*[KkMm]?)\s*\+?\s*\)?\s*(ratings?|reviews?|Bewertungen|Rezensionen|valoraciones|opiniones|reseñas|avis|recensioni|calificaciones|avaliações)?$/i;
+
+const signatures = new WeakMap<Element, string>();
+
+/** Tag and first stable class: the shape siblings of one list share. Memoised (asked at every level of every price). */
+function signature(el: Element): string {
+  let sig = signatures.get(el);
+  if (sig === undefined) {
+    const cls = (el.attribs.class ?? '').split(/\s+/).find((c) => c !== '' && !VOLATILE.test(c));
+    signatures.set(el, (sig = cls ? `${el.name}.${cls}` : el.name));
+  }
+  return sig;
+}
+
+interface PriceNode {
+  el: Element;
+  text: string;
+  old: boolean;
+}
+
+/** The smallest elements whose text shows a price. */
+function priceNodes(doc: Document, hint: string | null): PriceNode[] {
+  const found: Element[] = [];
+  for (const el of elements(doc)) {
+    if (el.children.length > 8) continue;
+    let own = false;
+    for (const c of el.children) if (c.type === 'text' && /[\d$€£¥₹]/.test(c.data)) own = true;
+    if (!own) continue;
+    // A price split over spans ("$" "19" "99") is read from the nearest ancestor that shows it whole.
+    for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i < 3; cur = cur.parent as Element | null, i++) {
+      const t = text(cur);
+      if (t.length > 40) break;
+      if (shownPrice(t, hint)) {
+        found.push(cur);
+        break;
+      }
+    }
+  }
+  // Innermost only: "$59.99" inside a price box that also reads "$59.99".
+  const outer = new Set<AnyNode>();
+  for (const el of found) for (let p = el.parent; p && !outer.has(p); p = p.parent) outer.add(p);
+  return [...new Set(found)]
+    .filter((el) => !outer.has(el))
+    .map((el) => {
+      const t = text(el);
+      return { el, text: t, old: isOld(el, t) };
+    })
+    .filter((p) => !NOT_A_PRICE.test(p.text));
+}
+
+function isAncestor(a: Element, b: AnyNode): boolean {
+  for (let p = b.parent; p; p = p.parent) if (p === a) return true;
+  return false;
+}
+
+function isOld(el: Element, t: string): boolean {
+  if (OLD_TEXT.test(t)) return true;
+  for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i <= 3; cur = cur.parent as Element | null, i++) {
+    if (cur.name === 'del' || cur.name === 's' || cur.name === 'strike' || cur.attribs['data-a-strike'] === 'true') return true;
+    if (OLD.test(`${cur.attribs.class ?? ''} ${cur.attribs['data-testid'] ?? ''}`)) return true;
+  }
+  return false;
+}
+
+const productLink = (a: Element): boolean => {
+  const h = a.attribs.href ?? '';
+  return h !== '' && !h.startsWith('#') && !/^javascript:/i.test(h);
+};
+
+/** Whether a subtree has at least `n` characters of text (stops as soon as it has). */
+function hasText(el: Element, n: number): boolean {
+  let count = 0;
+  const walk = (node: AnyNode): boolean => {
+    if (node.type === 'text') return (count += node.data.trim().length) >= n;
+    if (node.type !== 'tag') return false;
+    for (const c of node.children) if (walk(c)) return true;
+    return false;
+  };
+  return walk(el);
+}
+
+/** Whether a subtree holds a link to somewhere (stops at the first). */
+function hasLink(el: Element): boolean {
+  if (el.name === 'a' && productLink(el)) return true;
+  for (const c of el.children) if (c.type === 'tag' && hasLink(c as Element)) return true;
+  return false;
+}
+
+const qualified = new WeakMap<Element, boolean>();
+
+/** A card holds a link (or sits in one) and some text. Memoised: the group search asks about the same elements at every level. */
+function qualifies(card: Element): boolean {
+  let q = qualified.get(card);
+  if (q === undefined) {
+    q = (hasLink(card) || closest(card, (p) => p.name === 'a' && productLink(p), 3) !== null) && hasText(card, 10);
+    qualified.set(card, q);
+  }
+  return q;
+}
+
+export interface Cards {
+  cards: Element[];
+  prices: Map<Element, PriceNode[]>;
+  /** The group sits in a carousel or recommendation strip (a product page's extras, not results). */
+  aside: boolean;
+}
+
+export function findCards(doc: Document, hint: string | null): Cards {
+  const every = priceNodes(doc, hint);
+  const nodes = every.filter((p) => !p.old);
+  const groups = new Map<string, { members: Set<Element>; depth: number; parentSig: string; grand: AnyNode | null; sig: string }>();
+  const gid = new Map<AnyNode, number>();
+  const idOf = (n: AnyNode | null): number => {
+    if (!n) return 0;
+    let v = gid.get(n);
+    if (v === undefined) gid.set(n, (v = gid.size + 1));
+    return v;
+  };
+  // The distinct current prices under each element, gathered on the same walk up.
+  const amounts = new Map<Element, Set<number | null | undefined>>();
+  for (const p of nodes) {
+    let depth = 0;
+    const amount = shownPrice(p.text)?.amount;
+    for (let a: Element | null = p.el; a && a.parent && a.parent.type === 'tag'; a = a.parent as Element, depth++) {
+      const set = amounts.get(a);
+      if (set) set.add(amount);
+      else amounts.set(a, new Set([amount]));
+      const parent = a.parent as Element;
+      // Members are grouped by tag only: a results list mixes card kinds (`li.product` and `li.sponsored`).
+      const key = `${idOf(parent.parent)}|${signature(parent)}|${a.name}`;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { members: new Set(), depth: 0, parentSig: signature(parent), grand: parent.parent, sig: a.name }));
+      g.members.add(a);
+      g.depth = Math.max(g.depth, depth);
+      if (depth > 25) break;
+    }
+  }
+  /** How many prices a member shows (distinct amounts: screen-reader copies repeat the shown one). */
+  const pricesIn = (m: Element): number => amounts.get(m)?.size ?? 0;
+  let best: { key: string; n: number; depth: number } | undefined;
+  for (const [key, g] of groups) {
+    if (g.members.size < 2) continue;
+    const members = [...g.members];
+    const n = members.filter((m) => qualifies(m) && pricesIn(m) <= MAX_PRICES).length * (aside(members[0] as Element) ? ASIDE_WEIGHT : 1);
+    if (n < 2 * ASIDE_WEIGHT) continue;
+    if (!best || n > best.n || (n === best.n && g.depth > best.depth)) best = { key, n, depth: g.depth };
+  }
+  const prices = new Map<Element, PriceNode[]>();
+  if (!best) return { cards: [], prices, aside: false };
+  const g = groups.get(best.key)!;
+  const cards: Element[] = [];
+  const shapes = new Set([...g.members].map(signature));
+  for (const c of (g.grand && 'children' in g.grand ? g.grand.children : []) as AnyNode[]) {
+    if (c.type !== 'tag' || signature(c as Element) !== g.parentSig) continue;
+    for (const m of (c as Element).children) {
+      if (m.type !== 'tag' || (m as Element).name !== g.sig) continue;
+      // A sibling without a price (sold out) joins when it has the shape of a priced card.
+      if (!g.members.has(m as Element) && !(shapes.has(signature(m as Element)) && qualifies(m as Element) && namesProduct(m as Element))) continue;
+      if (pricesIn(m as Element) <= MAX_PRICES) cards.push(m as Element);
+    }
+  }
+  for (const card of cards) prices.set(card, every.filter((p) => isAncestor(card, p.el)));
+  return { cards, prices, aside: cards.length > 0 && aside(cards[0] as Element) };
+}
+
+/** Screen-reader copies of a text (a truncated title keeps its full text off screen). */
+const OFFSCREEN = /(^|\s)(a-offscreen|sr-only|visually-hidden|screen-reader-text|a-truncate-full)(\s|$)/;
+const seen = (el: Element): string => text(el, (e) => OFFSCREEN.test(e.attribs.class ?? ''));
+
+/** A card shows one product: a member holding more prices than that is a widget of several (a carousel slot). */
+const MAX_PRICES = 3;
+/** Groups inside carousels and sponsored or recommendation strips count for less than the results list. */
+const ASIDE = /carousel|slider|swiper|slick|sponsored|recommend|similar|related|recently|also-?(bought|viewed)|compar/i;
+const ASIDE_WEIGHT = 0.1;
+
+function aside(member: Element): boolean {
+  for (let p = member.parent, i = 0; p && p.type === 'tag' && (p as Element).name !== 'body' && i < 12; p = p.parent, i++) {
+    const a = (p as Element).attribs;
+    if ((p as Element).name === 'aside' || ASIDE.test(`${a.id ?? ''} ${a.class ?? ''} ${a['data-testid'] ?? ''}`)) return true;
+  }
+  return false;
+}
+
+/** Whether an element names a product: an id attribute, or a link to a product URL. */
+function namesProduct(el: Element): boolean {
+  for (const e of [el, ...all(ID_ATTRS.map((a) => `[${a}]`).join(', '), el)]) if (ID_ATTRS.some((a) => isIdLike(e.attribs[a] ?? ''))) return true;
+  return all('a[href]', el).some((a) => idFromUrl(absolute(a.attribs.href, 'https://x.invalid/')) !== null);
+}
+
+function titleOf(card: Element): { title: string | null; titleEl: Element | null } {
+  const fits = (h: Element): boolean => {
+    const t = seen(h);
+    return t.length >= 3 && !shownPrice(t) && !RATING_TEXT.test(t);
+  };
+  const heading = all('h1, h2, h3, h4, h5', card).find(fits) ?? all('[class*=title], [class*=Title], [class*=name], [data-testid*=title]', card).find(fits);
+  if (heading) return { title: clean(heading.attribs.title && heading.attribs.title.length > seen(heading).length ? heading.attribs.title : seen(heading)), titleEl: heading };
+  const links = all('a[href]', card).filter(productLink);
+  const longest = links.map((a) => ({ a, t: seen(a) })).filter((x) => !shownPrice(x.t) && !RATING_TEXT.test(x.t)).sort((x, y) => y.t.length - x.t.length)[0];
+  if (longest && longest.t.length >= 3) return { title: clean(longest.t), titleEl: longest.a };
+  const img = all('img[alt]', card).find((i) => (i.attribs.alt ?? '').length >= 3);
+  return { title: img ? clean(img.attribs.alt) : null, titleEl: null };
+}
+
+/** The text an element holds itself (its text children), not its descendants'. */
+function ownText(el: Element): string {
+  let t = '';
+  for (const c of el.children) if (c.type === 'text') t += c.data;
+  return t.trim();
+}
+
+function ratingOf(card: Element): { rating: number | null; reviews_count: number | null } {
+  const els = all('*', card);
+  for (let i = 0; i < els.length; i++) {
+    const el = els[i] as Element;
+    const label = `${el.attribs['aria-label'] ?? ''} ${el.attribs.title ?? ''}`;
+    const own = ownText(el);
+    const m = RATING_TEXT.exec(label) ?? (own.length < 120 ? RATING_TEXT.exec(own) : null);
+    if (!m) continue;
+    const rating = parseRating(m[1]);
+    const inline = /with\s+(\d[\d.,]*)\s+(reviews?|ratings?)/i.exec(`${label} ${own}`);
+    if (inline) return { rating, reviews_count: parseCount(inline[1]) };
+    for (const next of els.slice(i + 1, i + 20)) {
+      const t = (next.children.length <= 3 ? text(next) : ownText(next)) || (next.attribs['aria-label'] ?? '');
+      const c = t.length <= 40 && !RATING_TEXT.test(t) ? COUNT_TEXT.exec(t.trim()) : null;
+      if (c) return { rating, reviews_count: parseCount(c[1]) };
+    }
+    return { rating, reviews_count: null };
+  }
+  return { rating: null, reviews_count: null };
+}
+
+export function cardFacts(card: Element, prices: PriceNode[], base: string, hint: string | null): ProductFacts {
+  const { title, titleEl } = titleOf(card);
+  const link = (titleEl && (titleEl.name === 'a' ? titleEl : (closest(titleEl, (p) => p.name === 'a', 4) ?? all('a[href]', titleEl)[0]))) ?? all('a[href]', card).find(productLink) ?? closest(card, (p) => p.name === 'a', 3);
+  const url = link && productLink(link) ? absolute(link.attribs.href, base) : null;
+  let id: string | null = null;
+  for (const el of [card, ...all(ID_ATTRS.map((a) => `[${a}]`).join(', '), card)]) {
+    const hit = ID_ATTRS.map((a) => el.attribs[a]).find((v) => v && isIdLike(v));
+    if (hit) {
+      id = hit;
+      break;
+    }
+  }
+  const current = prices.find((p) => !p.old);
+  const old = prices.find((p) => p.old);
+  const price = current ? shownPrice(current.text, hint) : null;
+  const oldPrice = old ? shownPrice(old.text, hint) : null;
+  const img = all('img', card).find((i) => (i.attribs.src || i.attribs['data-src']) && !/^data:/.test(i.attribs.src ?? ''));
+  const image = img ? absolute(img.attribs['data-src'] || img.attribs.src, base) : null;
+  return {
+    title,
+    url,
+    product_id: id ?? idFromUrl(url),
+    price: price?.amount ?? null,
+    old_price: oldPrice?.amount != null && price?.amount != null && oldPrice.amount > price.amount ? oldPrice.amount : null,
+    currency: price?.currency ?? null,
+    currency_symbol: price?.symbol ?? null,
+    images: image ? [image] : [],
+    ...ratingOf(card),
+  };
+}

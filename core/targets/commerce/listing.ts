@@ -1,0 +1,173 @@
+/**
+ * The listing parser for search and category pages (issue 11, point 3). Sources in order:
+ * a JSON page (an API response served as the page), structured data (`ItemList`, or several
+ * top-level `Product` items), the page's state blobs, then the repeated product cards of the
+ * visible page. The first source with results gives the list; later sources fill the fields it
+ * lacks for the same product (an `ItemList` of names and links gets its prices from the cards).
+ */
+import type { Entity } from '../../extraction/model.js';
+import { Blocks } from '../../parsers/blocks.js';
+import { all, text, type Document } from '../../parsers/dom.js';
+import type { PageInput, Parsed } from '../../parsers/types.js';
+import { isBlocked } from './blocked.js';
+import { cardFacts, findCards } from './cards.js';
+import { elements } from './marks.js';
+import { productsInJson, totalInJson } from './json-product.js';
+import { loadPage, type ProductPage } from './product.js';
+import { bodyJson, stateBlobs } from './state.js';
+import { entityFacts, PRODUCT_TYPES } from './structured.js';
+import type { Listing, ListingItem, ProductFacts } from './types.js';
+import { absolute, clean, currencyHintOf, idFromUrl, symbolOf } from './values.js';
+
+export type ListingKind = Listing['page_type'];
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export function emptyListing(input: PageInput, kind: ListingKind): Listing {
+  return {
+    url: input.url,
+    page_type: kind,
+    query: typeof input.params.query === 'string' ? input.params.query : null,
+    page: input.page,
+    total_results_count: null,
+    next_page_url: null,
+    results: [],
+  };
+}
+
+/** ItemList members, or the top-level Product items when a page lists several. */
+function structuredItems(entities: Entity[], base: string, hint: string | null): ProductFacts[] {
+  for (const origin of ['jsonld', 'microdata', 'rdfa'] as const) {
+    const lists = entities.filter((e) => e.origin === origin && e.types.includes('ItemList') && Array.isArray(e.data.itemListElement));
+    const list = lists.sort((a, b) => (b.data.itemListElement as unknown[]).length - (a.data.itemListElement as unknown[]).length)[0];
+    if (list) {
+      const items = (list.data.itemListElement as unknown[]).filter(isObj).map((m) => {
+        const item = isObj(m.item) ? m.item : m;
+        const f = entityFacts(item, base, hint);
+        return { ...f, title: f.title ?? clean(m.name), url: f.url ?? absolute(typeof m.item === 'string' ? m.item : m.url, base) };
+      });
+      if (items.some((i) => i.title)) return items;
+    }
+    const products = entities.filter((e) => e.origin === origin && e.topLevel && e.types.some((t) => PRODUCT_TYPES.has(t)));
+    if (products.length >= 2) return products.map((e) => entityFacts(e.data, base, hint));
+  }
+  return [];
+}
+
+const key = (f: ProductFacts): string | null => f.url ?? f.product_id ?? null;
+
+/** Fills what the primary source lacks from a secondary one, matched by URL or id. */
+function enrich(primary: ProductFacts[], secondary: ProductFacts[]): void {
+  if (secondary.length === 0) return;
+  const byKey = new Map<string, ProductFacts>();
+  for (const s of secondary) for (const k of [s.url, s.product_id]) if (k) byKey.set(k, s);
+  for (const p of primary) {
+    const s = (p.url && byKey.get(p.url)) || (p.product_id && byKey.get(p.product_id)) || undefined;
+    if (!s) continue;
+    for (const k of ['title', 'url', 'product_id', 'rating', 'reviews_count'] as const) if (p[k] == null && s[k] != null) (p as Obj)[k] = s[k];
+    if (p.price == null && s.price != null) Object.assign(p, { price: s.price, old_price: s.old_price, currency: s.currency, currency_symbol: s.currency_symbol });
+    if ((p.images?.length ?? 0) === 0) p.images = s.images ?? [];
+  }
+}
+
+function toItems(facts: ProductFacts[]): ListingItem[] {
+  return facts
+    .filter((f) => f.title)
+    .map((f, i) => ({
+      pos: i + 1,
+      title: f.title as string,
+      url: f.url ?? null,
+      product_id: f.product_id ?? idFromUrl(f.url) ?? null,
+      price: f.price ?? null,
+      old_price: f.old_price ?? null,
+      currency: f.currency ?? null,
+      currency_symbol: f.currency_symbol ?? symbolOf(f.currency ?? null),
+      rating: f.rating ?? null,
+      reviews_count: f.reviews_count ?? null,
+      image: f.images?.[0] ?? null,
+    }));
+}
+
+const COUNT_LINE =
+  /(?:of|von|de|sur|di|из|z)\s+(?:over\s+|about\s+|mehr als\s+|más de\s+|plus de\s+)?(\d[\d.,\s]*)\s+(?:results|items|products|Ergebnissen|Ergebnisse|resultados|résultats|risultati|artículos|productos)|^(\d[\d.,\s]*)\s+(?:results|items|products|Ergebnisse|resultados|résultats|risultati|artículos|productos)\b/i;
+
+const COUNT_TAGS = new Set(['h1', 'h2', 'h3', 'span', 'div', 'p']);
+
+function totalOnPage(doc: Document): number | null {
+  for (const el of elements(doc)) {
+    if (!COUNT_TAGS.has(el.name)) continue;
+    // Only elements that hold a number themselves: reading every container's whole text is slow.
+    let own = '';
+    for (const c of el.children) if (c.type === 'text') own += c.data;
+    if (!/\d/.test(own) || el.children.length > 6) continue;
+    const t = text(el);
+    if (t.length > 160) continue;
+    const m = COUNT_LINE.exec(t);
+    if (m) return Number((m[1] ?? m[2] ?? '').replace(/\D/g, '')) || null;
+  }
+  return null;
+}
+
+const NEXT_TEXT = /^(next|next page|next ›|›|»|>|weiter|nächste seite|siguiente|suivant|successivo|próxima)$/i;
+
+function nextPage(doc: Document, base: string): string | null {
+  const rel = all('link[rel=next], a[rel=next]', doc)[0];
+  if (rel) return absolute(rel.attribs.href, base);
+  const a = all('a[href]', doc).find((x) => /pagination-?next|next-?page|pager-?next/i.test(`${x.attribs.class ?? ''} ${x.attribs.id ?? ''}`) || NEXT_TEXT.test(text(x)) || /^next( page)?$/i.test(x.attribs['aria-label'] ?? ''));
+  return a ? absolute(a.attribs.href, base) : null;
+}
+
+export function listingStatus(l: Listing, b: Blocks): Parsed['status'] {
+  if (l.results.length === 0) return 'unrecognised';
+  return b.status(true) === 'partial' || l.results.every((r) => r.price === null) ? 'partial' : 'parsed';
+}
+
+export function parseListingWith(input: PageInput, kind: ListingKind, page: ProductPage | null): Parsed {
+  const out = emptyListing(input, kind);
+  if (isBlocked(input.html)) return { json: out, status: 'blocked' };
+  const b = new Blocks();
+  const hint = currencyHintOf(input.url);
+  const json = bodyJson(input.html);
+  if (json !== undefined) {
+    out.results = toItems(b.run('json', () => productsInJson(json, input.url, hint), []));
+    out.total_results_count = totalInJson(json);
+    return { json: out, status: listingStatus(out, b) };
+  }
+  const loaded = page ?? b.run('load', () => loadPage(input), null);
+  if (!loaded) return { json: out, status: 'unrecognised' };
+  const { doc, sd } = loaded;
+  let blobTotal: number | null = null;
+  const sources: (() => ProductFacts[])[] = [
+    () => structuredItems(sd.entities, input.url, hint),
+    () => {
+      for (const blob of stateBlobs(input.html)) {
+        const items = productsInJson(blob, input.url, hint);
+        if (items.length > 0) {
+          blobTotal = totalInJson(blob);
+          return items;
+        }
+      }
+      return [];
+    },
+    () => {
+      const { cards, prices } = findCards(doc, hint);
+      return cards.map((c) => cardFacts(c, prices.get(c) ?? [], input.url, hint));
+    },
+  ];
+  let primary: ProductFacts[] = [];
+  for (const [i, source] of sources.entries()) {
+    const items = b.run(`source${i}`, source, []);
+    if (primary.length === 0) primary = items;
+    else if (primary.some((p) => p.price == null || key(p) === null)) enrich(primary, items);
+    if (primary.length > 0 && primary.every((p) => p.price != null)) break;
+  }
+  out.results = toItems(primary);
+  out.total_results_count = b.run('total', () => sd.entities.map((e) => Number(e.data.numberOfItems)).find((n) => Number.isInteger(n) && n > 0) ?? blobTotal ?? totalOnPage(doc), null);
+  out.next_page_url = b.run('next', () => nextPage(doc, input.url), null);
+  return { json: out, status: listingStatus(out, b) };
+}
+
+export function parseListing(kind: ListingKind): (input: PageInput) => Parsed {
+  return (input) => parseListingWith(input, kind, null);
+}

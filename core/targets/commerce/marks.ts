@@ -1,0 +1,87 @@
+/**
+ * One walk over the page that finds the elements the visible-page readers need, by what their
+ * `id`, `class`, `itemprop` and `data-testid` say they are (brand line, stock line, description,
+ * breadcrumb trail, spec sheets, image gallery). One pass instead of a selector query per role:
+ * attribute-substring selectors each test every element again.
+ */
+import type { AnyNode, Document, Element } from '../../parsers/dom.js';
+
+export interface Marks {
+  brand: Element[];
+  availability: Element[];
+  description: Element[];
+  breadcrumb: Element[];
+  /** Outermost spec-sheet containers. */
+  spec: Element[];
+  /** Containers of the product's image gallery. */
+  gallery: Set<Element>;
+  /** Elements that say they show a price, with their document position. */
+  price: { el: Element; index: number }[];
+}
+
+const BRAND = /bylineInfo|product-?brand|productBrand|(^|\s)brand(\s|$)/i;
+const STOCK = /availability|stock-?status/i;
+const DESCRIPTION = /^(productDescription|description)$|product-?description/i;
+const CRUMB = /breadcrumb/i;
+export const SPEC = /spec|technical|tech-?details|product-?details|prodDetails|detail-?bullets|attributes|characteristics|product-?information|properties/i;
+export const PRICE = /price|preis|precio|prix|prezzo|cena|pre[cç]o/i;
+const GALLERY = /landingImage|main-?image|primary-?image|product-?image|hero-?image|gallery|imgTagWrapper|image-?block|media-?viewer|product-?media|pdp-?image/i;
+
+/** Any of the words below: most elements fail this one test and are done. */
+const ANY = /brand|byline|availab|stock|descr|crumb|spec|techn|detail|attribut|character|informat|propert|image|gallery|media/i;
+
+const lists = new WeakMap<Document, Element[]>();
+
+/**
+ * Every element of the page in document order, built once per page: `all('*')` would build a
+ * set of the whole page on every call.
+ */
+export function elements(doc: Document): Element[] {
+  let out = lists.get(doc);
+  if (out) return out;
+  out = [];
+  const stack: AnyNode[] = [...doc.children].reverse();
+  while (stack.length > 0) {
+    const n = stack.pop() as AnyNode;
+    if (n.type !== 'tag') continue;
+    out.push(n);
+    for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as AnyNode);
+  }
+  lists.set(doc, out);
+  return out;
+}
+
+function inside(el: Element, set: Set<Element>, levels: number): boolean {
+  for (let p = el.parent, i = 0; p && i < levels; p = p.parent, i++) if (set.has(p as Element)) return true;
+  return false;
+}
+
+const marks = new WeakMap<Document, Marks>();
+
+/** The page's marks, found once per page (the product parser and the url route's check share them). */
+export function scanMarks(doc: Document): Marks {
+  let m = marks.get(doc);
+  if (m) return m;
+  m = { brand: [], availability: [], description: [], breadcrumb: [], spec: [], gallery: new Set(), price: [] };
+  marks.set(doc, m);
+  const specs = new Set<Element>();
+  const els = elements(doc);
+  for (let i = 0; i < els.length; i++) {
+    const el = els[i] as Element;
+    const a = el.attribs;
+    const prop = a.itemprop;
+    const s = `${a.id ?? ''} ${a.class ?? ''} ${a['data-testid'] ?? ''}`;
+    if (PRICE.test(s) || (prop !== undefined && PRICE.test(prop)) || (a['data-test'] ?? a['data-qa'] ?? a['data-automation-id'] ?? '').match(PRICE)) m.price.push({ el, index: i });
+    if (prop === undefined && el.name !== 'nav' && !ANY.test(s)) continue;
+    if (prop === 'brand' || BRAND.test(s)) m.brand.push(el);
+    if (prop === 'availability' || STOCK.test(s)) m.availability.push(el);
+    if (prop === 'description' || DESCRIPTION.test(a.id ?? '') || DESCRIPTION.test(`${a.class ?? ''} ${a['data-testid'] ?? ''}`)) m.description.push(el);
+    if (CRUMB.test(s) || (el.name === 'nav' && CRUMB.test(a['aria-label'] ?? ''))) m.breadcrumb.push(el);
+    if (SPEC.test(s)) {
+      if (!inside(el, specs, 30)) m.spec.push(el);
+      specs.add(el);
+    }
+    if (GALLERY.test(s)) m.gallery.add(el);
+  }
+  return m;
+}
