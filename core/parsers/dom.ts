@@ -113,13 +113,16 @@ function splitTop(selector: string, sep: RegExp): string[] {
 
 /** Candidates for one selector group from the index (its rightmost compound's attribute, id, class or tag). */
 function candidatesOf(idx: PageIndex, group: string): Element[] {
-  const last = splitTop(group, /[\s>+~]/).pop() ?? '';
+  // A negation names what the element must NOT have, so it cannot choose the candidates.
+  const last = (splitTop(group, /[\s>+~]/).pop() ?? '').replace(/:not\((?:[^()]|\([^()]*\))*\)/g, '');
   const attr = last.match(/\[([\w-]+)/);
   if (attr) return idx.byAttr.get(attr[1]) ?? [];
+  // An id is the most specific key: its list is filtered once per id (product pages ask for
+  // dozens of ids among thousands of elements that have one).
+  const id = last.match(/#([\w-]+)/);
+  if (id) return keyed(idx, `#${id[1]}`, idx.byAttr.get('id') ?? [], (el) => el.attribs.id === id[1]);
   const cls = last.match(/\.([\w-]+)/);
   if (cls) return keyed(idx, `.${cls[1]}`, idx.byAttr.get('class') ?? [], (el) => hasClass(el, cls[1]));
-  const id = last.match(/^#([\w-]+)$/);
-  if (id) return idx.byAttr.get('id') ?? [];
   const tag = last.match(/^([a-z][\w-]*)/i);
   if (tag) {
     const name = tag[1].toLowerCase();
