@@ -9,7 +9,8 @@ import { startSimulator } from './server.js';
 
 export function targetsFor(origin: string): Record<string, { baseUrl: string }> {
   const tokens = [...new Set(ROUTES.map((r) => r.target))].filter((t) => t !== 'universal').sort();
-  return Object.fromEntries(tokens.map((t) => [t, { baseUrl: `${origin}/${t}` }]));
+  // mkt1 serves each marketplace under its own path (`/mkt1/de/...`), as the storefront does per host.
+  return Object.fromEntries(tokens.map((t) => [t, { baseUrl: t === 'mkt1' ? `${origin}/mkt1/{domain}` : `${origin}/${t}` }]));
 }
 
 async function main(): Promise<void> {

@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import { extractionSite } from './extraction.js';
 import { genericSite } from './generic.js';
+import { mkt1Site } from './mkt1.js';
 import { seSite } from './se.js';
 import type { SiteContext, SiteHandler } from './types.js';
 
@@ -16,7 +17,7 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
-export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite];
+export const SITES: readonly SiteHandler[] = [genericSite, seSite, mkt1Site, extractionSite];
 
 export async function startSimulator(opts: { port?: number; host?: string } = {}): Promise<Simulator> {
   const host = opts.host ?? '127.0.0.1';
