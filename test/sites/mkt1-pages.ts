@@ -70,15 +70,16 @@ export function aodFragment(v: View, asin: string, pageno: number, filters: stri
   const found = productById(asin);
   if (!found) return null;
   const all = offersOf(asin);
+  // Without a filter the buybox offer is pinned above the list (on page 1 only) and not listed.
   const pinned = !filters && pageno === 1 ? all[0] : undefined;
-  const listed = filterOffers(pinned ? all.slice(1) : all, filters);
+  const listed = filterOffers(filters ? all : all.slice(1), filters);
   const slice = listed.slice((pageno - 1) * OFFERS_PER_PAGE, pageno * OFFERS_PER_PAGE);
   const p = found.product;
   return (
     `<div id="aod-container" class="a-section a-spacing-none"><div id="aod-asin-block" class="a-section">` +
     `<div id="aod-asin-title"><h5 id="aod-asin-title-text" class="a-size-base-plus a-spacing-none a-color-base a-text-normal">${esc(p.title)}</h5></div>` +
     `<div id="aod-asin-reviews-block"><i class="a-icon a-icon-star-mini"><span class="a-icon-alt">${esc(v.words.stars(p.rating))}</span></i> <span id="aod-asin-reviews-count-title" class="a-size-small">${esc(v.words.ratings(p.reviews))}</span></div></div>` +
-    `<input type="hidden" id="aod-total-offer-count" name="aod-total-offer-count" value="${listed.length + (pinned ? 1 : 0)}">` +
+    `<input type="hidden" id="aod-total-offer-count" name="aod-total-offer-count" value="${listed.length + (filters ? 0 : 1)}">` +
     `${pinned ? `<div id="aod-pinned-offer" class="a-section a-spacing-none">${offerBlock(pinned, asin, v, 'aod-pinned-offer-main', 0)}</div>` : ''}` +
     `<div id="aod-offer-list">${slice.map((o, i) => offerBlock(o, asin, v, 'aod-offer', (pageno - 1) * OFFERS_PER_PAGE + i + 1)).join('')}</div></div>`
   );

@@ -123,7 +123,8 @@ export function parseProduct(input: PageInput): Parsed {
     is_choice: /choice|elecci[oó]n|wahl|choix|scelta/i.test(textAt('#acBadge_feature_div', doc)),
     parse_status_code: 0,
   };
-  const status = b.status(title !== '' || id !== '');
+  // A product id read from the URL alone does not make a page a product page (the 404 page).
+  const status = b.status(title !== '' || one('input#ASIN, input[name="ASIN"], #averageCustomerReviews[data-asin]', doc) !== null);
   json.parse_status_code = statusCode(status);
   return { json, status };
 }
