@@ -15,7 +15,7 @@ import type { Page } from './common.js';
 import { hrefOf, inside, isBotWall, pageOf, statusCode } from './common.js';
 import { snake } from './product-info.js';
 import type { SearchItem } from './search-item.js';
-import { isSponsored, readCard } from './search-item.js';
+import { indexCard, isSponsored, readCard } from './search-item.js';
 
 export interface Refinement {
   link: string;
@@ -32,13 +32,14 @@ function results(doc: Document, page: Page): { organic: SearchItem[]; paid: Sear
   const cards = all(RESULT, doc);
   for (const [i, card] of cards.entries()) {
     if (!/^[A-Z0-9]{10}$/.test(attr(card, 'data-asin') ?? '')) continue;
-    if (isSponsored(card)) {
-      const item = readCard(card, page, paid.length + 1);
+    const idx = indexCard(card);
+    if (isSponsored(idx)) {
+      const item = readCard(card, page, paid.length + 1, idx);
       item.rel_pos = i + 1;
       item.is_video = false;
       paid.push(item);
     } else {
-      organic.push(readCard(card, page, organic.length + 1));
+      organic.push(readCard(card, page, organic.length + 1, idx));
     }
   }
   for (const video of all('[data-component-type="sbv-video-single-product"]', doc)) {
@@ -83,7 +84,7 @@ function widgets(doc: Document, page: Page): { suggested: SearchItem[]; choice: 
       if (!card) continue;
       seen.add(asin);
       const item = readCard(card, page, into.length + 1);
-      if (isSponsored(w)) item.is_sponsored = true;
+      if (hasClass(w, 'AdHolder')) item.is_sponsored = true;
       item.suggested_query = heading;
       into.push(item);
     }
@@ -95,8 +96,9 @@ function refinements(doc: Document): Record<string, Refinement[]> {
   const out: Record<string, Refinement[]> = {};
   const root = one('#s-refinements', doc);
   if (!root) return out;
-  const named = all('div[id]', root).filter((g) => !/^filter-/.test(attr(g, 'id') ?? ''));
-  const groups = named.filter((g) => !named.some((o) => o !== g && contains(o, g)));
+  const isGroup = (e: Element) => e.name === 'div' && !!e.attribs.id && !/^filter-/.test(e.attribs.id);
+  // The outermost groups: no group between them and the panel.
+  const groups = all('div[id]', root).filter((g) => isGroup(g) && closest(g, (e) => e === root || isGroup(e)) === root);
   for (const g of groups) {
     const heading = text(one('.sf-refinement-heading, span.a-text-bold, span.puis-bold-weight-text, h2', g));
     const key = snake(heading);
