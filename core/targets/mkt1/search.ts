@@ -9,7 +9,7 @@
  */
 import { Blocks, resultCount } from '../../parsers/blocks.js';
 import type { Document, Element } from '../../parsers/dom.js';
-import { all, attr, closest, contains, hasClass, one, text } from '../../parsers/dom.js';
+import { all, attr, closest, hasClass, one, text } from '../../parsers/dom.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import type { Page } from './common.js';
 import { hrefOf, inside, isBotWall, pageOf, statusCode } from './common.js';
