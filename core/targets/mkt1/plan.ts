@@ -110,7 +110,8 @@ interface Site {
 
 /** The marketplace a `url` request is on: the configured base it starts with, else its origin. */
 function siteOfUrl(url: string, targets: Targets): Site {
-  for (const domain of Object.keys(MARKET_FACTS)) {
+  // A URL request needs no configured upstream: without one the URL's own origin is the site.
+  for (const domain of Object.hasOwn(targets, 'mkt1') ? Object.keys(MARKET_FACTS) : []) {
     const base = baseFor(targets, 'mkt1', { domain }).url;
     if (url.startsWith(`${base}/`)) return { base, domain };
   }
