@@ -84,3 +84,6 @@ const rows = bench.tasks.map((t) => {
   return { task: t.name, 'p50 ms': ms(r?.latency?.p50), 'p99 ms': ms(r?.latency?.p99), 'min ms': ms(r?.latency?.min), 'mean ms': ms(r?.latency?.mean) };
 });
 console.table(rows);
+const worst = Math.max(...rows.filter((r) => r.task.startsWith('parse')).map((r) => Number(r['p50 ms'])));
+const [load] = (await import('node:os')).loadavg();
+console.log(`largest p50 of the mkt1 parsers: ${worst.toFixed(2)} ms (target < 15 ms): ${worst < 15 ? 'met' : 'NOT met'}; 1-minute load average during the run ${load.toFixed(1)} — rerun on an idle machine before comparing.`);
