@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- NAME ...] [--quick]`: runs the benches (all by default, or the named ones
- * of: validation parse commerce markdown gateway jobs farm), prints each table, and writes one
+ * of: validation parse commerce mkt1 markdown gateway jobs farm), prints each table, and writes one
  * Markdown document of every table to bench/results/latest.md (gitignored).
  *
  * Every contender runs in a process of its own and every loop is bounded in count and time;
@@ -18,8 +18,8 @@ import { runGatewayBench } from './gateway.js';
 import { runJobsBench } from './jobs.js';
 import { machineLine, printSection, ratio, toMarkdown, type Section } from './report.js';
 
-const MICRO = { validation: 'bench/validation.bench.ts', parse: 'bench/parse.bench.ts', commerce: 'bench/commerce.bench.ts', markdown: 'bench/markdown.bench.ts' } as const;
-const ALL = ['validation', 'parse', 'commerce', 'markdown', 'gateway', 'jobs', 'farm'] as const;
+const MICRO = { validation: 'bench/validation.bench.ts', parse: 'bench/parse.bench.ts', commerce: 'bench/commerce.bench.ts', mkt1: 'bench/mkt1-parse.bench.ts', markdown: 'bench/markdown.bench.ts' } as const;
+const ALL = ['validation', 'parse', 'commerce', 'mkt1', 'markdown', 'gateway', 'jobs', 'farm'] as const;
 type Name = (typeof ALL)[number];
 
 const quick = process.argv.includes('--quick');
@@ -107,6 +107,7 @@ async function run(name: Name): Promise<Section> {
     case 'validation':
     case 'parse':
     case 'commerce':
+    case 'mkt1':
     case 'markdown':
       return micro(name);
     case 'gateway':

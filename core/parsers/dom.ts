@@ -37,6 +37,8 @@ interface PageIndex {
   /** Document position of each element; built on the first query with several groups. */
   order: Map<Element, number> | null;
   byKey: Map<string, Element[]>;
+  /** Elements by id (ids repeat on real pages); built on the first id query. */
+  ids: Map<string, Element[]> | null;
 }
 
 const indexes = new WeakMap<Document, PageIndex>();
@@ -46,7 +48,7 @@ function indexOf(doc: Document): PageIndex {
   if (idx) return idx;
   const seed = seedOf(doc);
   if (seed) {
-    idx = { elements: seed.elements, byAttr: seed.byAttr, order: null, byKey: new Map() };
+    idx = { elements: seed.elements, byAttr: seed.byAttr, order: null, byKey: new Map(), ids: null };
     indexes.set(doc, idx);
     return idx;
   }
@@ -66,9 +68,21 @@ function indexOf(doc: Document): PageIndex {
     }
   };
   walk(doc.children);
-  idx = { elements, byAttr, order: null, byKey: new Map() };
+  idx = { elements, byAttr, order: null, byKey: new Map(), ids: null };
   indexes.set(doc, idx);
   return idx;
+}
+
+function byId(idx: PageIndex): Map<string, Element[]> {
+  if (!idx.ids) {
+    idx.ids = new Map();
+    for (const el of idx.byAttr.get('id') ?? []) {
+      const list = idx.ids.get(el.attribs.id);
+      if (list) list.push(el);
+      else idx.ids.set(el.attribs.id, [el]);
+    }
+  }
+  return idx.ids;
 }
 
 function orderOf(idx: PageIndex): Map<Element, number> {
@@ -113,13 +127,16 @@ function splitTop(selector: string, sep: RegExp): string[] {
 
 /** Candidates for one selector group from the index (its rightmost compound's attribute, id, class or tag). */
 function candidatesOf(idx: PageIndex, group: string): Element[] {
-  const last = splitTop(group, /[\s>+~]/).pop() ?? '';
+  // A negation names what the element must NOT have, so it cannot choose the candidates.
+  const last = (splitTop(group, /[\s>+~]/).pop() ?? '').replace(/:not\((?:[^()]|\([^()]*\))*\)/g, '');
   const attr = last.match(/\[([\w-]+)/);
   if (attr) return idx.byAttr.get(attr[1]) ?? [];
+  // An id is the most specific key (product pages ask for dozens of ids among thousands of
+  // elements that have one): the elements are grouped by id once, on the first id query.
+  const id = last.match(/#([\w-]+)/);
+  if (id) return byId(idx).get(id[1]) ?? [];
   const cls = last.match(/\.([\w-]+)/);
   if (cls) return keyed(idx, `.${cls[1]}`, idx.byAttr.get('class') ?? [], (el) => hasClass(el, cls[1]));
-  const id = last.match(/^#([\w-]+)$/);
-  if (id) return idx.byAttr.get('id') ?? [];
   const tag = last.match(/^([a-z][\w-]*)/i);
   if (tag) {
     const name = tag[1].toLowerCase();

@@ -16,6 +16,7 @@ export interface Money {
   symbol: string | null;
 }
 
+const GLUED_CODE = /(?<![A-Za-z])([A-Z]{3})(?=\d)/;
 const SYMBOL = /US\$|CA\$|C\$|AU\$|A\$|NZ\$|HK\$|S\$|MX\$|R\$|[$€£¥₹₩₽₺₫₪₴]|zł|Kč|\bkr\b|\b[A-Z]{3}\b/;
 
 /**
@@ -26,9 +27,12 @@ export function parsePrice(raw: string | null | undefined, currencyHint?: string
   if (!raw) return null;
   const text = raw.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
   if (!/\d/.test(text)) return null;
-  const amount = parseNumber(text) ?? null;
-  const symbol = SYMBOL.exec(text)?.[0] ?? null;
-  const read = currencyOf(text) ?? null;
+  // Some storefronts glue the ISO code to the amount ("AED330.00"); the readers want a word
+  // boundary between them. `text` stays as shown.
+  const spaced = text.replace(GLUED_CODE, '$1 ');
+  const amount = parseNumber(spaced) ?? null;
+  const symbol = SYMBOL.exec(spaced)?.[0] ?? null;
+  const read = currencyOf(spaced) ?? null;
   const currency = read === 'USD' && symbol === '$' && currencyHint ? currencyHint : (read ?? currencyHint ?? null);
   return { text, amount, currency, symbol };
 }

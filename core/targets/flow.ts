@@ -104,3 +104,27 @@ export interface Flow {
 export function single(url: string, page = 1, extra: Partial<Omit<FetchStep, 'kind' | 'url'>> = {}): Flow {
   return { page, steps: [{ kind: 'fetch', name: 'page', url, ...extra }] };
 }
+
+/**
+ * A check that treats a bot wall as a failed attempt: retried on the next proxy, and when every
+ * attempt met a wall, the last one is returned as it is (its parser then says `blocked`).
+ */
+export function wallCheck(isWall: (body: string) => boolean, target: string): NonNullable<Flow['check']> {
+  return (page) =>
+    page.status < 500 && isWall(page.body)
+      ? { ok: false, retry: true, code: 'REQUEST_FAILED_AFTER_MANY_RETRIES', message: `${target} answered with a bot wall instead of the page.`, lastResort: 'return' }
+      : { ok: true };
+}
+
+/** Checks in order; the first verdict that is not ok wins. */
+export function allChecks(...checks: (Flow['check'] | undefined)[]): Flow['check'] {
+  const present = checks.filter((c): c is NonNullable<Flow['check']> => c !== undefined);
+  if (present.length <= 1) return present[0];
+  return (page, vars) => {
+    for (const check of present) {
+      const verdict = check(page, vars);
+      if (!verdict.ok) return verdict;
+    }
+    return { ok: true };
+  };
+}

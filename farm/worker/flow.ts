@@ -37,6 +37,8 @@ export interface FlowRun {
   page: Fetched;
   /** Bodies kept by `keep` steps and follow-ups, by step name. */
   parts: Record<string, string[]>;
+  /** The flow's variables at the end (what its readers found). */
+  vars: Readonly<Vars>;
   requestBytes: number;
   responseBytes: number;
 }
@@ -105,7 +107,7 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
     if (step.more && res.status < 400) await followUps(step, res.body, vars, parts, ctx, (req) => fetchStep(req, false));
   }
   if (!page) throw new GleanerError('INTERNAL_ERROR', 'A flow ended without its page step.');
-  const run: FlowRun = { status: page.status, page, parts, requestBytes, responseBytes };
+  const run: FlowRun = { status: page.status, page, parts, vars, requestBytes, responseBytes };
   if (flow.check && page.status < 500) {
     const verdict = flow.check({ url: page.url, status: page.status, body: page.body, headers: flat(page.headers) }, vars);
     if (!verdict.ok) {

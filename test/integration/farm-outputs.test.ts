@@ -22,7 +22,7 @@ let farm: Farm;
 
 beforeAll(async () => {
   sim = await startSimulator();
-  const targets = { mkt1: { baseUrl: `${sim.origin}/mkt1` } };
+  const targets = { mkt1: { baseUrl: `${sim.origin}/mkt1/{domain}` } };
   farm = await createFarm({ config: loadConfig({}, { allowPrivate: true, workers: 2, contextsPerWorker: 2, targets }) });
 });
 
@@ -118,7 +118,7 @@ describe('multi-page routes', () => {
   test('one result per planned page, each with its page number; usage counts pages', async () => {
     // mkt1: `location` is a postal code, so no country pool is needed (no proxies here: direct).
     const params = { query: 'lamp', pages: 2, start_page: 1, location: '10115', output: ['html'] };
-    const planned = pagesOf(planFlows(routeById('mkt1/search')!, params, { mkt1: { baseUrl: `${sim.origin}/mkt1` } }));
+    const planned = pagesOf(planFlows(routeById('mkt1/search')!, params, { mkt1: { baseUrl: `${sim.origin}/mkt1/{domain}` } }));
     const out = await farm.run(task(params, { routeId: 'mkt1/search' }));
     expect(out.results.map((r) => [r.metadata.page, r.metadata.url, r.metadata.run_js])).toEqual(
       planned.map((p) => [p.page, p.url, false]),

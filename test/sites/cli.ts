@@ -15,7 +15,9 @@ const EXTRA_HOSTS: Readonly<Record<string, string>> = { video_api: 'video-api', 
 export function targetsFor(origin: string): Record<string, { baseUrl: string }> {
   const tokens = [...new Set([...ROUTES.map((r) => r.target), ...Object.keys(EXTRA_HOSTS)])].filter((t) => t !== 'universal').sort();
   const commerce = simTargets(origin);
-  return Object.fromEntries(tokens.map((t) => [t, commerce[t] ?? { baseUrl: `${origin}/${EXTRA_HOSTS[t] ?? t}` }]));
+  // mkt1 serves each marketplace under its own path (`/mkt1/de/...`), as the storefront does per host.
+  const base = (t: string) => (t === 'mkt1' ? `${origin}/mkt1/{domain}` : `${origin}/${EXTRA_HOSTS[t] ?? t}`);
+  return Object.fromEntries(tokens.map((t) => [t, commerce[t] ?? { baseUrl: base(t) }]));
 }
 
 async function main(): Promise<void> {

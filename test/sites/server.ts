@@ -8,6 +8,7 @@ import { commerceSite } from './commerce.js';
 import { extractionSite } from './extraction.js';
 import { flowSite } from './flows.js';
 import { genericSite } from './generic.js';
+import { mkt1Site } from './mkt1.js';
 import { seSite } from './se.js';
 import type { SiteContext, SiteHandler } from './types.js';
 import { videoSite } from './video.js';
@@ -21,7 +22,7 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
-export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite, flowSite, videoSite, commerceSite];
+export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite, flowSite, videoSite, commerceSite, mkt1Site];
 
 export async function startSimulator(opts: { port?: number; host?: string } = {}): Promise<Simulator> {
   const host = opts.host ?? '127.0.0.1';

@@ -32,6 +32,7 @@ describe('money', () => {
   it('normalises displayed prices with the ISO code and the symbol shown', () => {
     expect(parsePrice('1.299,00 €')).toEqual({ text: '1.299,00 €', amount: 1299, currency: 'EUR', symbol: '€' });
     expect(parsePrice('$1,299.99')).toEqual({ text: '$1,299.99', amount: 1299.99, currency: 'USD', symbol: '$' });
+    expect(parsePrice('AED330.00')).toEqual({ text: 'AED330.00', amount: 330, currency: 'AED', symbol: 'AED' });
     expect(parsePrice('AED\u00a025.00')).toEqual({ text: 'AED 25.00', amount: 25, currency: 'AED', symbol: 'AED' });
     expect(parsePrice('R$ 1.234,56')?.amount).toBe(1234.56);
     expect(parsePrice('$20', 'CAD')?.currency).toBe('CAD');

@@ -131,7 +131,6 @@ describe('routes', () => {
     // the spec's parser-less routes).
     expect(ids((r) => r.parser === 'none')).toEqual([
       'universal', 'se1/maps', 'media/video/download', 'llm1', 'llm2', 'llm3',
-      'mkt1', 'mkt1/bestsellers', 'mkt1/pricing', 'mkt1/product', 'mkt1/search', 'mkt1/sellers',
     ]);
     expect(ids((r) => r.requiresJson === true)).toEqual(['se1/maps', 'media/video/subtitles']);
     expect(ids((r) => r.requiresRunJs === true)).toEqual(['se1/aimode']);

@@ -136,10 +136,6 @@ describe('default planner (other families)', () => {
   it('query routes fetch {base}/{path after the target token}?query=... with the other parameters sorted', () => {
     expect(urls('llm1', { query: 'hi there', search: true })).toEqual([[1, `${SIM}/llm1/?query=hi%20there&search=true`]]);
     expect(urls('social1/shop/search', { query: 'mug', country: 'US' })).toEqual([[1, `${SIM}/social1/shop/search?query=mug&country=US`]]);
-    expect(urls('mkt1/search', { query: 'usb c', domain: 'de', sort_by: 'price_asc', safe_search: false, location: '10115', pages: 2, start_page: 2, output: ['json'] })).toEqual([
-      [2, `${SIM}/mkt1/search?query=usb%20c&domain=de&location=10115&safe_search=false&sort_by=price_asc&page=2`],
-      [3, `${SIM}/mkt1/search?query=usb%20c&domain=de&location=10115&safe_search=false&sort_by=price_asc&page=3`],
-    ]);
   });
 
   it('{domain} and {subdomain} placeholders take their parameters', () => {

@@ -2,7 +2,7 @@
 // `npm run generate` in clients/ts rewrites it; the test suite fails while it is stale.
 
 /** Changes whenever the registry, the schemas or the error codes change. */
-export const REGISTRY_FINGERPRINT = '0d049bcd9e372eef';
+export const REGISTRY_FINGERPRINT = 'e0c72f47a79ec1d8';
 
 /** Every problem `title` the service can answer (a closed set: branch on it). */
 export type ErrorCode = "VALIDATION_ERROR" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
@@ -263,6 +263,12 @@ export type UploadDateParam = "last_hour" | "today" | "this_week" | "this_month"
 
 /** One job per value. Each: The question to ask. */
 export type QueryParam3 = string[];
+
+/** Offer condition: new, used, or a used grade (used_like_new, used_very_good, used_good, used_acceptable). */
+export type ConditionParam = "all" | "new" | "used" | "used_like_new" | "used_very_good" | "used_good" | "used_acceptable" | "usedLikeNew" | "usedVeryGood" | "usedGood" | "usedAcceptable";
+
+/** Result order: relevance, price_asc, price_desc, review, newest, bestsellers, or the storefront's own s= value. */
+export type SortByParam3 = "relevance" | "featured" | "price_asc" | "price_desc" | "review" | "avg_rating" | "newest" | "bestsellers" | "relevanceblender" | "price-asc-rank" | "price-desc-rank" | "review-rank" | "date-desc-rank" | "exact-aware-popularity-rank";
 
 /** Marketplace top-level domain (com, de, co.uk, co.jp, ...); location postal codes must belong to it. */
 export type DomainParam = "com" | "ca" | "com.mx" | "com.br" | "co.uk" | "de" | "fr" | "it" | "es" | "nl" | "com.be" | "se" | "pl" | "com.tr" | "in" | "co.jp" | "com.au" | "sg";
@@ -700,8 +706,7 @@ export interface SyncParams {
     category_id?: string;
     /** Fail the request instead of returning content that ignored location. */
     check_empty_geo?: boolean;
-    /** Item condition filter, such as new or used. */
-    condition?: string;
+    condition?: ConditionParam;
     /** Currency for prices, ISO 4217 such as EUR. */
     currency?: string;
     /** Interface language of the target, such as en_US or de. */
@@ -718,8 +723,7 @@ export interface SyncParams {
     refinement?: string;
     /** Filters adult content. */
     safe_search?: boolean;
-    /** Result order, as the marketplace names it. */
-    sort_by?: string;
+    sort_by?: SortByParam3;
     /** First result page to fetch (1-based). */
     start_page?: number;
     output?: OutputParam;
@@ -763,8 +767,7 @@ export interface SyncParams {
     query: string;
     /** Fail the request instead of returning content that ignored location. */
     check_empty_geo?: boolean;
-    /** Item condition filter, such as new or used. */
-    condition?: string;
+    condition?: ConditionParam;
     /** Currency for prices, ISO 4217 such as EUR. */
     currency?: string;
     domain?: DomainParam;
@@ -832,8 +835,7 @@ export interface SyncParams {
     refinement?: string;
     /** Filters adult content. */
     safe_search?: boolean;
-    /** Result order, as the marketplace names it. */
-    sort_by?: string;
+    sort_by?: SortByParam3;
     /** First result page to fetch (1-based). */
     start_page?: number;
     output?: OutputParam;
@@ -2136,8 +2138,7 @@ export interface AsyncParams {
     category_id?: string;
     /** Fail the request instead of returning content that ignored location. */
     check_empty_geo?: boolean;
-    /** Item condition filter, such as new or used. */
-    condition?: string;
+    condition?: ConditionParam;
     /** Currency for prices, ISO 4217 such as EUR. */
     currency?: string;
     /** Interface language of the target, such as en_US or de. */
@@ -2154,8 +2155,7 @@ export interface AsyncParams {
     refinement?: string;
     /** Filters adult content. */
     safe_search?: boolean;
-    /** Result order, as the marketplace names it. */
-    sort_by?: string;
+    sort_by?: SortByParam3;
     /** First result page to fetch (1-based). */
     start_page?: number;
     output?: OutputParam;
@@ -2205,8 +2205,7 @@ export interface AsyncParams {
     query: string;
     /** Fail the request instead of returning content that ignored location. */
     check_empty_geo?: boolean;
-    /** Item condition filter, such as new or used. */
-    condition?: string;
+    condition?: ConditionParam;
     /** Currency for prices, ISO 4217 such as EUR. */
     currency?: string;
     domain?: DomainParam;
@@ -2280,8 +2279,7 @@ export interface AsyncParams {
     refinement?: string;
     /** Filters adult content. */
     safe_search?: boolean;
-    /** Result order, as the marketplace names it. */
-    sort_by?: string;
+    sort_by?: SortByParam3;
     /** First result page to fetch (1-based). */
     start_page?: number;
     output?: OutputParam;
@@ -3579,8 +3577,7 @@ export interface BatchParams {
     category_id?: string;
     /** Fail the request instead of returning content that ignored location. */
     check_empty_geo?: boolean;
-    /** Item condition filter, such as new or used. */
-    condition?: string;
+    condition?: ConditionParam;
     /** Currency for prices, ISO 4217 such as EUR. */
     currency?: string;
     /** Interface language of the target, such as en_US or de. */
@@ -3597,8 +3594,7 @@ export interface BatchParams {
     refinement?: string;
     /** Filters adult content. */
     safe_search?: boolean;
-    /** Result order, as the marketplace names it. */
-    sort_by?: string;
+    sort_by?: SortByParam3;
     /** First result page to fetch (1-based). */
     start_page?: number;
     output?: OutputParam;
@@ -3647,8 +3643,7 @@ export interface BatchParams {
     query: QueryParam4;
     /** Fail the request instead of returning content that ignored location. */
     check_empty_geo?: boolean;
-    /** Item condition filter, such as new or used. */
-    condition?: string;
+    condition?: ConditionParam;
     /** Currency for prices, ISO 4217 such as EUR. */
     currency?: string;
     domain?: DomainParam;
@@ -3721,8 +3716,7 @@ export interface BatchParams {
     refinement?: string;
     /** Filters adult content. */
     safe_search?: boolean;
-    /** Result order, as the marketplace names it. */
-    sort_by?: string;
+    sort_by?: SortByParam3;
     /** First result page to fetch (1-based). */
     start_page?: number;
     output?: OutputParam;
@@ -4449,6 +4443,762 @@ export interface ParsedJson {
     video_id: string | null;
     permitted: string[];
     etag: string | null;
+  };
+  /** The page parsed by its kind (from the URL path or the page). */
+  mkt1: {
+    url: string;
+    product_id: string;
+    product_id_in_url: string;
+    parent_product_id: string;
+    page: number;
+    page_type: "Product";
+    title: string;
+    product_name: string;
+    brand: string;
+    manufacturer: string;
+    /** Price to pay; 0 when the page has no buybox offer. */
+    price: number;
+    price_upper: number;
+    /** Buybox price; -1 when the page has no buybox offer. */
+    price_buybox: number;
+    price_strikethrough: number | null;
+    price_initial: number;
+    price_shipping: number;
+    price_sns: number;
+    discount_percentage: number | null;
+    /** ISO 4217 code of the prices shown. */
+    currency: string;
+    coupon: string;
+    stock: string;
+    max_quantity: number;
+    is_prime_eligible: boolean;
+    has_videos: boolean;
+    rating: number;
+    reviews_count: number;
+    answered_questions_count: number;
+    rating_stars_distribution: Array<{
+      rating: number;
+      percentage: number;
+    }>;
+    reviews: Array<{
+      id: string;
+      title: string;
+      author: string;
+      rating: number;
+      content: string;
+      timestamp: string;
+      profile_id: string;
+      is_verified: boolean;
+      review_from: string;
+      helpful_count?: number;
+      product_attributes?: string;
+    }>;
+    review_ai_summary: string | null;
+    /** Gallery images, hi-res first. */
+    images: string[];
+    /** Feature bullets joined by newlines. */
+    bullet_points: string;
+    description: string;
+    category: Array<{
+      ladder: Array<{
+        url: string;
+        name: string;
+      }>;
+    }>;
+    sales_rank: Array<{
+      rank: number;
+      ladder: Array<{
+        url: string;
+        name: string;
+      }>;
+    }>;
+    variation: Array<{
+      product_id: string;
+      selected: boolean;
+      /** Dimension label → value, e.g. {"Size": "M"}. */
+      dimensions: Record<string, unknown>;
+    }>;
+    buybox: Array<{
+      price: number;
+      stock: string;
+      condition: string;
+      delivery_details: Array<{
+        type: string;
+        date: {
+          by: string;
+          from?: string;
+        };
+      }>;
+    }>;
+    delivery: Array<{
+      type: string;
+      date: {
+        by: string;
+        from?: string;
+      };
+    }>;
+    /** The buybox seller, or [] when the page names none (the reference flips the type). */
+    featured_merchant: {
+      link: string;
+      name: string;
+      seller_id: string;
+      shipped_from: string;
+      is_marketplace_fulfilled: boolean;
+    } | unknown[];
+    pricing_count: number;
+    pricing_url: string;
+    pricing_str: string;
+    sales_volume: string;
+    sns_discounts: string[];
+    developer_info: string[];
+    /** Detail rows by snake_cased label. */
+    product_details: Record<string, unknown>;
+    product_dimensions: string;
+    product_overview: Array<{
+      title: string;
+      description: string;
+    }>;
+    technical_details: Array<{
+      name: string;
+      value: string;
+    }>;
+    important_information: Array<{
+      title: string;
+      description: string;
+    }>;
+    warranty_and_support: {
+      links: Array<{
+        url: string;
+        title: string;
+      }>;
+      description: string;
+    };
+    store_url: string;
+    buy_it_with: unknown[];
+    frequently_bought_together: unknown[];
+    ads: unknown[];
+    deal_type: string;
+    is_addon_item: boolean;
+    is_choice: boolean;
+    /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
+    parse_status_code: 12000 | 12002 | 12004;
+  } | {
+    url: string;
+    query: string;
+    page: number;
+    pages: number;
+    last_visible_page: number;
+    total_results_count: number;
+    results: {
+      paid: Array<{
+        pos: number;
+        url: string;
+        product_id: string;
+        title: string;
+        price: number;
+        price_upper: number;
+        price_strikethrough: number | null;
+        currency: string;
+        rating: number;
+        reviews_count: number;
+        url_image: string;
+        is_prime: boolean;
+        is_sponsored: boolean;
+        is_choice: boolean;
+        best_seller: boolean;
+        manufacturer: string;
+        pricing_count: number;
+        sales_volume: string | null;
+        shipping_information: string;
+        coupon_discount: number | null;
+        coupon_discount_type: "nominal" | "percentage" | null;
+        no_price_reason: string | null;
+        variations: unknown[];
+        /** Paid items: place among all result cards. */
+        rel_pos?: number;
+        is_video?: boolean;
+        suggested_query?: string;
+      }>;
+      organic: Array<{
+        pos: number;
+        url: string;
+        product_id: string;
+        title: string;
+        price: number;
+        price_upper: number;
+        price_strikethrough: number | null;
+        currency: string;
+        rating: number;
+        reviews_count: number;
+        url_image: string;
+        is_prime: boolean;
+        is_sponsored: boolean;
+        is_choice: boolean;
+        best_seller: boolean;
+        manufacturer: string;
+        pricing_count: number;
+        sales_volume: string | null;
+        shipping_information: string;
+        coupon_discount: number | null;
+        coupon_discount_type: "nominal" | "percentage" | null;
+        no_price_reason: string | null;
+        variations: unknown[];
+        /** Paid items: place among all result cards. */
+        rel_pos?: number;
+        is_video?: boolean;
+        suggested_query?: string;
+      }>;
+      suggested: Array<{
+        pos: number;
+        url: string;
+        product_id: string;
+        title: string;
+        price: number;
+        price_upper: number;
+        price_strikethrough: number | null;
+        currency: string;
+        rating: number;
+        reviews_count: number;
+        url_image: string;
+        is_prime: boolean;
+        is_sponsored: boolean;
+        is_choice: boolean;
+        best_seller: boolean;
+        manufacturer: string;
+        pricing_count: number;
+        sales_volume: string | null;
+        shipping_information: string;
+        coupon_discount: number | null;
+        coupon_discount_type: "nominal" | "percentage" | null;
+        no_price_reason: string | null;
+        variations: unknown[];
+        /** Paid items: place among all result cards. */
+        rel_pos?: number;
+        is_video?: boolean;
+        suggested_query?: string;
+      }>;
+      choice_picks: Array<{
+        pos: number;
+        url: string;
+        product_id: string;
+        title: string;
+        price: number;
+        price_upper: number;
+        price_strikethrough: number | null;
+        currency: string;
+        rating: number;
+        reviews_count: number;
+        url_image: string;
+        is_prime: boolean;
+        is_sponsored: boolean;
+        is_choice: boolean;
+        best_seller: boolean;
+        manufacturer: string;
+        pricing_count: number;
+        sales_volume: string | null;
+        shipping_information: string;
+        coupon_discount: number | null;
+        coupon_discount_type: "nominal" | "percentage" | null;
+        no_price_reason: string | null;
+        variations: unknown[];
+        /** Paid items: place among all result cards. */
+        rel_pos?: number;
+        is_video?: boolean;
+        suggested_query?: string;
+      }>;
+      instant_recommendations: Array<{
+        pos: number;
+        url: string;
+        product_id: string;
+        title: string;
+        price: number;
+        price_upper: number;
+        price_strikethrough: number | null;
+        currency: string;
+        rating: number;
+        reviews_count: number;
+        url_image: string;
+        is_prime: boolean;
+        is_sponsored: boolean;
+        is_choice: boolean;
+        best_seller: boolean;
+        manufacturer: string;
+        pricing_count: number;
+        sales_volume: string | null;
+        shipping_information: string;
+        coupon_discount: number | null;
+        coupon_discount_type: "nominal" | "percentage" | null;
+        no_price_reason: string | null;
+        variations: unknown[];
+        /** Paid items: place among all result cards. */
+        rel_pos?: number;
+        is_video?: boolean;
+        suggested_query?: string;
+      }>;
+    };
+    /** Filter groups by snake-cased heading. */
+    refinements: Record<string, unknown>;
+    /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
+    parse_status_code: 12000 | 12002 | 12004;
+  } | {
+    url: string;
+    title: string;
+    /** null when the page lists no offers. */
+    product_id: string | null;
+    product_id_in_url: string;
+    page: number;
+    review_count: number;
+    pricing: Array<{
+      price: number;
+      price_shipping: number;
+      currency: string;
+      seller: string;
+      seller_id: string;
+      seller_link: string;
+      rating_count: number;
+      condition: string;
+      delivery: string;
+      delivery_options: Array<{
+        type: string;
+        date: {
+          by: string;
+          from?: string;
+        };
+      }>;
+    }>;
+    _warnings?: string[];
+    /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
+    parse_status_code: 12000 | 12002 | 12004;
+  } | {
+    url: string;
+    query: string;
+    page_type: "Seller";
+    seller_name: string;
+    business_name: string;
+    business_address: string;
+    description: string;
+    /** Positive feedback over the last 12 months, percent. */
+    rating: number;
+    recent_feedback: Array<{
+      feedback: string;
+      rated_by: string;
+      rating_stars: number;
+    }>;
+    feedback_summary_data: Record<string, unknown>;
+    feedback_summary_table: {
+      counts: Record<string, unknown>;
+      /** Period (30_days, 90_days, 12_months, all_time) → share, e.g. "89%". */
+      positive: Record<string, unknown>;
+      /** Period (30_days, 90_days, 12_months, all_time) → share, e.g. "89%". */
+      neutral: Record<string, unknown>;
+      /** Period (30_days, 90_days, 12_months, all_time) → share, e.g. "89%". */
+      negative: Record<string, unknown>;
+    };
+    /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
+    parse_status_code: 12000 | 12002 | 12004;
+  } | {
+    url: string;
+    query: string;
+    page: number;
+    page_type: "Bestsellers";
+    title: string;
+    results: Array<{
+      pos: number;
+      product_id: string;
+      title: string;
+      url: string;
+      price: number;
+      price_upper: number;
+      currency: string;
+      rating: number;
+      ratings_count: number;
+      is_prime: boolean;
+      images: string[];
+    }>;
+    /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
+    parse_status_code: 12000 | 12002 | 12004;
+  };
+  /** A parsed mkt1 bestseller list. */
+  "mkt1/bestsellers": {
+    url: string;
+    query: string;
+    page: number;
+    page_type: "Bestsellers";
+    title: string;
+    results: Array<{
+      pos: number;
+      product_id: string;
+      title: string;
+      url: string;
+      price: number;
+      price_upper: number;
+      currency: string;
+      rating: number;
+      ratings_count: number;
+      is_prime: boolean;
+      images: string[];
+    }>;
+    /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
+    parse_status_code: 12000 | 12002 | 12004;
+  };
+  /** The offers of an mkt1 product (all-offers fragment or offer listing). */
+  "mkt1/pricing": {
+    url: string;
+    title: string;
+    /** null when the page lists no offers. */
+    product_id: string | null;
+    product_id_in_url: string;
+    page: number;
+    review_count: number;
+    pricing: Array<{
+      price: number;
+      price_shipping: number;
+      currency: string;
+      seller: string;
+      seller_id: string;
+      seller_link: string;
+      rating_count: number;
+      condition: string;
+      delivery: string;
+      delivery_options: Array<{
+        type: string;
+        date: {
+          by: string;
+          from?: string;
+        };
+      }>;
+    }>;
+    _warnings?: string[];
+    /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
+    parse_status_code: 12000 | 12002 | 12004;
+  };
+  /** A parsed mkt1 product page. */
+  "mkt1/product": {
+    url: string;
+    product_id: string;
+    product_id_in_url: string;
+    parent_product_id: string;
+    page: number;
+    page_type: "Product";
+    title: string;
+    product_name: string;
+    brand: string;
+    manufacturer: string;
+    /** Price to pay; 0 when the page has no buybox offer. */
+    price: number;
+    price_upper: number;
+    /** Buybox price; -1 when the page has no buybox offer. */
+    price_buybox: number;
+    price_strikethrough: number | null;
+    price_initial: number;
+    price_shipping: number;
+    price_sns: number;
+    discount_percentage: number | null;
+    /** ISO 4217 code of the prices shown. */
+    currency: string;
+    coupon: string;
+    stock: string;
+    max_quantity: number;
+    is_prime_eligible: boolean;
+    has_videos: boolean;
+    rating: number;
+    reviews_count: number;
+    answered_questions_count: number;
+    rating_stars_distribution: Array<{
+      rating: number;
+      percentage: number;
+    }>;
+    reviews: Array<{
+      id: string;
+      title: string;
+      author: string;
+      rating: number;
+      content: string;
+      timestamp: string;
+      profile_id: string;
+      is_verified: boolean;
+      review_from: string;
+      helpful_count?: number;
+      product_attributes?: string;
+    }>;
+    review_ai_summary: string | null;
+    /** Gallery images, hi-res first. */
+    images: string[];
+    /** Feature bullets joined by newlines. */
+    bullet_points: string;
+    description: string;
+    category: Array<{
+      ladder: Array<{
+        url: string;
+        name: string;
+      }>;
+    }>;
+    sales_rank: Array<{
+      rank: number;
+      ladder: Array<{
+        url: string;
+        name: string;
+      }>;
+    }>;
+    variation: Array<{
+      product_id: string;
+      selected: boolean;
+      /** Dimension label → value, e.g. {"Size": "M"}. */
+      dimensions: Record<string, unknown>;
+    }>;
+    buybox: Array<{
+      price: number;
+      stock: string;
+      condition: string;
+      delivery_details: Array<{
+        type: string;
+        date: {
+          by: string;
+          from?: string;
+        };
+      }>;
+    }>;
+    delivery: Array<{
+      type: string;
+      date: {
+        by: string;
+        from?: string;
+      };
+    }>;
+    /** The buybox seller, or [] when the page names none (the reference flips the type). */
+    featured_merchant: {
+      link: string;
+      name: string;
+      seller_id: string;
+      shipped_from: string;
+      is_marketplace_fulfilled: boolean;
+    } | unknown[];
+    pricing_count: number;
+    pricing_url: string;
+    pricing_str: string;
+    sales_volume: string;
+    sns_discounts: string[];
+    developer_info: string[];
+    /** Detail rows by snake_cased label. */
+    product_details: Record<string, unknown>;
+    product_dimensions: string;
+    product_overview: Array<{
+      title: string;
+      description: string;
+    }>;
+    technical_details: Array<{
+      name: string;
+      value: string;
+    }>;
+    important_information: Array<{
+      title: string;
+      description: string;
+    }>;
+    warranty_and_support: {
+      links: Array<{
+        url: string;
+        title: string;
+      }>;
+      description: string;
+    };
+    store_url: string;
+    buy_it_with: unknown[];
+    frequently_bought_together: unknown[];
+    ads: unknown[];
+    deal_type: string;
+    is_addon_item: boolean;
+    is_choice: boolean;
+    /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
+    parse_status_code: 12000 | 12002 | 12004;
+  };
+  /** A parsed mkt1 search page. */
+  "mkt1/search": {
+    url: string;
+    query: string;
+    page: number;
+    pages: number;
+    last_visible_page: number;
+    total_results_count: number;
+    results: {
+      paid: Array<{
+        pos: number;
+        url: string;
+        product_id: string;
+        title: string;
+        price: number;
+        price_upper: number;
+        price_strikethrough: number | null;
+        currency: string;
+        rating: number;
+        reviews_count: number;
+        url_image: string;
+        is_prime: boolean;
+        is_sponsored: boolean;
+        is_choice: boolean;
+        best_seller: boolean;
+        manufacturer: string;
+        pricing_count: number;
+        sales_volume: string | null;
+        shipping_information: string;
+        coupon_discount: number | null;
+        coupon_discount_type: "nominal" | "percentage" | null;
+        no_price_reason: string | null;
+        variations: unknown[];
+        /** Paid items: place among all result cards. */
+        rel_pos?: number;
+        is_video?: boolean;
+        suggested_query?: string;
+      }>;
+      organic: Array<{
+        pos: number;
+        url: string;
+        product_id: string;
+        title: string;
+        price: number;
+        price_upper: number;
+        price_strikethrough: number | null;
+        currency: string;
+        rating: number;
+        reviews_count: number;
+        url_image: string;
+        is_prime: boolean;
+        is_sponsored: boolean;
+        is_choice: boolean;
+        best_seller: boolean;
+        manufacturer: string;
+        pricing_count: number;
+        sales_volume: string | null;
+        shipping_information: string;
+        coupon_discount: number | null;
+        coupon_discount_type: "nominal" | "percentage" | null;
+        no_price_reason: string | null;
+        variations: unknown[];
+        /** Paid items: place among all result cards. */
+        rel_pos?: number;
+        is_video?: boolean;
+        suggested_query?: string;
+      }>;
+      suggested: Array<{
+        pos: number;
+        url: string;
+        product_id: string;
+        title: string;
+        price: number;
+        price_upper: number;
+        price_strikethrough: number | null;
+        currency: string;
+        rating: number;
+        reviews_count: number;
+        url_image: string;
+        is_prime: boolean;
+        is_sponsored: boolean;
+        is_choice: boolean;
+        best_seller: boolean;
+        manufacturer: string;
+        pricing_count: number;
+        sales_volume: string | null;
+        shipping_information: string;
+        coupon_discount: number | null;
+        coupon_discount_type: "nominal" | "percentage" | null;
+        no_price_reason: string | null;
+        variations: unknown[];
+        /** Paid items: place among all result cards. */
+        rel_pos?: number;
+        is_video?: boolean;
+        suggested_query?: string;
+      }>;
+      choice_picks: Array<{
+        pos: number;
+        url: string;
+        product_id: string;
+        title: string;
+        price: number;
+        price_upper: number;
+        price_strikethrough: number | null;
+        currency: string;
+        rating: number;
+        reviews_count: number;
+        url_image: string;
+        is_prime: boolean;
+        is_sponsored: boolean;
+        is_choice: boolean;
+        best_seller: boolean;
+        manufacturer: string;
+        pricing_count: number;
+        sales_volume: string | null;
+        shipping_information: string;
+        coupon_discount: number | null;
+        coupon_discount_type: "nominal" | "percentage" | null;
+        no_price_reason: string | null;
+        variations: unknown[];
+        /** Paid items: place among all result cards. */
+        rel_pos?: number;
+        is_video?: boolean;
+        suggested_query?: string;
+      }>;
+      instant_recommendations: Array<{
+        pos: number;
+        url: string;
+        product_id: string;
+        title: string;
+        price: number;
+        price_upper: number;
+        price_strikethrough: number | null;
+        currency: string;
+        rating: number;
+        reviews_count: number;
+        url_image: string;
+        is_prime: boolean;
+        is_sponsored: boolean;
+        is_choice: boolean;
+        best_seller: boolean;
+        manufacturer: string;
+        pricing_count: number;
+        sales_volume: string | null;
+        shipping_information: string;
+        coupon_discount: number | null;
+        coupon_discount_type: "nominal" | "percentage" | null;
+        no_price_reason: string | null;
+        variations: unknown[];
+        /** Paid items: place among all result cards. */
+        rel_pos?: number;
+        is_video?: boolean;
+        suggested_query?: string;
+      }>;
+    };
+    /** Filter groups by snake-cased heading. */
+    refinements: Record<string, unknown>;
+    /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
+    parse_status_code: 12000 | 12002 | 12004;
+  };
+  /** A parsed mkt1 seller profile. */
+  "mkt1/sellers": {
+    url: string;
+    query: string;
+    page_type: "Seller";
+    seller_name: string;
+    business_name: string;
+    business_address: string;
+    description: string;
+    /** Positive feedback over the last 12 months, percent. */
+    rating: number;
+    recent_feedback: Array<{
+      feedback: string;
+      rated_by: string;
+      rating_stars: number;
+    }>;
+    feedback_summary_data: Record<string, unknown>;
+    feedback_summary_table: {
+      counts: Record<string, unknown>;
+      /** Period (30_days, 90_days, 12_months, all_time) → share, e.g. "89%". */
+      positive: Record<string, unknown>;
+      /** Period (30_days, 90_days, 12_months, all_time) → share, e.g. "89%". */
+      neutral: Record<string, unknown>;
+      /** Period (30_days, 90_days, 12_months, all_time) → share, e.g. "89%". */
+      negative: Record<string, unknown>;
+    };
+    /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
+    parse_status_code: 12000 | 12002 | 12004;
   };
   /** A product page or a listing, told apart by page_type. */
   mkt2: {

@@ -18,7 +18,8 @@
 import type { Params, Targets } from '../adapter.js';
 import { baseFor, pageRange, str, targetConfig, wire } from '../base.js';
 import { planDefault } from '../default.js';
-import type { FetchStep, Flow, Reader } from '../flow.js';
+import { wallCheck, type FetchStep, type Flow, type Reader } from '../flow.js';
+import { isBlocked } from './blocked.js';
 import type { RouteSpec } from '../../registry/types.js';
 import { GleanerError } from '../../errors.js';
 import { commerceEntry, isDefault, isPaginated, kindOf, NOT_UPSTREAM, type CommerceEntry, type ReadSpec } from './config.js';
@@ -54,7 +55,13 @@ function leftovers(route: RouteSpec, params: Params, e: CommerceEntry, placed: S
   return out;
 }
 
+/** The flows of a commerce route; a bot wall or captcha is retried on another proxy before it is returned. */
 export function planCommerce(route: RouteSpec, params: Params, targets: Targets): Flow[] {
+  const check = wallCheck(isBlocked, route.target);
+  return planPages(route, params, targets).map((flow) => ({ ...flow, check }));
+}
+
+function planPages(route: RouteSpec, params: Params, targets: Targets): Flow[] {
   const cfg = targetConfig(targets, route.target);
   const e = commerceEntry(cfg);
   const kind = kindOf(route);

@@ -6,7 +6,8 @@
  * table reads. `domain` is limited to the marketplaces of the table.
  */
 import { ALL_MODES, defineRoute, pick } from '../../registry/define.js';
-import { bool, COMMON, query, str, url } from '../../registry/params.js';
+import { bool, COMMON, query, str, strEnum, url } from '../../registry/params.js';
+import { CONDITION_FILTERS, SORT_VALUES } from './vocabulary.js';
 import type { ParamSpec, RouteSpec } from '../../registry/types.js';
 
 export interface PostalRule {
@@ -58,7 +59,7 @@ const P: Readonly<Record<string, ParamSpec>> = {
   autoselect_variant: bool('Pick the default variant when the product ID names a parent product.'),
   category_id: str('Category (browse node) to list or search within.', 64),
   check_empty_geo: bool('Fail the request instead of returning content that ignored location.'),
-  condition: str('Item condition filter, such as new or used.', 32),
+  condition: strEnum('Offer condition: new, used, or a used grade (used_like_new, used_very_good, used_good, used_acceptable).', Object.keys(CONDITION_FILTERS)),
   currency: {
     type: 'string',
     description: 'Currency for prices, ISO 4217 such as EUR.',
@@ -67,7 +68,7 @@ const P: Readonly<Record<string, ParamSpec>> = {
   },
   merchant_id: str('Only offers of this seller.', 64),
   refinement: str('Search refinement filter, as the marketplace names it.', 512),
-  sort_by: str('Result order, as the marketplace names it.', 64),
+  sort_by: strEnum('Result order: relevance, price_asc, price_desc, review, newest, bestsellers, or the storefront\'s own s= value.', Object.keys(SORT_VALUES)),
   safe_search: bool('Filters adult content.'),
 };
 

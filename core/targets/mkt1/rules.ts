@@ -59,3 +59,9 @@ export const MKT1_RULES: readonly CrossFieldRule[] = [
     },
   },
 ];
+
+/** Problems of the `mkt1` GLEANER_TARGETS entry: its base URL may hold `{domain}` only. */
+export function checkTarget(token: string, cfg: { baseUrl: string }): string[] {
+  const unknown = [...cfg.baseUrl.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]).filter((p) => p !== 'domain');
+  return unknown.map((p) => `baseUrl holds an unknown placeholder {${p}} (mkt1 fills {domain} only)`);
+}

@@ -1,0 +1,169 @@
+/**
+ * mkt1 search page (`/s?k=<query>`; output-shapes §2.2). Result cards are split into `paid`
+ * (sponsored cards: `pos` among the paid ones, `rel_pos` the card's place among all result
+ * cards) and `organic`; cards of carousels and grids between the results go to `suggested`
+ * with the widget's heading as `suggested_query` (to `choice_picks` when the heading names the
+ * marketplace's choice); a sponsored video card is a paid item with `is_video`. Refinements are
+ * the filter groups of the side panel keyed by their snake-cased heading, each link with its
+ * `rh` value.
+ */
+import { Blocks, resultCount } from '../../parsers/blocks.js';
+import type { Document, Element } from '../../parsers/dom.js';
+import { all, attr, closest, hasClass, one, text } from '../../parsers/dom.js';
+import type { PageInput, Parsed } from '../../parsers/types.js';
+import type { Page } from './common.js';
+import { hrefOf, inside, isBotWall, pageOf, statusCode } from './common.js';
+import { snake } from './product-info.js';
+import type { SearchItem } from './search-item.js';
+import { indexCard, isSponsored, readCard } from './search-item.js';
+
+export interface Refinement {
+  link: string;
+  name: string;
+  value: string;
+  refinement_display_name: string;
+}
+
+const RESULT = 'div.s-result-item[data-component-type=s-search-result]';
+
+function results(doc: Document, page: Page): { organic: SearchItem[]; paid: SearchItem[] } {
+  const organic: SearchItem[] = [];
+  const paid: SearchItem[] = [];
+  const cards = all(RESULT, doc);
+  for (const [i, card] of cards.entries()) {
+    if (!/^[A-Z0-9]{10}$/.test(attr(card, 'data-asin') ?? '')) continue;
+    const idx = indexCard(card);
+    if (isSponsored(idx)) {
+      const item = readCard(card, page, paid.length + 1, idx);
+      item.rel_pos = i + 1;
+      item.is_video = false;
+      paid.push(item);
+    } else {
+      organic.push(readCard(card, page, organic.length + 1, idx));
+    }
+  }
+  for (const video of all('[data-component-type="sbv-video-single-product"]', doc)) {
+    const card = one('[data-asin]', video) ?? video;
+    if (!/^[A-Z0-9]{10}$/.test(attr(card, 'data-asin') ?? '')) continue;
+    const item = readCard(card, page, paid.length + 1);
+    item.is_sponsored = true;
+    item.is_video = true;
+    paid.push(item);
+  }
+  return { organic, paid };
+}
+
+/**
+ * The card an id-carrying element belongs to: itself when it shows an image, else the nearest
+ * ancestor inside the widget that shows one and holds no other product (carousels put the id
+ * on an add-to-cart form deep inside the card).
+ */
+function cardOf(marked: Element, widget: Element, asin: string): Element | null {
+  for (let el: Element | null = marked; el && el !== widget; el = el.parent && el.parent.type === 'tag' ? el.parent : null) {
+    if (one('img', el)) {
+      const others = all('[data-asin]', el).some((e) => /^[A-Z0-9]{10}$/.test(attr(e, 'data-asin') ?? '') && attr(e, 'data-asin') !== asin);
+      return others ? null : el;
+    }
+  }
+  return null;
+}
+
+/** Cards of the widgets between results (carousels, "Trending now" grids), by widget heading. */
+function widgets(doc: Document, page: Page): { suggested: SearchItem[]; choice: SearchItem[] } {
+  const suggested: SearchItem[] = [];
+  const choice: SearchItem[] = [];
+  for (const w of all('div.s-result-item.s-widget', doc)) {
+    if (hasClass(w, 'AdHolder') || closest(w, (e) => hasClass(e, 's-widget') && hasClass(e, 's-result-item'))) continue;
+    const heading = text(one('h2, .a-carousel-heading, span.a-size-medium-plus, span.a-size-large', w));
+    const seen = new Set<string>();
+    const into = /choice|elección|tipp|choix|scelta/i.test(heading) ? choice : suggested;
+    for (const marked of all('[data-asin]', w)) {
+      const asin = attr(marked, 'data-asin') ?? '';
+      if (!/^[A-Z0-9]{10}$/.test(asin) || seen.has(asin)) continue;
+      const card = cardOf(marked, w, asin);
+      if (!card) continue;
+      seen.add(asin);
+      const item = readCard(card, page, into.length + 1);
+      if (hasClass(w, 'AdHolder')) item.is_sponsored = true;
+      item.suggested_query = heading;
+      into.push(item);
+    }
+  }
+  return { suggested, choice };
+}
+
+function refinements(doc: Document): Record<string, Refinement[]> {
+  const out: Record<string, Refinement[]> = {};
+  const root = one('#s-refinements', doc);
+  if (!root) return out;
+  const isGroup = (e: Element) => e.name === 'div' && !!e.attribs.id && !/^filter-/.test(e.attribs.id);
+  // The outermost groups: no group between them and the panel.
+  const groups = all('div[id]', root).filter((g) => isGroup(g) && closest(g, (e) => e === root || isGroup(e)) === root);
+  for (const g of groups) {
+    const heading = text(one('.sf-refinement-heading, span.a-text-bold, span.puis-bold-weight-text, h2', g));
+    const key = snake(heading);
+    if (!key) continue;
+    const list: Refinement[] = [];
+    for (const a of all('a[href*="rh="]', g)) {
+      const href = hrefOf(a);
+      let value = '';
+      try {
+        value = new URL(href, 'http://x/').searchParams.get('rh') ?? '';
+      } catch {
+        continue;
+      }
+      const name = text(one('.a-size-base, span.a-color-base', a)) || text(a);
+      if (!value || list.some((r) => r.value === value)) continue;
+      list.push({ link: href, name, value, refinement_display_name: heading });
+    }
+    if (list.length > 0) out[key] = [...(out[key] ?? []), ...list];
+  }
+  return out;
+}
+
+function lastVisiblePage(doc: Document, current: number): number {
+  let last = current;
+  for (const el of inside('.s-pagination-strip, .a-pagination, [data-component-type=s-pagination]', '.s-pagination-item, li', doc)) {
+    const n = Number(text(el));
+    if (Number.isInteger(n) && n > last) last = n;
+  }
+  return last;
+}
+
+function queryOf(input: PageInput, doc: Document): string {
+  if (typeof input.params.query === 'string') return input.params.query;
+  try {
+    const k = new URL(input.url).searchParams.get('k');
+    if (k) return k;
+  } catch {
+    // Not a URL: read the search box.
+  }
+  return attr(one('#twotabsearchtextbox', doc), 'value') ?? '';
+}
+
+export function parseSearch(input: PageInput): Parsed {
+  if (isBotWall(input.html)) return { json: null, status: 'blocked' };
+  const page = pageOf(input);
+  const { doc } = page;
+  const b = new Blocks();
+  const { organic, paid } = b.run('results', () => results(doc, page), { organic: [], paid: [] });
+  const { suggested, choice } = b.run('widgets', () => widgets(doc, page), { suggested: [], choice: [] });
+  const bar = text(one('[data-component-type=s-result-info-bar] h1, [data-component-type=s-result-info-bar] h2, [data-component-type=s-result-info-bar] .a-section', doc));
+  const count = resultCount(bar.split(/ for | für | pour | para | per | voor /)[0] ?? '');
+  const json = {
+    url: input.url,
+    query: queryOf(input, doc),
+    page: input.page,
+    pages: typeof input.params.pages === 'number' ? input.params.pages : 1,
+    last_visible_page: b.run('pagination', () => lastVisiblePage(doc, input.page), input.page),
+    total_results_count: count ?? organic.length + paid.length,
+    results: { paid, organic, suggested, choice_picks: choice, instant_recommendations: [] as SearchItem[] },
+    refinements: b.run('refinements', () => refinements(doc), {}),
+    parse_status_code: 0,
+  };
+  const recognised = organic.length + paid.length > 0 || one('[data-component-type=s-search-results], .s-no-outline, .s-no-results', doc) !== null || (one('#search', doc) !== null && one('.s-main-slot', doc) !== null);
+  const status = b.status(recognised);
+  json.parse_status_code = statusCode(status);
+  return { json, status };
+}
+
