@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { defaultChromium, loadConfig } from '../../core/config.js';
-import type { Flow } from '../../core/targets/flow.js';
+import type { FetchStep, Flow } from '../../core/targets/flow.js';
 import { chromiumArgs } from '../../farm/chromium-args.js';
 import { DEFAULT_LIMITS, type TaskMessage } from '../../farm/messages.js';
 import { ProxyRotation } from '../../farm/net/proxies.js';
@@ -133,7 +133,8 @@ describe('flow executor', () => {
     };
     const out = await run(flow);
     expect([out.page.body, out.parts.list]).toEqual(['{"next":"2","items":[1,2]}', ['{"next":"4","items":[3,4]}', '{"items":[5,6]}']]);
-    const capped = await run({ ...flow, steps: [{ ...flow.steps[0]!, more: { ...flow.steps[0]!.more!, max: 1 } }] });
+    const first = flow.steps[0] as FetchStep;
+    const capped = await run({ ...flow, steps: [{ ...first, more: { ...first.more!, max: 1 } }] });
     expect(capped.parts.list).toHaveLength(1);
   });
 
