@@ -4,6 +4,7 @@
  * path+query (before handlers run), for fail-N-times pages and for "was it requested" checks.
  */
 import { createServer } from 'node:http';
+import { assistantSite } from './assistants.js';
 import { extractionSite } from './extraction.js';
 import { flowSite } from './flows.js';
 import { genericSite } from './generic.js';
@@ -17,7 +18,7 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
-export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite, flowSite];
+export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite, flowSite, assistantSite];
 
 export async function startSimulator(opts: { port?: number; host?: string } = {}): Promise<Simulator> {
   const host = opts.host ?? '127.0.0.1';
