@@ -39,9 +39,12 @@ async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   }
 }
 
+/** A signed-in visitor (a storage-state profile) passes the login wall. */
+export const SIGNED_IN_COOKIE = 'sim-session=signed-in';
+
 /** The failure answer of a mode, or undefined when the question is to be answered. */
-function refusal(res: ServerResponse, mode: SimMode, question: string): true | undefined {
-  if (mode === 'login') return send(res, 401, 'application/json', '{"detail":"login required"}');
+function refusal(req: IncomingMessage, res: ServerResponse, mode: SimMode, question: string): true | undefined {
+  if (mode === 'login' && !(req.headers.cookie ?? '').split(/;\s*/).includes(SIGNED_IN_COOKIE)) return send(res, 401, 'application/json', '{"detail":"login required"}');
   if (mode === 'rate-limit') return send(res, 429, 'application/json', '{"detail":"too many requests"}');
   if (mode === 'challenge') return send(res, 403, 'application/json', '{"detail":"challenge"}');
   if (mode === 'challenge-clears' && !challenged.has(question)) {
@@ -85,7 +88,7 @@ export const assistantSite: SiteHandler = async (req, res, url) => {
     const search = typeof body.search === 'boolean' ? body.search : undefined;
     ASKED.push({ assistant: 'llm1', question, ...(search !== undefined ? { search } : {}) });
     const mode = modeOf(question);
-    if (refusal(res, mode, question)) return true;
+    if (refusal(req, res, mode, question)) return true;
     streamAnswer(res, question, search, mode);
     return true;
   }
@@ -94,7 +97,7 @@ export const assistantSite: SiteHandler = async (req, res, url) => {
     const question = String((await jsonBody(req)).prompt ?? '');
     ASKED.push({ assistant: 'llm2', question });
     const mode = modeOf(question);
-    if (refusal(res, mode, question)) return true;
+    if (refusal(req, res, mode, question)) return true;
     const body = { ...llm2Answer(question), endless: mode === 'endless', changed: mode === 'changed' };
     return send(res, 200, 'application/json', JSON.stringify(body));
   }

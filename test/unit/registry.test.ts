@@ -129,7 +129,7 @@ describe('routes', () => {
   test('special facts: parsers, run_js, verbatim, postal location, media output', () => {
     expect(ids((r) => r.parser === 'builtin')).toEqual([
       'se1/search', 'se1/ads', 'se1/aimode', 'se1/shopping/search', 'se1/shopping/product', 'se1/travel/hotels', 'se1/lens',
-      'se1/trends/explore', 'se1', 'se2/search', 'se2',
+      'se1/trends/explore', 'se1', 'se2/search', 'se2', 'llm1', 'llm2', 'llm3',
     ]);
     expect(ids((r) => r.requiresJson === true)).toEqual(['se1/maps', 'media/video/subtitles']);
     expect(ids((r) => r.requiresRunJs === true)).toEqual(['se1/aimode']);

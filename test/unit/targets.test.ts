@@ -135,7 +135,6 @@ describe('se2 planning', () => {
 describe('default planner (other families)', () => {
   it('query routes fetch {base}/{path after the target token}?query=... with the other parameters sorted', () => {
     expect(urls('media/video/metadata', { query: 'abc123' })).toEqual([[1, `${SIM}/video/metadata?query=abc123`]]);
-    expect(urls('llm1', { query: 'hi there', search: true })).toEqual([[1, `${SIM}/llm1/?query=hi%20there&search=true`]]);
     expect(urls('social1/shop/search', { query: 'mug', country: 'US' })).toEqual([[1, `${SIM}/social1/shop/search?query=mug&country=US`]]);
     expect(urls('mkt1/search', { query: 'usb c', domain: 'de', sort_by: 'price_asc', safe_search: false, location: '10115', pages: 2, start_page: 2, output: ['json'] })).toEqual([
       [2, `${SIM}/mkt1/search?query=usb%20c&domain=de&location=10115&safe_search=false&sort_by=price_asc&page=2`],
