@@ -71,9 +71,18 @@ const CAPTURE = `(spec) => {${HELPERS}
   return out;
 }`;
 
-/** Which of `q.visible` show, and the answer's text. */
-export function probe(page: Page, q: ProbeQuery): Promise<ProbeState> {
-  return page.evaluate(`(${PROBE})(${JSON.stringify(q)})`) as Promise<ProbeState>;
+/**
+ * Which of `q.visible` show, and the answer's text. While the page navigates (a chat that
+ * moves to its result page) there is no document to ask: that poll sees nothing, the next one
+ * sees the new page.
+ */
+export async function probe(page: Page, q: ProbeQuery): Promise<ProbeState> {
+  try {
+    return (await page.evaluate(`(${PROBE})(${JSON.stringify(q)})`)) as ProbeState;
+  } catch (err) {
+    if (page.isClosed() || !/Execution context was destroyed|Cannot find context|navigat/i.test(String((err as Error).message))) throw err;
+    return { shown: q.visible.map(() => false), answer: null };
+  }
 }
 
 /** The values of a script's `capture`, by name. */

@@ -84,6 +84,7 @@ export async function runBrowserStep(step: BrowserStep, vars: Readonly<Vars>, ct
     if (err instanceof Failed) return { ok: false, kind: err.kind, verdict: step.failed(err.kind, err.detail) };
     if (signal.aborted) throw signal.reason instanceof GleanerError ? signal.reason : new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT');
     if (err instanceof GleanerError) throw err;
+    if (Date.now() >= msg.task.deadline - DEADLINE_RESERVE_MS - 50) throw new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT', 'The chat page did not open before the deadline.');
     if (!browser.isConnected()) throw lost('The browser went away during the chat.');
     const net = /net::(ERR_[A-Z_]+)/.exec(err instanceof Error ? err.message : String(err))?.[1];
     throw new GleanerError('UPSTREAM_FAILED', `The chat page failed${net ? ` (${net})` : ''}.`);
@@ -185,6 +186,7 @@ class Script {
     const until = Date.now() + this.step.selectorMs;
     for (;;) {
       if ((await this.look([selector])).shown[0]) return;
+      this.checkDeadline();
       if (Date.now() >= until) throw new Failed('selector', `${what} (${selector}) is missing`);
       await this.pause();
     }
@@ -197,6 +199,7 @@ class Script {
       try {
         return await act(Math.max(1, Math.min(CLICK_TRY_MS, this.left())));
       } catch {
+        this.checkDeadline();
         if (Date.now() >= until) throw new Failed('selector', `the element ${selector} could not be used`);
         await this.look([]);
       }
@@ -221,11 +224,13 @@ class Script {
       // The page says it has answered, but the answer is not where the selector looks.
       missingSince = settled && text === null ? (missingSince ?? now) : undefined;
       if (missingSince !== undefined && now - missingSince >= this.step.selectorMs) throw new Failed('selector', `the answer (${c.answer}) is missing`);
-      if (this.left() <= 0) {
-        throw new Failed('incomplete', `the answer did not complete before the job's deadline${text ? ` (${text.length} characters so far)` : ''}`);
-      }
+      this.checkDeadline(text ? ` (${text.length} characters so far)` : '');
       await this.pause();
     }
+  }
+
+  private checkDeadline(so = ''): void {
+    if (this.left() <= 0) throw new Failed('incomplete', `the answer did not complete before the job's deadline${so}`);
   }
 
   private pause(): Promise<void> {
