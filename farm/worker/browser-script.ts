@@ -67,6 +67,8 @@ export async function runBrowserStep(step: BrowserStep, vars: Readonly<Vars>, ct
     const html = await page.content();
     const parts: Record<string, string[]> = { stream: script.streams.bodies, capture: [JSON.stringify(captured)] };
     const streamBytes = script.streams.bodies.reduce((n, b) => n + Buffer.byteLength(b), 0);
+    const max = env.setup.config.maxResponseBytes;
+    if (Buffer.byteLength(html) + streamBytes > max) throw new GleanerError('RESPONSE_TOO_LARGE', `The chat page and its stream are larger than ${max} bytes.`, { maxBytes: max });
     const fetched: Fetched = {
       url: page.url(),
       status,
@@ -211,18 +213,25 @@ class Script {
     let text: string | null = null;
     let changed = Date.now();
     let missingSince: number | undefined;
+    // A `gone` signal also holds before the page has started answering; only one seen showing
+    // and then gone (or a `visible` signal, or a stream that ended) says the page has answered.
+    const seen = c.signals.map(() => false);
+    let streamed = false;
     for (;;) {
       const state = await this.look(selectors, c.answer);
       const now = Date.now();
       const signalled = c.signals.some((s, i) => ('visible' in s ? state.shown[i] : !state.shown[i]));
       const settled = signalled && this.streams.pending === 0;
+      c.signals.forEach((_, i) => (seen[i] ||= state.shown[i]!));
+      streamed ||= this.streams.bodies.length > 0 && this.streams.pending === 0;
+      const answered = streamed || c.signals.some((s, i) => ('visible' in s ? state.shown[i] : seen[i] && !state.shown[i]));
       if (state.answer !== text) {
         text = state.answer;
         changed = now;
       }
       if (settled && text && now - changed >= c.stableMs) return;
       // The page says it has answered, but the answer is not where the selector looks.
-      missingSince = settled && text === null ? (missingSince ?? now) : undefined;
+      missingSince = settled && answered && text === null ? (missingSince ?? now) : undefined;
       if (missingSince !== undefined && now - missingSince >= this.step.selectorMs) throw new Failed('selector', `the answer (${c.answer}) is missing`);
       this.checkDeadline(text ? ` (${text.length} characters so far)` : '');
       await this.pause();

@@ -2,14 +2,14 @@
  * What the simulated assistants answer, as a pure function of the question, so tests compute
  * the expected outputs independently of the pages. A question carrying `[sim:<mode>]` asks a
  * page for a failure mode: `login`, `challenge` (never clears), `challenge-clears`,
- * `rate-limit`, `endless` (the answer never completes) or `changed` (the answer is rendered
- * where the shipped selectors do not look).
+ * `rate-limit`, `endless` (the answer never completes), `changed` (the answer is rendered
+ * where the shipped selectors do not look) or `slow` (llm1 starts answering after 4 s).
  */
-export type SimMode = 'ok' | 'login' | 'challenge' | 'challenge-clears' | 'rate-limit' | 'endless' | 'changed';
+export type SimMode = 'ok' | 'login' | 'challenge' | 'challenge-clears' | 'rate-limit' | 'endless' | 'changed' | 'slow';
 
 export function modeOf(question: string): SimMode {
   const m = /\[sim:([a-z-]+)\]/.exec(question)?.[1];
-  return m === 'login' || m === 'challenge' || m === 'challenge-clears' || m === 'rate-limit' || m === 'endless' || m === 'changed' ? m : 'ok';
+  return m === 'login' || m === 'challenge' || m === 'challenge-clears' || m === 'rate-limit' || m === 'endless' || m === 'changed' || m === 'slow' ? m : 'ok';
 }
 
 export function slugOf(question: string): string {

@@ -89,6 +89,7 @@ export const assistantSite: SiteHandler = async (req, res, url) => {
     ASKED.push({ assistant: 'llm1', question, ...(search !== undefined ? { search } : {}) });
     const mode = modeOf(question);
     if (refusal(req, res, mode, question)) return true;
+    if (mode === 'slow') await new Promise((r) => setTimeout(r, 4000));
     streamAnswer(res, question, search, mode);
     return true;
   }
