@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- NAME ...] [--quick]`: runs the benches (all by default, or the named ones
- * of: validation parse commerce mkt1 markdown gateway jobs farm), prints each table, and writes one
+ * of: validation parse commerce mkt1 markdown gateway jobs farm assistants), prints each table, and writes one
  * Markdown document of every table to bench/results/latest.md (gitignored).
  *
  * Every contender runs in a process of its own and every loop is bounded in count and time;
@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BENCH_DIR, ROOT } from './child.js';
+import { runAssistants } from './farm/assistants.js';
 import { runBrowser } from './farm/browser.js';
 import type { RunStats } from './farm/measure.js';
 import { runStatic, type Overhead } from './farm/static.js';
@@ -19,7 +20,7 @@ import { runJobsBench } from './jobs.js';
 import { machineLine, printSection, ratio, toMarkdown, type Section } from './report.js';
 
 const MICRO = { validation: 'bench/validation.bench.ts', parse: 'bench/parse.bench.ts', commerce: 'bench/commerce.bench.ts', mkt1: 'bench/mkt1-parse.bench.ts', markdown: 'bench/markdown.bench.ts' } as const;
-const ALL = ['validation', 'parse', 'commerce', 'mkt1', 'markdown', 'gateway', 'jobs', 'farm'] as const;
+const ALL = ['validation', 'parse', 'commerce', 'mkt1', 'markdown', 'gateway', 'jobs', 'farm', 'assistants'] as const;
 type Name = (typeof ALL)[number];
 
 const quick = process.argv.includes('--quick');
@@ -116,6 +117,12 @@ async function run(name: Name): Promise<Section> {
       return runJobsBench({ seconds: quick ? 2 : 5, connections: 32, jobs: quick ? 1000 : 10_000, batch: 500, drainTimeoutS: 300 });
     case 'farm':
       return farm();
+    case 'assistants': {
+      const a = await runAssistants({ questions: quick ? 8 : 24, concurrency: 4 });
+      const rows = a.rows.map((r) => ({ assistant: r.name, concurrency: r.concurrency, 'questions/min': r.questionsPerMin, 'p50 ms': r.p50Ms, 'p95 ms': r.p95Ms, 'CPU ms/question': r.cpuMsPerPage, 'peak RSS MB': r.peakRssMb, failures: r.failures }));
+      const notes = ['Farm direct, 2 workers, simulator chat pages; CPU is the farm\'s whole process tree (Chromium included) per question. Latency is mostly waiting: the answer streams for ~0.5 s and must stay stable for stableMs (600 ms).', ...a.notes];
+      return { id: 'assistants', title: 'Assistants: questions per minute and farm CPU per question (simulator)', tables: [{ rows }], notes };
+    }
   }
 }
 

@@ -63,6 +63,14 @@ export interface Config {
   deliveryMaxMs: number;
   /** How often expired jobs are swept (ms). */
   sweepIntervalMs: number;
+  /**
+   * `GLEANER_ASSISTANTS`: replacement chat-page data of the assistants, as read (checked at
+   * start by core/targets/assistants). Each entry is also carried to the planner as
+   * `targets.<assistant>.assistant`.
+   */
+  assistants: Record<string, unknown> | undefined;
+  /** Async jobs of one assistant (`llm1`...) running at once; more wait in the queue. 0: no cap. */
+  assistantConcurrency: number;
 }
 
 export const DEFAULTS: Readonly<Config> = Object.freeze({
@@ -95,6 +103,8 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   deliveryBaseMs: 30_000,
   deliveryMaxMs: 30 * 60_000,
   sweepIntervalMs: 60_000,
+  assistants: undefined,
+  assistantConcurrency: 4,
 });
 
 type Env = Record<string, string | undefined>;
@@ -119,6 +129,17 @@ function jsonFile<T>(env: Env, name: string, fallback: T): T {
   }
 }
 
+/** Targets with each GLEANER_ASSISTANTS entry carried to its target as `assistant` (the planner reads it there). */
+function withAssistants(targets: Record<string, TargetConfig>, assistants: Record<string, unknown> | undefined): Record<string, TargetConfig> {
+  if (!assistants || typeof assistants !== 'object') return targets;
+  const out = { ...targets };
+  for (const [token, data] of Object.entries(assistants)) {
+    const t = Object.hasOwn(out, token) ? out[token] : undefined;
+    if (t && typeof t === 'object') out[token] = { ...t, assistant: data };
+  }
+  return out;
+}
+
 export function defaultChromium(): string | undefined {
   for (const candidate of ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium']) {
     if (existsSync(candidate)) return candidate;
@@ -129,6 +150,7 @@ export function defaultChromium(): string | undefined {
 /** The configuration from the environment, with `overrides` applied last. */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const llmUrl = env.GLEANER_LLM_URL;
+  const assistants = jsonFile<Record<string, unknown> | undefined>(env, 'GLEANER_ASSISTANTS', undefined);
   const config: Config = {
     ...DEFAULTS,
     host: env.GLEANER_HOST || DEFAULTS.host,
@@ -138,7 +160,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir: env.GLEANER_DATA_DIR || DEFAULTS.dataDir,
     bootstrapApiKey: env.GLEANER_BOOTSTRAP_API_KEY || undefined,
     bootstrapUser: env.GLEANER_BOOTSTRAP_USER || undefined,
-    targets: jsonFile(env, 'GLEANER_TARGETS', DEFAULTS.targets),
+    targets: withAssistants(jsonFile(env, 'GLEANER_TARGETS', DEFAULTS.targets), assistants),
     allowPrivate: env.GLEANER_ALLOW_PRIVATE === '1' || env.GLEANER_ALLOW_PRIVATE === 'true',
     proxies: jsonFile(env, 'GLEANER_PROXIES', DEFAULTS.proxies),
     chromium: env.GLEANER_CHROMIUM || defaultChromium(),
@@ -158,6 +180,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     deliveryBaseMs: int(env, 'GLEANER_DELIVERY_BASE_MS', DEFAULTS.deliveryBaseMs),
     deliveryMaxMs: int(env, 'GLEANER_DELIVERY_MAX_MS', DEFAULTS.deliveryMaxMs),
     sweepIntervalMs: int(env, 'GLEANER_SWEEP_INTERVAL_MS', DEFAULTS.sweepIntervalMs),
+    assistants,
+    assistantConcurrency: int(env, 'GLEANER_ASSISTANT_CONCURRENCY', DEFAULTS.assistantConcurrency),
   };
   return Object.freeze({ ...config, ...overrides });
 }

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.js';
-import { checkTargets } from '../core/targets/index.js';
+import { checkAssistants, checkTargets } from '../core/targets/index.js';
 import { flushLogs } from '../core/log.js';
 import { Store } from '../core/store/index.js';
 import { startServer } from './server.js';
@@ -29,11 +29,17 @@ Environment (defaults): GLEANER_HOST (127.0.0.1), GLEANER_PORT (8080), GLEANER_R
 GLEANER_BOOTSTRAP_USER (user:password), GLEANER_TARGETS (file.json), GLEANER_PROXIES (file.json),
 GLEANER_ALLOW_PRIVATE (0), GLEANER_CHROMIUM, GLEANER_LLM_URL, GLEANER_LLM_KEY, GLEANER_LLM_MODEL,
 GLEANER_WORKERS (cores), GLEANER_CONTEXTS (2), GLEANER_LOG_LEVEL (info),
-GLEANER_SYNC_TIMEOUT_MS (150000), GLEANER_MAX_BATCH (5000), GLEANER_RETENTION_MS (86400000).
+GLEANER_SYNC_TIMEOUT_MS (150000), GLEANER_MAX_BATCH (5000), GLEANER_RETENTION_MS (86400000),
+GLEANER_ASSISTANTS (file.json), GLEANER_ASSISTANT_CONCURRENCY (4).
 `;
 
 async function serve(): Promise<void> {
   const config = loadConfig();
+  const assistantErrors = config.assistants === undefined ? [] : checkAssistants(config.assistants, process.env.GLEANER_ASSISTANTS ?? 'GLEANER_ASSISTANTS');
+  if (assistantErrors.length > 0) {
+    process.stderr.write(`gleaner: the assistants file has problems:\n${assistantErrors.map((e) => `  ${e}`).join('\n')}\n`);
+    process.exit(2);
+  }
   const targets = checkTargets(config.targets, process.env.GLEANER_TARGETS ?? 'GLEANER_TARGETS');
   if (targets.errors.length > 0) {
     // A template the planners cannot fill is a start-up error, not a surprise at the first request.

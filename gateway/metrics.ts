@@ -17,6 +17,7 @@ export class Metrics {
   private readonly requests = new Map<string, number>();
   private readonly latency = new Map<string, Histogram>();
   private readonly gauges: GaugeReader[] = [];
+  private readonly assistantFailures = new Map<string, number>();
 
   /** `route` is the route table's path (bounded cardinality), never the raw URL. */
   observe(method: string, route: string, status: number, ms: number): void {
@@ -28,6 +29,12 @@ export class Metrics {
     for (let i = 0; i < BUCKETS_MS.length; i++) if (ms <= BUCKETS_MS[i]) h.counts[i]++;
     h.sum += ms;
     h.count++;
+  }
+
+  /** A failed assistant job by failure kind (`login`, `selector`, ...): a broken selector shows within the hour. */
+  assistantFailure(assistant: string, kind: string): void {
+    const key = `${assistant}\u0000${kind}`;
+    this.assistantFailures.set(key, (this.assistantFailures.get(key) ?? 0) + 1);
   }
 
   addGauges(reader: GaugeReader): void {
@@ -54,6 +61,11 @@ export class Metrics {
       out.push(`gleaner_http_request_duration_seconds_bucket{${labels},le="+Inf"} ${h.count}`);
       out.push(`gleaner_http_request_duration_seconds_sum{${labels}} ${h.sum / 1000}`);
       out.push(`gleaner_http_request_duration_seconds_count{${labels}} ${h.count}`);
+    }
+    out.push('# HELP gleaner_assistant_failures_total Failed assistant jobs by assistant and failure kind.', '# TYPE gleaner_assistant_failures_total counter');
+    for (const [key, n] of this.assistantFailures) {
+      const [assistant, kind] = key.split('\u0000');
+      out.push(`gleaner_assistant_failures_total{assistant="${esc(assistant)}",kind="${esc(kind)}"} ${n}`);
     }
     for (const reader of this.gauges) {
       for (const [name, value] of Object.entries(reader())) {

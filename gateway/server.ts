@@ -7,6 +7,7 @@
 import uWS from 'uWebSockets.js';
 import type { Config } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
+import { routeById } from '../core/registry/index.js';
 import { compileAll } from '../core/schema/index.js';
 import { Store } from '../core/store/index.js';
 import { EventBus } from '../core/events.js';
@@ -74,7 +75,13 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
     concurrency: Math.max(1, Math.floor((config.workers * DEFAULT_LIMITS.tasksPerWorker) / 2)),
     jobTimeoutMs: config.jobTimeoutMs,
     retentionMs: config.retentionMs,
+    routeCap: (routeId) => (routeById(routeId)?.family === 'assistant' ? config.assistantConcurrency : 0),
     onFinished: (job, usage) => {
+      // Assistant failures name their kind (core/targets/assistants/plan.ts); others count as `other`.
+      if (job.status === 'faulted' && routeById(job.routeId)?.family === 'assistant') {
+        const kind = job.error?.data?.failure;
+        svc.metrics.assistantFailure(job.routeId, typeof kind === 'string' ? kind : 'other');
+      }
       if (usage && job.status === 'done') {
         const source = typeof job.extra?.source === 'string' ? job.extra.source : undefined;
         charge(svc, { clientId: job.clientId, routeId: job.routeId, params: job.params, mode: 'callback', usage, ...(source ? { source } : {}) });

@@ -96,3 +96,4 @@ export function checkTargets(targets: Readonly<Record<string, TargetConfig>>, fi
 export type { Flow, FetchStep, Step, Vars, Verdict } from './flow.js';
 export type { TargetAdapter } from './adapter.js';
 export { pathAfterTarget } from './default.js';
+export { checkAssistants } from './assistants/index.js';

@@ -62,9 +62,12 @@ export interface ContextWish {
    */
   cookies?: readonly BrowserCookie[];
   cookieKey?: string;
+  /** A signed-in storage state (cookies, local storage) the context starts from; give it a unique `cookieKey`. */
+  storageState?: BrowserStorageState;
 }
 
 export type BrowserCookie = Parameters<BrowserContext['addCookies']>[0][number];
+export type BrowserStorageState = Exclude<NonNullable<Parameters<Browser['newContext']>[0]>['storageState'], string | undefined>;
 
 export class ContextPool {
   private readonly entries = new Map<string, Entry>();
@@ -152,6 +155,7 @@ export class ContextPool {
       acceptDownloads: false,
       serviceWorkers: 'block',
       proxy,
+      ...(wish.storageState ? { storageState: wish.storageState } : {}),
     });
     if (wish.cookies?.length) {
       try {

@@ -4,6 +4,9 @@
  * - Bounded: at most `concurrency` jobs run at once.
  * - Fair between accounts: one in-memory FIFO per account, served round-robin, so one
  *   account's 10,000-job burst does not starve another's single job.
+ * - Capped per route where asked (`routeCap`: the assistants, so a burst of questions does not
+ *   get the farm's addresses blocked): a job whose route is at its cap waits, still queued in
+ *   LMDB, in a FIFO of its route and starts when a job of that route finishes.
  * - Sync first: while the farm has queued work (sync requests waiting for a worker), no new
  *   async job is started.
  * - Crash-safe: the queue entry leaves LMDB only in the transaction that stores the result
@@ -31,8 +34,16 @@ export interface DispatcherOptions {
   /** Deadline of one job run (ms). */
   jobTimeoutMs: number;
   retentionMs: number;
+  /** Most jobs of a route running at once; 0 or absent: no cap beyond `concurrency`. */
+  routeCap?: (routeId: string) => number;
   /** Called after a job is finished, with its usage when it succeeded (ledger, outbox wake-up). */
   onFinished?: (job: JobRecord, usage: Usage | undefined) => void;
+}
+
+/** A queued job and its route (for the per-route cap). */
+interface Queued {
+  id: string;
+  routeId: string;
 }
 
 export class Dispatcher {
@@ -42,7 +53,10 @@ export class Dispatcher {
     this.idle.clear();
   }
 
-  private readonly perAccount = new Map<number, string[]>();
+  private readonly perAccount = new Map<number, Queued[]>();
+  /** Jobs of a route at its cap, by route, in the order they were reached. */
+  private readonly held = new Map<string, Queued[]>();
+  private readonly runningByRoute = new Map<string, number>();
   private readonly rotation: number[] = [];
   private readonly running = new Map<string, AbortController>();
   private readonly idle = new Set<() => void>();
@@ -54,20 +68,21 @@ export class Dispatcher {
   /** Loads every queued job (including those running when the process died) and starts. */
   start(): number {
     const queued = this.opts.jobs.queued();
-    for (const { id, clientId } of queued) this.push(clientId, id);
+    for (const { id, clientId } of queued) this.push(clientId, { id, routeId: this.opts.jobs.get(id)?.routeId ?? '' });
     this.pump();
     return queued.length;
   }
 
   /** Jobs must already be committed (JobStore.enqueue) before they are handed over. */
   accept(jobs: readonly JobRecord[]): void {
-    for (const job of jobs) this.push(job.clientId, job.id);
+    for (const job of jobs) this.push(job.clientId, { id: job.id, routeId: job.routeId });
     this.pump();
   }
 
   stats(): { running: number; waiting: number } {
     let waiting = 0;
     for (const q of this.perAccount.values()) waiting += q.length;
+    for (const q of this.held.values()) waiting += q.length;
     return { running: this.running.size, waiting };
   }
 
@@ -85,23 +100,45 @@ export class Dispatcher {
     for (const controller of this.running.values()) controller.abort();
   }
 
-  private push(clientId: number, id: string): void {
+  private push(clientId: number, job: Queued): void {
     let q = this.perAccount.get(clientId);
     if (!q) {
       this.perAccount.set(clientId, (q = []));
       this.rotation.push(clientId);
     }
-    q.push(id);
+    q.push(job);
   }
 
-  private next(): string | undefined {
+  private atCap(routeId: string): boolean {
+    const cap = this.opts.routeCap?.(routeId) ?? 0;
+    return cap > 0 && (this.runningByRoute.get(routeId) ?? 0) >= cap;
+  }
+
+  /** The next job that may start: a held one whose route has room, else the next in rotation. */
+  private nextReady(): Queued | undefined {
+    for (const [routeId, q] of this.held) {
+      if (this.atCap(routeId)) continue;
+      const job = q.shift()!;
+      if (q.length === 0) this.held.delete(routeId);
+      return job;
+    }
+    for (;;) {
+      const job = this.next();
+      if (!job || !this.atCap(job.routeId)) return job;
+      let q = this.held.get(job.routeId);
+      if (!q) this.held.set(job.routeId, (q = []));
+      q.push(job);
+    }
+  }
+
+  private next(): Queued | undefined {
     for (let i = 0; i < this.rotation.length; i++) {
       const clientId = this.rotation.shift()!;
       const q = this.perAccount.get(clientId)!;
-      const id = q.shift();
+      const job = q.shift();
       if (q.length > 0) this.rotation.push(clientId);
       else this.perAccount.delete(clientId);
-      if (id !== undefined) return id;
+      if (job !== undefined) return job;
     }
     return undefined;
   }
@@ -115,14 +152,17 @@ export class Dispatcher {
         this.waitingForSync = setTimeout(() => this.pump(), 5);
         return;
       }
-      const id = this.next();
-      if (id === undefined) return;
+      const job = this.nextReady();
+      if (job === undefined) return;
+      const { id, routeId } = job;
       const controller = new AbortController();
       this.running.set(id, controller);
+      this.runningByRoute.set(routeId, (this.runningByRoute.get(routeId) ?? 0) + 1);
       this.runOne(id, controller.signal)
         .catch((err: unknown) => this.opts.log.error({ err, job_id: id }, 'dispatcher failed to record a job'))
         .finally(() => {
           this.running.delete(id);
+          this.runningByRoute.set(routeId, (this.runningByRoute.get(routeId) ?? 1) - 1);
           if (this.running.size === 0) this.settleIdle();
           this.pump();
         });

@@ -7,7 +7,7 @@
  */
 import { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
-import type { FetchStep, Flow, Vars, Verdict } from '../../core/targets/flow.js';
+import type { FetchStep, Flow, Step, Vars, Verdict } from '../../core/targets/flow.js';
 import type { BrowserCookie } from '../browser/contexts.js';
 import type { DeviceProfile } from '../devices.js';
 import type { TaskMessage } from '../messages.js';
@@ -15,6 +15,7 @@ import type { RawHeaders } from '../net/exchange.js';
 import type { ProxyEntry, ProxyRotation } from '../net/proxies.js';
 import type { TaskAbort } from './abort.js';
 import { withAttempts } from './attempts.js';
+import { runBrowserStep } from './browser-script.js';
 import type { WorkerEnv } from './env.js';
 import { fillRequest, readInto } from './flow-vars.js';
 import { httpPage, renderPage, type Fetched, type PageRequest } from './page-fetch.js';
@@ -88,6 +89,21 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   };
 
   for (const [i, step] of flow.steps.entries()) {
+    if (step.kind === 'browser') {
+      // A browser script is its flow's page: it fails with its own verdict (login wall, ...).
+      const out = await runBrowserStep(step, vars, ctx, proxy);
+      if (!out.ok) {
+        memo.verdict = out.verdict;
+        if (session) env.sessions.drop(session.key, proxy?.url);
+        if (out.verdict.retry) throw new GleanerError('UPSTREAM_FAILED', out.verdict.message, out.verdict.data);
+        throw new GleanerError(out.verdict.code, out.verdict.message, { ...out.verdict.data, final: true });
+      }
+      for (const [name, bodies] of Object.entries(out.parts)) (parts[name] ??= []).push(...bodies);
+      requestBytes += out.page.requestBytes;
+      responseBytes += out.page.responseBytes;
+      page = out.page;
+      continue;
+    }
     if ((step.setup && reused) || (step.when && !step.when(vars))) continue;
     const asPage = i === pageAt;
     let res: Fetched;
@@ -118,7 +134,7 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
       throw new GleanerError(verdict.code, verdict.message, verdict.data);
     }
   }
-  if (session && !reused && flow.steps.some((s) => s.setup)) env.sessions.save(session.key, proxy?.url, jar, vars, session.ttlMs);
+  if (session && !reused && flow.steps.some((s) => s.kind === 'fetch' && s.setup)) env.sessions.save(session.key, proxy?.url, jar, vars, session.ttlMs);
   return run;
 }
 
@@ -148,8 +164,8 @@ async function followUps(
 }
 
 /** The page step: the one marked `page`, else the last. */
-function pageIndex(steps: readonly FetchStep[]): number {
-  const marked = steps.findIndex((s) => s.page === true);
+function pageIndex(steps: readonly Step[]): number {
+  const marked = steps.findIndex((s) => s.kind === 'browser' || s.page === true);
   return marked >= 0 ? marked : steps.length - 1;
 }
 

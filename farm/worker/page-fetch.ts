@@ -5,7 +5,8 @@
  */
 import type { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
-import type { BrowserCookie } from '../browser/contexts.js';
+import type { Browser } from 'playwright-core';
+import type { BrowserCookie, ContextWish, Lease } from '../browser/contexts.js';
 import { render } from '../browser/render.js';
 import type { Tab } from '../browser/tab.js';
 import { requestHeaders, type DeviceProfile } from '../devices.js';
@@ -13,6 +14,7 @@ import type { TaskMessage } from '../messages.js';
 import { decodeBody } from '../net/decode.js';
 import type { RawHeaders } from '../net/exchange.js';
 import { httpFetch } from '../net/fetcher.js';
+import type { GuardProxy } from '../net/guard-proxy.js';
 import type { ProxyEntry } from '../net/proxies.js';
 import { checkUrl } from '../net/ssrf.js';
 import type { TaskAbort } from './abort.js';
@@ -74,6 +76,46 @@ export interface RenderOptions {
   cookies: readonly BrowserCookie[];
 }
 
+export interface OpenedLease {
+  lease: Lease;
+  browser: Browser;
+  guard: GuardProxy | undefined;
+  /** The error that reports the browser as lost (the pool then replaces it). */
+  lost: (message: string) => GleanerError;
+  ref: TaskMessage['browser'];
+}
+
+/**
+ * A context of this worker's browser for one page, through the guard proxy of `proxy` (private
+ * addresses refused) and the context pool (pages capped per worker, memory gate). Shared by
+ * rendered pages and browser scripts.
+ */
+export async function openLease(
+  msg: TaskMessage,
+  env: WorkerEnv,
+  proxy: ProxyEntry | null,
+  device: DeviceProfile,
+  extra: Pick<ContextWish, 'cookies' | 'cookieKey' | 'storageState'>,
+  signal: AbortSignal,
+): Promise<OpenedLease> {
+  // Shared mode: the pool names the node's browser server; per-worker mode: this thread's own.
+  const ref = msg.browser;
+  const lost = (message: string) => new GleanerError('BROWSER_CRASHED', message, ref ? { wsEndpoint: ref.wsEndpoint } : undefined);
+  const browser = await (ref ? env.link.get(ref) : env.local.get()).catch((err: unknown) => {
+    throw ref || !(err instanceof GleanerError) ? lost('The browser could not be reached.') : err;
+  });
+  const browserPid = ref ? ref.pid : env.local.currentPid;
+  const guard = env.policy.allowPrivate ? undefined : await env.guards.get(proxy);
+  try {
+    const lease = await env.contexts.acquire({ browser, browserPid, device, proxy, guardUrl: guard?.url, ...extra }, signal);
+    return { lease, browser, guard, lost, ref };
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    if (!browser.isConnected()) throw lost('The browser went away before the page opened.');
+    throw err instanceof GleanerError ? err : new GleanerError('INTERNAL_ERROR', 'A browser context could not be opened.');
+  }
+}
+
 export async function renderPage(
   msg: TaskMessage,
   env: WorkerEnv,
@@ -85,23 +127,8 @@ export async function renderPage(
 ): Promise<Fetched> {
   // Refused before a page opens (the in-browser guard proxy checks what the page loads after).
   checkUrl(req.url, env.policy);
-  // Shared mode: the pool names the node's browser server; per-worker mode: this thread's own.
-  const ref = msg.browser;
-  const lost = (message: string) => new GleanerError('BROWSER_CRASHED', message, ref ? { wsEndpoint: ref.wsEndpoint } : undefined);
-  const browser = await (ref ? env.link.get(ref) : env.local.get()).catch((err: unknown) => {
-    throw ref || !(err instanceof GleanerError) ? lost('The browser could not be reached.') : err;
-  });
-  const browserPid = ref ? ref.pid : env.local.currentPid;
-  const guard = env.policy.allowPrivate ? undefined : await env.guards.get(proxy);
   const cookieKey = opts.cookies.length ? opts.cookies.map((c) => `${c.domain ?? c.url}|${c.name}=${c.value}`).sort().join(';') : undefined;
-  let lease;
-  try {
-    lease = await env.contexts.acquire({ browser, browserPid, device, proxy, guardUrl: guard?.url, cookies: opts.cookies, cookieKey }, signal);
-  } catch (err) {
-    if (signal.aborted) throw signal.reason;
-    if (!browser.isConnected()) throw lost('The browser went away before the page opened.');
-    throw err instanceof GleanerError ? err : new GleanerError('INTERNAL_ERROR', 'A browser context could not be opened.');
-  }
+  const { lease, browser, guard, lost, ref } = await openLease(msg, env, proxy, device, { cookies: opts.cookies, cookieKey }, signal);
   let ok = false;
   let tab: Tab | undefined;
   try {

@@ -66,7 +66,8 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   return {
     status: results[0]?.metadata.status_code ?? 0,
     results,
-    usage: { pages: results.length, render: ctx.runJs, requestBytes, responseBytes, elapsedMs: Date.now() - started },
+    // A browser script (an assistant's chat page) is rendered whatever `run_js` says.
+    usage: { pages: results.length, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started },
   };
 }
 

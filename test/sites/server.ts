@@ -4,6 +4,7 @@
  * path+query (before handlers run), for fail-N-times pages and for "was it requested" checks.
  */
 import { createServer } from 'node:http';
+import { assistantSite } from './assistants.js';
 import { commerceSite } from './commerce.js';
 import { extractionSite } from './extraction.js';
 import { flowSite } from './flows.js';
@@ -22,7 +23,7 @@ export interface Simulator {
   close(): Promise<void>;
 }
 
-export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite, flowSite, videoSite, commerceSite, mkt1Site];
+export const SITES: readonly SiteHandler[] = [genericSite, seSite, extractionSite, flowSite, videoSite, commerceSite, mkt1Site, assistantSite];
 
 export async function startSimulator(opts: { port?: number; host?: string } = {}): Promise<Simulator> {
   const host = opts.host ?? '127.0.0.1';

@@ -40,7 +40,7 @@ function requestFor(r: RouteSpec): Record<string, unknown> {
 }
 
 const stepsOf = (id: string, targets: Record<string, TargetConfig> = TARGETS) =>
-  planCommerce(route(id), requestFor(route(id)), targets).map((f) => f.steps.map((s: FetchStep) => [s.name, s.url, s.headers ?? null]));
+  planCommerce(route(id), requestFor(route(id)), targets).map((f) => (f.steps as FetchStep[]).map((s) => [s.name, s.url, s.headers ?? null]));
 
 const EXPECTED: Record<string, [string, string, Record<string, string> | null][]> = {
   mkt2: [['page', 'https://shop.example/item/P1?x=1', null]],
@@ -147,7 +147,7 @@ describe('commerce planning details', () => {
       },
     ]);
     const read = only('social1', { session: { url: '/start', read: { token: { pattern: 'token="(\\w+)"' }, region: { json: 'data.regions.0.code' }, ab: { header: 'x-ab' } } } });
-    expect(planCommerce(route('social1/shop/search'), { query: 'mug' }, read)[0]?.steps[0]?.read).toEqual({
+    expect((planCommerce(route('social1/shop/search'), { query: 'mug' }, read)[0]?.steps[0] as FetchStep | undefined)?.read).toEqual({
       token: { from: 'body', pattern: /token="(\w+)"/ },
       region: { from: 'json', path: ['data', 'regions', 0, 'code'] },
       ab: { from: 'header', name: 'x-ab' },
@@ -163,7 +163,7 @@ describe('commerce planning details', () => {
 
   it('header and cookie values cannot inject a header line or a flow variable', () => {
     const t = only('grocery1', { headers: { 'x-store': '{store_id}' }, cookies: { s: '{store_id}' } });
-    const step = planCommerce(route('grocery1/product'), { query: 'p', store_id: 'a\r\nx: {{y}}' }, t)[0]?.steps[0];
+    const step = planCommerce(route('grocery1/product'), { query: 'p', store_id: 'a\r\nx: {{y}}' }, t)[0]?.steps[0] as FetchStep | undefined;
     expect(step?.headers).toEqual({ 'x-store': 'a%0D%0Ax: %7B%7By%7D%7D', cookie: 's=a%0D%0Ax%3A%20%7B%7By%7D%7D' });
   });
 

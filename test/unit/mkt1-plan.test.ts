@@ -20,7 +20,8 @@ function route(id: string): RouteSpec {
   if (!r) throw new Error(`no route ${id}`);
   return r;
 }
-const plan = (id: string, params: Record<string, unknown>, targets: Record<string, { baseUrl: string }> = TARGETS): Flow[] => planMkt1(route(id), params, targets);
+/** mkt1 flows are fetch steps only. */
+const plan = (id: string, params: Record<string, unknown>, targets: Record<string, { baseUrl: string }> = TARGETS) => planMkt1(route(id), params, targets) as (Omit<Flow, 'steps'> & { steps: FetchStep[] })[];
 const pageStep = (f: Flow) => f.steps.at(-1) as FetchStep & { url: string };
 const urls = (id: string, params: Record<string, unknown>, targets?: Record<string, { baseUrl: string }>) => plan(id, params, targets).map((f) => [f.page, pageStep(f).url]);
 

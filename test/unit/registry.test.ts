@@ -130,7 +130,7 @@ describe('routes', () => {
     // Every route has a built-in parser except these (families whose parsers are not built yet, and
     // the spec's parser-less routes).
     expect(ids((r) => r.parser === 'none')).toEqual([
-      'universal', 'se1/maps', 'media/video/download', 'llm1', 'llm2', 'llm3',
+      'universal', 'se1/maps', 'media/video/download',
     ]);
     expect(ids((r) => r.requiresJson === true)).toEqual(['se1/maps', 'media/video/subtitles']);
     expect(ids((r) => r.requiresRunJs === true)).toEqual(['se1/aimode']);

@@ -134,7 +134,6 @@ describe('se2 planning', () => {
 
 describe('default planner (other families)', () => {
   it('query routes fetch {base}/{path after the target token}?query=... with the other parameters sorted', () => {
-    expect(urls('llm1', { query: 'hi there', search: true })).toEqual([[1, `${SIM}/llm1/?query=hi%20there&search=true`]]);
     expect(urls('social1/shop/search', { query: 'mug', country: 'US' })).toEqual([[1, `${SIM}/social1/shop/search?query=mug&country=US`]]);
   });
 

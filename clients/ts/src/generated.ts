@@ -2,7 +2,7 @@
 // `npm run generate` in clients/ts rewrites it; the test suite fails while it is stale.
 
 /** Changes whenever the registry, the schemas or the error codes change. */
-export const REGISTRY_FINGERPRINT = 'e0c72f47a79ec1d8';
+export const REGISTRY_FINGERPRINT = 'd44f0f70c62b149c';
 
 /** Every problem `title` the service can answer (a closed set: branch on it). */
 export type ErrorCode = "VALIDATION_ERROR" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
@@ -4443,6 +4443,77 @@ export interface ParsedJson {
     video_id: string | null;
     permitted: string[];
     etag: string | null;
+  };
+  /** An llm1 answer. */
+  llm1: {
+    /** The question as asked. */
+    prompt: string;
+    /** The answer as the assistant sent it (from its stream when the page has one). */
+    response_text: string;
+    /** The answer's HTML as Markdown (lists, code, links kept). */
+    markdown_text: string;
+    /** The model that answered, when the page names it. */
+    model: string | null;
+    /** Sources the answer cites. */
+    citations: Array<{
+      url: string;
+      title: string;
+      text: string;
+    }>;
+    /** Links in the answer, once each. */
+    links: Array<{
+      url: string;
+      text: string;
+    }>;
+  };
+  /** An llm2 answer. */
+  llm2: {
+    /** The question as asked. */
+    prompt: string;
+    /** The answer as the assistant sent it (from its stream when the page has one). */
+    response_text: string;
+    /** The answer's HTML as Markdown (lists, code, links kept). */
+    markdown_text: string;
+    /** The model that answered, when the page names it. */
+    model: string | null;
+    /** Sources the answer cites. */
+    citations: Array<{
+      url: string;
+      title: string;
+      text: string;
+    }>;
+    /** Links in the answer, once each. */
+    links: Array<{
+      url: string;
+      text: string;
+    }>;
+  };
+  /** An llm3 answer with cited sources and related questions. */
+  llm3: {
+    prompt_query: string;
+    model: string | null;
+    /** The result page the question led to. */
+    url: string;
+    /** The answer: paragraphs as strings, lists and tables as objects. */
+    answer_results: Array<string | {
+      list: Array<string[]>;
+    } | {
+      table: Array<{
+        table_columns: Array<string[]>;
+        table_rows: Array<Array<string[]>>;
+      }>;
+    }>;
+    /** The answer as Markdown. */
+    answer_results_md: string;
+    related_queries: string[];
+    additional_results: {
+      /** Cited sources. */
+      sources_results: Array<{
+        url: string;
+        title: string;
+        domain: string;
+      }>;
+    };
   };
   /** The page parsed by its kind (from the URL path or the page). */
   mkt1: {

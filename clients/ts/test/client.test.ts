@@ -9,7 +9,7 @@ import { startGateway, type TestGateway } from '../../../test/helpers/gateway.js
 import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
 import { se1Docs } from '../../../test/sites/se-data.js';
 import { startSimulator, type Simulator } from '../../../test/sites/server.js';
-import { Gleaner, GleanerApiError, GleanerJobError, parseWebhook, verifyWebhook, type ParsedJson } from '../src/index.js';
+import { Gleaner, GleanerApiError, GleanerJobError, parseWebhook, verifyWebhook, type BatchOutcome, type ParsedJson } from '../src/index.js';
 
 let sim: Simulator;
 let gw: TestGateway;
@@ -78,8 +78,10 @@ describe('async and batch', () => {
 
   test('runBatch: one outcome per value, in order', async () => {
     const urls = [`${sim.origin}/static`, `${sim.origin}/static/next`];
-    const outcomes = await g.runBatch('universal', { url: urls, output: ['markdown'] }, { intervalMs: 100 });
-    expect(outcomes.map((o) => (o.ok ? o.job.results[0].metadata.url : o.error.message))).toEqual(urls);
+    const outcomes: BatchOutcome<'universal'>[] = await g.runBatch<'universal'>('universal', { url: urls, output: ['markdown'] }, { intervalMs: 100 });
+    const got: string[] = [];
+    for (const o of outcomes) got.push(o.ok ? o.job.results[0].metadata.url : o.error.message);
+    expect(got).toEqual(urls);
   });
 
   test('a faulted job rejects with its problem code', async () => {
