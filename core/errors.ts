@@ -56,9 +56,12 @@ export const ERROR_CODES = {
     disposition: 'fail',
     detail: 'Every attempt to fetch the target failed.',
   },
-  /** An upstream answer or network failure on one attempt; retried, then REQUEST_FAILED_AFTER_MANY_RETRIES. */
+  /** An upstream answer or network failure on one attempt; retried, then REQUEST_FAILED_AFTER_MANY_RETRIES. Never reaches a client. */
   UPSTREAM_FAILED: { status: 500, disposition: 'retry', detail: 'The upstream request failed.' },
-  /** Chromium crashed or disconnected while holding the page; retried once on a new browser. */
+  /**
+   * Chromium crashed or disconnected while holding the page; retried once on a new browser, then
+   * REQUEST_FAILED_AFTER_MANY_RETRIES with the cause in `detail` (farm/pool.ts). Never reaches a client.
+   */
   BROWSER_CRASHED: { status: 500, disposition: 'retry', detail: 'The browser crashed while rendering the page.' },
   RESPONSE_TOO_LARGE: { status: 500, disposition: 'fail', detail: 'The upstream response exceeds the size cap.' },
   EXTRACTION_FAILED: {

@@ -131,8 +131,7 @@ export class FarmPool {
         this.logger?.warn({ task: task.id }, 'browser lost during task; retrying once');
         continue;
       }
-      // The endpoint is internal (its path is the browser server's only secret): never pass it on.
-      throw err.code === 'BROWSER_CRASHED' ? new GleanerError('BROWSER_CRASHED', err.message) : err;
+      throw clientFacing(err, attempt);
     }
   }
 
@@ -207,4 +206,29 @@ export class FarmPool {
       }
     }
   }
+}
+
+/**
+ * The farm's failures as a client may see them. BROWSER_CRASHED and UPSTREAM_FAILED are the
+ * farm's own retry signals, documented nowhere a client reads: once the farm has stopped
+ * retrying, the request failed after its retries (spec 7: REQUEST_FAILED_AFTER_MANY_RETRIES,
+ * not charged) and `detail` names the cause. The lost browser's endpoint is dropped on the way
+ * (its path is the browser server's only secret).
+ */
+export function clientFacing(err: GleanerError, attempts: number): GleanerError {
+  if (err.code === 'BROWSER_CRASHED') {
+    return new GleanerError(
+      'REQUEST_FAILED_AFTER_MANY_RETRIES',
+      `Rendering the target failed: the browser crashed on each of ${attempts} attempt${attempts === 1 ? '' : 's'} (last: ${sentence(err.message)}).`,
+      { cause: 'BROWSER_CRASHED', attempts },
+    );
+  }
+  if (err.code === 'UPSTREAM_FAILED') {
+    return new GleanerError('REQUEST_FAILED_AFTER_MANY_RETRIES', `Every attempt to fetch the target failed (last: ${sentence(err.message)}).`, { cause: 'UPSTREAM_FAILED', attempts });
+  }
+  return err;
+}
+
+function sentence(message: string): string {
+  return message.replace(/\.$/, '');
 }
