@@ -57,6 +57,11 @@ export interface Config {
   storage: Record<string, unknown>;
   /** Deadline of one async job run (ms). */
   jobTimeoutMs: number;
+  /**
+   * Starts after which a job that never finished is given up (`faulted`, INTERNAL_ERROR, not
+   * charged): a job whose run takes the process down would otherwise rerun after every restart.
+   */
+  jobMaxStarts: number;
   /** Webhook/bucket delivery retries: attempts in all, first backoff ceiling, largest ceiling (ms). */
   deliveryAttempts: number;
   deliveryBaseMs: number;
@@ -91,6 +96,7 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   dataPublicUrl: undefined,
   storage: {},
   jobTimeoutMs: 300_000,
+  jobMaxStarts: 3,
   deliveryAttempts: 8,
   deliveryBaseMs: 30_000,
   deliveryMaxMs: 30 * 60_000,
@@ -154,6 +160,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataPublicUrl: env.GLEANER_DATA_PUBLIC_URL || undefined,
     storage: jsonFile(env, 'GLEANER_STORAGE', DEFAULTS.storage),
     jobTimeoutMs: int(env, 'GLEANER_JOB_TIMEOUT_MS', DEFAULTS.jobTimeoutMs),
+    jobMaxStarts: int(env, 'GLEANER_JOB_MAX_STARTS', DEFAULTS.jobMaxStarts) || DEFAULTS.jobMaxStarts,
     deliveryAttempts: int(env, 'GLEANER_DELIVERY_ATTEMPTS', DEFAULTS.deliveryAttempts),
     deliveryBaseMs: int(env, 'GLEANER_DELIVERY_BASE_MS', DEFAULTS.deliveryBaseMs),
     deliveryMaxMs: int(env, 'GLEANER_DELIVERY_MAX_MS', DEFAULTS.deliveryMaxMs),

@@ -139,6 +139,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     concurrency: Math.max(1, Math.floor((config.workers * DEFAULT_LIMITS.tasksPerWorker) / 2)),
     jobTimeoutMs: config.jobTimeoutMs,
     retentionMs: config.retentionMs,
+    maxStarts: config.jobMaxStarts,
     onFinished: (job, usage) => {
       if (usage && job.status === 'done') {
         const source = typeof job.extra?.source === 'string' ? job.extra.source : undefined;

@@ -43,7 +43,7 @@ export interface JobRecord {
   /** Upstream status of the first page (spec 2.3 `status`) once done. */
   upstreamStatus?: number;
   error?: WireError;
-  /** Runs started; a job whose worker died is retried once. */
+  /** Runs started (`start`); a job started `GLEANER_JOB_MAX_STARTS` times without finishing is given up. */
   attempts: number;
   /** Queue priority (lower runs first); part of the queue key. */
   priority: number;
@@ -99,13 +99,20 @@ export class JobStore {
     return this.dbs.queue.getCount();
   }
 
-  async markRunning(id: string): Promise<JobRecord | undefined> {
+  /**
+   * Counts a start and marks the job running, in one transaction. A job already started
+   * `maxStarts` times that never finished is not started again (`started: false`): each of
+   * those runs ended with the process (kill, crash), so the next may too. Undefined when the
+   * job is unknown or already final.
+   */
+  async start(id: string, maxStarts: number): Promise<{ job: JobRecord; started: boolean } | undefined> {
     return this.dbs.root.transaction(() => {
       const job = this.get(id);
       if (!job || job.status === 'done' || job.status === 'faulted') return undefined;
+      if (job.attempts >= maxStarts) return { job, started: false };
       const next: JobRecord = { ...job, status: 'running', attempts: job.attempts + 1, updatedAt: Date.now() };
       this.dbs.jobs.put(id, next);
-      return next;
+      return { job: next, started: true };
     });
   }
 
