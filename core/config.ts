@@ -62,8 +62,13 @@ export interface Config {
    * charged): a job whose run takes the process down would otherwise rerun after every restart.
    */
   jobMaxStarts: number;
-  /** Webhook/bucket delivery retries: attempts in all, first backoff ceiling, largest ceiling (ms). */
+  /**
+   * Webhook/bucket delivery retries: attempts in all (0: no count bound), the time horizon after
+   * which a delivery is given up into the dead-letter list, first backoff ceiling, largest
+   * ceiling (ms).
+   */
   deliveryAttempts: number;
+  deliveryHorizonMs: number;
   deliveryBaseMs: number;
   deliveryMaxMs: number;
   /** How often expired jobs are swept (ms). */
@@ -97,7 +102,8 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   storage: {},
   jobTimeoutMs: 300_000,
   jobMaxStarts: 3,
-  deliveryAttempts: 8,
+  deliveryAttempts: 0,
+  deliveryHorizonMs: 24 * 60 * 60_000,
   deliveryBaseMs: 30_000,
   deliveryMaxMs: 30 * 60_000,
   sweepIntervalMs: 60_000,
@@ -162,6 +168,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     jobTimeoutMs: int(env, 'GLEANER_JOB_TIMEOUT_MS', DEFAULTS.jobTimeoutMs),
     jobMaxStarts: int(env, 'GLEANER_JOB_MAX_STARTS', DEFAULTS.jobMaxStarts) || DEFAULTS.jobMaxStarts,
     deliveryAttempts: int(env, 'GLEANER_DELIVERY_ATTEMPTS', DEFAULTS.deliveryAttempts),
+    deliveryHorizonMs: int(env, 'GLEANER_DELIVERY_HORIZON_MS', DEFAULTS.deliveryHorizonMs) || DEFAULTS.deliveryHorizonMs,
     deliveryBaseMs: int(env, 'GLEANER_DELIVERY_BASE_MS', DEFAULTS.deliveryBaseMs),
     deliveryMaxMs: int(env, 'GLEANER_DELIVERY_MAX_MS', DEFAULTS.deliveryMaxMs),
     sweepIntervalMs: int(env, 'GLEANER_SWEEP_INTERVAL_MS', DEFAULTS.sweepIntervalMs),

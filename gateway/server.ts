@@ -121,12 +121,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   svc.farm = farm;
   const outbox = new Outbox({
     jobs: store.jobs,
+    deliveries: store.deliveries,
+    retentionMs: config.retentionMs,
     accounts: store.accounts,
     events: svc.events,
     log,
     payloads: deliveryPayloads(svc, url, jobApi.dataUrl),
     delivery: parseDeliveryConfig(config.storage),
-    policy: { maxAttempts: config.deliveryAttempts, baseMs: config.deliveryBaseMs, maxMs: config.deliveryMaxMs, jitter: 'full', maxRetryAfterMs: config.deliveryMaxMs },
+    policy: {
+      maxAttempts: config.deliveryAttempts,
+      horizonMs: config.deliveryHorizonMs,
+      baseMs: config.deliveryBaseMs,
+      maxMs: config.deliveryMaxMs,
+      jitter: 'full',
+      maxRetryAfterMs: config.deliveryMaxMs,
+    },
     allowPrivate: config.allowPrivate,
   });
   const dispatcher = new Dispatcher({

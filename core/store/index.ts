@@ -9,6 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { AccountStore } from './accounts.js';
+import { DeliveryStore } from './deliveries.js';
 import { JobStore } from './jobs.js';
 import { UsageLedger } from './usage.js';
 
@@ -25,6 +26,8 @@ export interface StoreDatabases {
   queue: Database<unknown, Key>;
   /** [dueAt, jobId, kind] → attempt */
   outbox: Database<unknown, Key>;
+  /** [jobId, kind] → DeadLetter: deliveries that failed for good, until an operator retries them */
+  deadletters: Database<unknown, Key>;
   /** [expiresAt, jobId] → null */
   expiry: Database<unknown, Key>;
   /** [clientId, day, product, source, parsed] → counters */
@@ -35,6 +38,7 @@ export class Store {
   readonly dbs: StoreDatabases;
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
+  readonly deliveries: DeliveryStore;
   readonly usage: UsageLedger;
   private closed = false;
 
@@ -42,6 +46,7 @@ export class Store {
     this.dbs = dbs;
     this.accounts = new AccountStore(dbs);
     this.jobs = new JobStore(dbs);
+    this.deliveries = new DeliveryStore(dbs);
     this.usage = new UsageLedger(dbs);
   }
 
@@ -60,6 +65,7 @@ export class Store {
       results: root.openDB({ name: 'results' }),
       queue: root.openDB({ name: 'queue' }),
       outbox: root.openDB({ name: 'outbox' }),
+      deadletters: root.openDB({ name: 'deadletters' }),
       expiry: root.openDB({ name: 'expiry' }),
       usage: root.openDB({ name: 'usage' }),
     };

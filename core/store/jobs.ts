@@ -6,8 +6,7 @@
  * - `finish` writes the result, sets the final status, removes the queue entry and adds the
  *   outbox entries together: a crash before it leaves the job queued (it runs again after
  *   restart); a crash after it leaves it done (it never runs twice, its result is written once).
- * - Outbox entries are removed only when delivered or given up, in the same transaction that
- *   records the delivery state on the job.
+ * - Outbox entries are taken, rescheduled and given up by `DeliveryStore` (deliveries.ts).
  */
 import type { WireError } from '../errors.js';
 import type { Mode } from '../registry/types.js';
@@ -23,9 +22,12 @@ export type JobApi = 'web' | 'job';
 
 export interface DeliveryRecord {
   state: DeliveryState;
+  /** Attempts since `since`. */
   attempts: number;
   lastError?: string;
   deliveredAt?: number;
+  /** When the current series of attempts began (the job's finish, or an operator's retry): the retry horizon counts from here. */
+  since?: number;
 }
 
 export interface JobRecord {
@@ -40,6 +42,8 @@ export interface JobRecord {
   createdAt: number;
   updatedAt: number;
   finishedAt?: number;
+  /** When the sweep removes the job (its key in the expiry index); later than `finishedAt + retention` while deliveries are owed. */
+  expiresAt?: number;
   /** Upstream status of the first page (spec 2.3 `status`) once done. */
   upstreamStatus?: number;
   error?: WireError;
@@ -66,8 +70,9 @@ export interface OutboxEntry {
 
 /** Queue keys order jobs by priority then id (ids sort by time). */
 type QueueKey = [number, string];
-type OutboxKey = [number, string, DeliveryKind];
-type ExpiryKey = [number, string];
+export type OutboxKey = [number, string, DeliveryKind];
+export type ExpiryKey = [number, string];
+export type DeadLetterKey = [string, DeliveryKind];
 
 export class JobStore {
   constructor(private readonly dbs: StoreDatabases) {}
@@ -137,45 +142,13 @@ export class JobStore {
         next.error = outcome.error;
       }
       for (const kind of deliveriesOf(next)) {
-        next.deliveries[kind] = { state: 'pending', attempts: 0 };
+        next.deliveries[kind] = { state: 'pending', attempts: 0, since: now };
         this.dbs.outbox.put([now, id, kind] satisfies OutboxKey, 0);
       }
+      next.expiresAt = now + retentionMs;
       this.dbs.jobs.put(id, next);
       this.dbs.queue.remove([job.priority, id] satisfies QueueKey);
-      this.dbs.expiry.put([now + retentionMs, id] satisfies ExpiryKey, null);
-      return next;
-    });
-  }
-
-  /** Outbox entries due by `now`, oldest first. */
-  dueDeliveries(now: number, limit: number): OutboxEntry[] {
-    const out: OutboxEntry[] = [];
-    for (const { key, value } of this.dbs.outbox.getRange({ end: [now + 1], limit })) {
-      const [dueAt, jobId, kind] = key as OutboxKey;
-      out.push({ jobId, kind, dueAt, attempt: value as number });
-    }
-    return out;
-  }
-
-  nextDeliveryDue(): number | undefined {
-    for (const key of this.dbs.outbox.getKeys({ limit: 1 })) return (key as OutboxKey)[0];
-    return undefined;
-  }
-
-  /** Records an attempt: delivered/failed removes the entry; otherwise reschedules it. */
-  async recordDelivery(entry: OutboxEntry, result: { state: DeliveryState; error?: string; retryAt?: number }): Promise<JobRecord | undefined> {
-    return this.dbs.root.transaction(() => {
-      this.dbs.outbox.remove([entry.dueAt, entry.jobId, entry.kind] satisfies OutboxKey);
-      const job = this.get(entry.jobId);
-      if (!job) return undefined;
-      const attempts = entry.attempt + 1;
-      const record: DeliveryRecord = { state: result.state, attempts, ...(result.error ? { lastError: result.error } : {}) };
-      if (result.state === 'delivered') record.deliveredAt = Date.now();
-      if (result.state === 'pending' && result.retryAt !== undefined) {
-        this.dbs.outbox.put([result.retryAt, entry.jobId, entry.kind] satisfies OutboxKey, attempts);
-      }
-      const next: JobRecord = { ...job, deliveries: { ...job.deliveries, [entry.kind]: record }, updatedAt: Date.now() };
-      this.dbs.jobs.put(job.id, next);
+      this.dbs.expiry.put([next.expiresAt, id] satisfies ExpiryKey, null);
       return next;
     });
   }
@@ -189,6 +162,9 @@ export class JobStore {
         this.dbs.expiry.remove(key);
         this.dbs.jobs.remove(key[1]);
         this.dbs.results.remove(key[1]);
+        // A dead letter cannot be redelivered without its job.
+        this.dbs.deadletters.remove([key[1], 'webhook'] satisfies DeadLetterKey);
+        this.dbs.deadletters.remove([key[1], 'storage'] satisfies DeadLetterKey);
       }
     });
     return expired.length;
