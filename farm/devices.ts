@@ -42,11 +42,16 @@ export function deviceFor(value: unknown): DeviceProfile {
   return value === 'mobile' ? DEVICES.mobile : DEVICES.desktop;
 }
 
-/** Headers of a plain-HTTP page fetch as this device's browser would send them. */
+/**
+ * Headers of a plain-HTTP page fetch as this device's browser would send them. Compressed
+ * bodies are inflated by the agents' decompress interceptor (net/agents.ts), which knows
+ * gzip, deflate and br.
+ */
 export function requestHeaders(device: DeviceProfile): Record<string, string> {
   return {
     'user-agent': device.userAgent,
     accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    'accept-encoding': 'gzip, deflate, br',
     'accept-language': 'en-US,en;q=0.9',
     ...device.hints,
   };

@@ -75,6 +75,7 @@ describe('devices', () => {
     expect(requestHeaders(DEVICES.mobile)).toEqual({
       'user-agent': DEVICES.mobile.userAgent,
       accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      'accept-encoding': 'gzip, deflate, br',
       'accept-language': 'en-US,en;q=0.9',
       'sec-ch-ua-mobile': '?1',
       'sec-ch-ua-platform': '"Android"',
