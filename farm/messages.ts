@@ -65,6 +65,8 @@ export interface WorkerSetup {
 export interface BrowserLaunch {
   executablePath: string | undefined;
   args: string[];
+  /** The browser's version (`156.0.8078.79`), read from its binary: the user agents name its major. */
+  version: string | undefined;
 }
 
 /** Where the node's browser server is, for tasks that render. */

@@ -18,7 +18,8 @@ import type { Config } from '../core/config.js';
 import { GleanerError } from '../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask, TaskReply } from '../core/wire.js';
 import { BrowserHost } from './browser-host.js';
-import { chromiumArgs, resolveExecutable } from './chromium-args.js';
+import { chromeVersion, chromiumArgs, resolveExecutable } from './chromium-args.js';
+import { useChromeVersion } from './devices.js';
 import { Dispatch, WORKER_STOPPED, cancelled } from './dispatch.js';
 import type { BrowserRef, ControlMessage, FarmLimits, TaskMessage, WorkerSetup } from './messages.js';
 import { createStatsBuffer, readStats, releaseThread } from './stats.js';
@@ -66,7 +67,10 @@ export class FarmPool {
     this.cancels.unref();
     this.mode = limits.browserMode;
     const executablePath = resolveExecutable(config.chromium);
-    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate }) };
+    const version = chromeVersion(executablePath);
+    // This thread's profiles too (the HTTP answers name what the workers send).
+    useChromeVersion(version);
+    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate }), version };
     const setup: WorkerSetup = { config, limits, hosts, stats: this.statsBuffer, cancelChannel, browserLaunch };
     this.piscina = new Piscina<TaskMessage, TaskReply>({
       filename: new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url).href,

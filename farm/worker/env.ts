@@ -6,6 +6,7 @@ import { threadId } from 'node:worker_threads';
 import type { Browser } from 'playwright-core';
 import { BrowserLink } from '../browser/connection.js';
 import { LocalBrowser } from '../browser/local.js';
+import { useChromeVersion } from '../devices.js';
 import { ContextPool } from '../browser/contexts.js';
 import { MemoryGate } from '../browser/memory.js';
 import type { WorkerSetup } from '../messages.js';
@@ -53,6 +54,7 @@ export interface WorkerEnv {
 }
 
 export function createEnv(setup: WorkerSetup): WorkerEnv {
+  useChromeVersion(setup.browserLaunch.version);
   const policy: NetPolicy = { allowPrivate: setup.config.allowPrivate, hosts: lowerKeys(setup.hosts) };
   const slot = claimSlot(setup.stats, threadId);
   const contexts = new ContextPool(setup.limits, setup.config.contextsPerWorker, slot, new MemoryGate(setup.limits.maxRssBytes));

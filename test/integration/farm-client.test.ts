@@ -1,10 +1,14 @@
 /**
- * The plain path asks for compressed bodies (`Accept-Encoding: gzip, deflate, br`) and
- * inflates them with undici's decompress interceptor, error pages included; the size cap
- * applies to the inflated bytes. Real farm, simulator pages compressed by node:zlib.
+ * The farm as an HTTP client. The plain path asks for compressed bodies (`Accept-Encoding:
+ * gzip, deflate, br`) and inflates them with undici's decompress interceptor, error pages
+ * included; the size cap applies to the inflated bytes. Both paths name the Chrome major
+ * version of the browser the farm runs. Real farm and Chromium, simulator pages compressed by
+ * node:zlib.
  */
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadConfig } from '../../core/config.js';
+import { DEVICES } from '../../farm/devices.js';
 import { createFarm, type Farm } from '../../farm/index.js';
 import { failure, task } from '../helpers/farm.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
@@ -42,3 +46,14 @@ test('the size cap counts inflated bytes: a 30 MB bomb of 30 KB fails as RESPONS
   // And the worker carries on.
   expect((await farm.run(task({ url: `${sim.origin}/static` }))).status).toBe(200);
 });
+
+test('the user agent names the Chrome major version of the browser the farm runs, on both paths', async () => {
+  const config = loadConfig({}, { allowPrivate: true });
+  const major = /(\d+)\.\d+\.\d+\.\d+/.exec(execFileSync(config.chromium as string, ['--version'], { encoding: 'utf8' }))![1];
+  const plain = await farm.run(task({ url: `${sim.origin}/headers`, device: 'mobile' }));
+  const sent = JSON.parse(plain.results[0]!.html!) as Record<string, string>;
+  expect(sent['user-agent']).toBe(`Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`);
+  expect(DEVICES.mobile.userAgent).toBe(sent['user-agent']);
+  const rendered = await farm.run(task({ url: `${sim.origin}/ua`, run_js: true }));
+  expect(/<p id="ua">([^<]*)<\/p>/.exec(rendered.results[0]!.html!)?.[1]).toBe(`Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`);
+}, 60_000);
