@@ -30,7 +30,22 @@ export function guardedConnector(policy: NetPolicy): buildConnector.connector {
   };
 }
 
-const decompress = interceptors.decompress({ skipErrorResponses: false });
+const decompress = quietly(() => interceptors.decompress({ skipErrorResponses: false }));
+
+/**
+ * undici 7 marks the decompress interceptor experimental with a warning on stderr, once per
+ * thread (four lines per farm start). The version is pinned (^7.30) and covered by the farm's
+ * compression tests, so the line tells an operator nothing: it is not emitted.
+ */
+function quietly<T>(make: () => T): T {
+  const emit = process.emitWarning;
+  process.emitWarning = () => undefined;
+  try {
+    return make();
+  } finally {
+    process.emitWarning = emit;
+  }
+}
 
 export class Agents {
   private direct: Dispatcher | undefined;
