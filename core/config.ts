@@ -36,6 +36,10 @@ export interface Config {
   llm: LlmConfig | undefined;
   workers: number;
   contextsPerWorker: number;
+  /** Threads that run `run_js` tasks, each with its own browser (the page budget workers x contexts is divided between them). */
+  browserThreads: number;
+  /** A browser without a rendering task for this long (ms) is closed; 0 = never. */
+  browserIdleMs: number;
   logLevel: string;
   /** Largest request body accepted, checked while streaming (bytes). */
   maxBodyBytes: number;
@@ -90,6 +94,8 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   llm: undefined,
   workers: availableParallelism(),
   contextsPerWorker: 2,
+  browserThreads: 1,
+  browserIdleMs: 60_000,
   logLevel: 'info',
   maxBodyBytes: 4 * 1024 * 1024,
   syncTimeoutMs: 150_000,
@@ -157,6 +163,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     llm: llmUrl ? { url: llmUrl, key: env.GLEANER_LLM_KEY || undefined, model: env.GLEANER_LLM_MODEL || undefined } : undefined,
     workers: int(env, 'GLEANER_WORKERS', DEFAULTS.workers) || DEFAULTS.workers,
     contextsPerWorker: int(env, 'GLEANER_CONTEXTS', DEFAULTS.contextsPerWorker) || DEFAULTS.contextsPerWorker,
+    browserThreads: int(env, 'GLEANER_BROWSER_THREADS', DEFAULTS.browserThreads) || DEFAULTS.browserThreads,
+    browserIdleMs: int(env, 'GLEANER_BROWSER_IDLE_MS', DEFAULTS.browserIdleMs),
     logLevel: env.GLEANER_LOG_LEVEL || DEFAULTS.logLevel,
     syncTimeoutMs: int(env, 'GLEANER_SYNC_TIMEOUT_MS', DEFAULTS.syncTimeoutMs),
     maxBatch: int(env, 'GLEANER_MAX_BATCH', DEFAULTS.maxBatch),

@@ -60,6 +60,10 @@ export interface WorkerSetup {
   browserLaunch: BrowserLaunch;
   /** Name of the farm's BroadcastChannel on which the pool posts the `seq` of a cancelled task. */
   cancelChannel: string;
+  /** Browser pages in flight on this thread (render threads; 0 on fetch threads, which never render). */
+  pages: number;
+  /** This thread's browser closes after this long (ms) without a rendering task; 0 = never. */
+  browserIdleMs: number;
 }
 
 export interface BrowserLaunch {

@@ -57,10 +57,10 @@ export function createEnv(setup: WorkerSetup): WorkerEnv {
   useChromeVersion(setup.browserLaunch.version);
   const policy: NetPolicy = { allowPrivate: setup.config.allowPrivate, hosts: lowerKeys(setup.hosts) };
   const slot = claimSlot(setup.stats, threadId);
-  const contexts = new ContextPool(setup.limits, setup.config.contextsPerWorker, slot, new MemoryGate(setup.limits.maxRssBytes));
+  const contexts = new ContextPool(setup.limits, setup.pages, slot, new MemoryGate(setup.limits.maxRssBytes));
   const dropBrowser = (browser: Browser) => contexts.dropBrowser(browser);
   const link = new BrowserLink(dropBrowser);
-  const local = new LocalBrowser(setup.browserLaunch, slot, dropBrowser);
+  const local = new LocalBrowser(setup.browserLaunch, slot, dropBrowser, { ms: setup.browserIdleMs, busy: () => contexts.busy });
   const cancels = new CancelBoard(setup.cancelChannel, (how) => (how === 'kill' ? local.kill() : local.close()));
   return { setup, policy, agents: new Agents(policy), link, local, contexts, guards: new Guards(policy), slot, cancels };
 }
