@@ -34,6 +34,17 @@ export interface StoreDatabases {
   usage: Database<unknown, Key>;
 }
 
+/**
+ * The LMDB environment in `dataDir`, with the options every opener must share (the service,
+ * the CLI in another process, the farm's workers writing async results in other threads).
+ */
+export function openRoot(dataDir: string): RootDatabase {
+  mkdirSync(dataDir, { recursive: true });
+  // noSync off: every commit is durable before its promise resolves (an accepted job must
+  // survive kill -9). Many small commits are batched by lmdb-js into one fsync.
+  return open({ path: dataDir, maxDbs: 32, mapSize: 2 ** 34, commitDelay: 0 });
+}
+
 export class Store {
   readonly dbs: StoreDatabases;
   readonly accounts: AccountStore;
@@ -51,10 +62,7 @@ export class Store {
   }
 
   static open(dataDir: string): Store {
-    mkdirSync(dataDir, { recursive: true });
-    // noSync off: every commit is durable before its promise resolves (an accepted job must
-    // survive kill -9). Many small commits are batched by lmdb-js into one fsync.
-    const root = open({ path: dataDir, maxDbs: 32, mapSize: 2 ** 34, commitDelay: 0 });
+    const root = openRoot(dataDir);
     const dbs: StoreDatabases = {
       root,
       meta: root.openDB({ name: 'meta' }),

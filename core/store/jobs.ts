@@ -127,7 +127,8 @@ export class JobStore {
    */
   async finish(
     id: string,
-    outcome: { ok: true; upstreamStatus: number; results: PageResult[] } | { ok: false; error: WireError },
+    /** `results` undefined: the farm's worker stored them already (ScrapeTask.persist). */
+    outcome: { ok: true; upstreamStatus: number; results: PageResult[] | undefined } | { ok: false; error: WireError },
     retentionMs: number,
   ): Promise<JobRecord | undefined> {
     return this.dbs.root.transaction(() => {
@@ -137,7 +138,7 @@ export class JobStore {
       const next: JobRecord = { ...job, status: outcome.ok ? 'done' : 'faulted', updatedAt: now, finishedAt: now, deliveries: { ...job.deliveries } };
       if (outcome.ok) {
         next.upstreamStatus = outcome.upstreamStatus;
-        this.dbs.results.put(id, { results: outcome.results } satisfies JobResult);
+        if (outcome.results) this.dbs.results.put(id, { results: outcome.results } satisfies JobResult);
       } else {
         next.error = outcome.error;
       }
