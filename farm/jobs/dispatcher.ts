@@ -142,13 +142,14 @@ export class Dispatcher {
     const { job } = start;
     const { events } = this.opts;
     events.publish({ type: 'started', jobId: id, clientId: job.clientId, routeId: job.routeId, at: Date.now(), ...(job.batchId ? { batchId: job.batchId } : {}) });
-    const task: ScrapeTask = { id, routeId: job.routeId, params: job.params, accountId: job.clientId, deadline: Date.now() + this.opts.jobTimeoutMs };
+    // The worker writes the results to the store itself (ScrapeTask.persist): they never cross to this thread.
+    const task: ScrapeTask = { id, routeId: job.routeId, params: job.params, accountId: job.clientId, deadline: Date.now() + this.opts.jobTimeoutMs, persist: true };
     let finished: JobRecord | undefined;
     let usage: Usage | undefined;
     try {
       const outcome = await this.opts.runner.run(task, signal);
       usage = outcome.usage;
-      finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.results }, this.opts.retentionMs);
+      finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.stored ? undefined : outcome.results }, this.opts.retentionMs);
     } catch (err) {
       if (signal.aborted && this.stopped) return; // destroyed: stays queued for the next start
       finished = await this.opts.jobs.finish(id, { ok: false, error: toWireError(err) }, this.opts.retentionMs);
