@@ -81,3 +81,42 @@ describe('withRetries', () => {
     await expect(withRetries({ attempts: 3, baseMs: 1 }, () => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
   });
 });
+
+describe('the fetch attempt loop on the helper (farm/worker/attempts.ts)', () => {
+  const run = async (results: Array<{ status: number; retryAfterMs?: number } | Error>, deadline?: number) => {
+    const { withAttempts } = await import('../../farm/worker/attempts.js');
+    const { ProxyRotation } = await import('../../farm/net/proxies.js');
+    const { TaskAbort } = await import('../../farm/worker/abort.js');
+    const calls: number[] = [];
+    const out = withAttempts({ maxAttempts: 3, baseMs: 60_000, abort: new TaskAbort(), rotation: new ProxyRotation(null), ...(deadline ? { deadline } : {}) }, async (_proxy, n) => {
+      calls.push(n);
+      const r = results[n]!;
+      if (r instanceof Error) throw r;
+      return r;
+    });
+    return { out, calls };
+  };
+
+  test("a 503's Retry-After is waited instead of the backoff; a 500's is not a promise", async () => {
+    const a = await run([{ status: 503, retryAfterMs: 0 }, { status: 200 }]);
+    expect([await a.out, a.calls]).toEqual([{ status: 200 }, [0, 1]]);
+  });
+
+  test('a Retry-After above 30 s ends the attempts at once, saying so', async () => {
+    const a = await run([{ status: 429, retryAfterMs: 120_000 }]);
+    await expect(a.out).rejects.toMatchObject({
+      code: 'REQUEST_FAILED_AFTER_MANY_RETRIES',
+      message: 'Every attempt to fetch the target failed (last: HTTP 429; the target asked to retry in 120 s).',
+      data: { attempts: 1, last: 'HTTP 429' },
+    });
+    expect(a.calls).toEqual([0]);
+  });
+
+  test('a final upstream failure stops at once; other errors pass through', async () => {
+    const { GleanerError } = await import('../../core/errors.js');
+    const final = await run([new GleanerError('UPSTREAM_FAILED', 'More than 10 redirects.', { final: true })]);
+    await expect(final.out).rejects.toMatchObject({ code: 'REQUEST_FAILED_AFTER_MANY_RETRIES', message: 'Every attempt to fetch the target failed (last: More than 10 redirects.).', data: { attempts: 1 } });
+    const refused = await run([new GleanerError('TARGET_FORBIDDEN')]);
+    await expect(refused.out).rejects.toMatchObject({ code: 'TARGET_FORBIDDEN' });
+  });
+});
