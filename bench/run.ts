@@ -58,6 +58,7 @@ function farmRow(page: string, r: RunStats, best = false): Record<string, unknow
     'p95 ms': r.p95Ms,
     'CPU ms/page': r.cpuMsPerPage,
     'peak RSS MB': r.peakRssMb,
+    'peak PSS MB': r.peakPssMb,
     failures: r.failures,
   };
 }
@@ -65,7 +66,7 @@ function farmRow(page: string, r: RunStats, best = false): Record<string, unknow
 const best = (rows: RunStats[], prefix: string) => rows.filter((r) => r.name.includes(prefix)).sort((a, b) => b.pagesPerSec - a.pagesPerSec)[0];
 const find = (rows: RunStats[], part: string) => rows.find((r) => r.name.includes(part));
 /** The farm row at the service's default concurrency (not the extra contexts rows). */
-const farmDefault = (rows: RunStats[]) => rows.find((r) => r.name.includes('farm direct') && !r.name.includes('contexts)'));
+const farmDefault = (rows: RunStats[]) => rows.find((r) => r.name.includes('farm direct') && !r.name.includes('contexts,') && !r.name.includes('shared'));
 
 function target(label: string, ours: RunStats | undefined, base: RunStats | undefined, want: number): string {
   if (!ours || !base) return `${label}: not measured (a row is missing).`;
@@ -92,7 +93,7 @@ async function farm(): Promise<Section> {
     target('static Markdown, Gleaner HTTP vs best CheerioCrawler', find(s.rows, 'Gleaner HTTP'), cheerio, 2.5),
     target('browser, farm direct vs raw Playwright (both at concurrency 4)', farmDefault(b.rows), find(b.rows, 'raw'), 1.0),
     target('browser, farm direct vs best PlaywrightCrawler', farmDefault(b.rows), pwc, 1.2),
-    target('browser, farm direct with 4 contexts per worker vs best PlaywrightCrawler', find(b.rows, 'contexts)'), pwc, 1.2),
+    target('browser, farm direct with 4 contexts per worker vs best PlaywrightCrawler', find(b.rows, '1 render thread'), pwc, 1.2),
     target('browser, Gleaner HTTP vs raw Playwright', find(b.rows, 'Gleaner HTTP'), find(b.rows, 'raw'), 1.0),
     target('browser, Gleaner HTTP vs best PlaywrightCrawler', find(b.rows, 'Gleaner HTTP'), pwc, 1.2),
     overheadNote(s.overhead),

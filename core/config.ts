@@ -36,6 +36,10 @@ export interface Config {
   llm: LlmConfig | undefined;
   workers: number;
   contextsPerWorker: number;
+  /** Threads that run `run_js` tasks, each with its own browser (the page budget workers x contexts is divided between them). */
+  browserThreads: number;
+  /** A browser without a rendering task for this long (ms) is closed; 0 = never. */
+  browserIdleMs: number;
   logLevel: string;
   /** Largest request body accepted, checked while streaming (bytes). */
   maxBodyBytes: number;
@@ -57,8 +61,18 @@ export interface Config {
   storage: Record<string, unknown>;
   /** Deadline of one async job run (ms). */
   jobTimeoutMs: number;
-  /** Webhook/bucket delivery retries: attempts in all, first backoff ceiling, largest ceiling (ms). */
+  /**
+   * Starts after which a job that never finished is given up (`faulted`, INTERNAL_ERROR, not
+   * charged): a job whose run takes the process down would otherwise rerun after every restart.
+   */
+  jobMaxStarts: number;
+  /**
+   * Webhook/bucket delivery retries: attempts in all (0: no count bound), the time horizon after
+   * which a delivery is given up into the dead-letter list, first backoff ceiling, largest
+   * ceiling (ms).
+   */
   deliveryAttempts: number;
+  deliveryHorizonMs: number;
   deliveryBaseMs: number;
   deliveryMaxMs: number;
   /** How often expired jobs are swept (ms). */
@@ -88,6 +102,8 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   llm: undefined,
   workers: availableParallelism(),
   contextsPerWorker: 2,
+  browserThreads: 1,
+  browserIdleMs: 60_000,
   logLevel: 'info',
   maxBodyBytes: 4 * 1024 * 1024,
   syncTimeoutMs: 150_000,
@@ -99,7 +115,9 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   dataPublicUrl: undefined,
   storage: {},
   jobTimeoutMs: 300_000,
-  deliveryAttempts: 8,
+  jobMaxStarts: 3,
+  deliveryAttempts: 0,
+  deliveryHorizonMs: 24 * 60 * 60_000,
   deliveryBaseMs: 30_000,
   deliveryMaxMs: 30 * 60_000,
   sweepIntervalMs: 60_000,
@@ -167,6 +185,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     llm: llmUrl ? { url: llmUrl, key: env.GLEANER_LLM_KEY || undefined, model: env.GLEANER_LLM_MODEL || undefined } : undefined,
     workers: int(env, 'GLEANER_WORKERS', DEFAULTS.workers) || DEFAULTS.workers,
     contextsPerWorker: int(env, 'GLEANER_CONTEXTS', DEFAULTS.contextsPerWorker) || DEFAULTS.contextsPerWorker,
+    browserThreads: int(env, 'GLEANER_BROWSER_THREADS', DEFAULTS.browserThreads) || DEFAULTS.browserThreads,
+    browserIdleMs: int(env, 'GLEANER_BROWSER_IDLE_MS', DEFAULTS.browserIdleMs),
     logLevel: env.GLEANER_LOG_LEVEL || DEFAULTS.logLevel,
     syncTimeoutMs: int(env, 'GLEANER_SYNC_TIMEOUT_MS', DEFAULTS.syncTimeoutMs),
     maxBatch: int(env, 'GLEANER_MAX_BATCH', DEFAULTS.maxBatch),
@@ -176,7 +196,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataPublicUrl: env.GLEANER_DATA_PUBLIC_URL || undefined,
     storage: jsonFile(env, 'GLEANER_STORAGE', DEFAULTS.storage),
     jobTimeoutMs: int(env, 'GLEANER_JOB_TIMEOUT_MS', DEFAULTS.jobTimeoutMs),
+    jobMaxStarts: int(env, 'GLEANER_JOB_MAX_STARTS', DEFAULTS.jobMaxStarts) || DEFAULTS.jobMaxStarts,
     deliveryAttempts: int(env, 'GLEANER_DELIVERY_ATTEMPTS', DEFAULTS.deliveryAttempts),
+    deliveryHorizonMs: int(env, 'GLEANER_DELIVERY_HORIZON_MS', DEFAULTS.deliveryHorizonMs) || DEFAULTS.deliveryHorizonMs,
     deliveryBaseMs: int(env, 'GLEANER_DELIVERY_BASE_MS', DEFAULTS.deliveryBaseMs),
     deliveryMaxMs: int(env, 'GLEANER_DELIVERY_MAX_MS', DEFAULTS.deliveryMaxMs),
     sweepIntervalMs: int(env, 'GLEANER_SWEEP_INTERVAL_MS', DEFAULTS.sweepIntervalMs),

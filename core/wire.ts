@@ -18,6 +18,12 @@ export interface ScrapeTask {
   accountId: number;
   /** Absolute deadline (Unix ms): work still running then is cancelled and its browser context freed. */
   deadline: number;
+  /**
+   * Async jobs: the worker writes the results to the store itself (`results`, key `id`, the
+   * shape `JobResult`) and replies without them (`ScrapeOutcome.stored`), so a large result is
+   * neither copied to the main thread nor encoded there (DESIGN.md: workers write results).
+   */
+  persist?: boolean;
 }
 
 /** How custom or built-in JSON was produced for a page. */
@@ -61,7 +67,10 @@ export interface Usage {
 export interface ScrapeOutcome {
   /** Upstream HTTP status of the first page (spec 2.3 `status`). */
   status: number;
+  /** Empty when `stored` (the worker wrote them to the store). */
   results: PageResult[];
+  /** The results are in the store already (`ScrapeTask.persist`). */
+  stored?: boolean;
   usage: Usage;
 }
 

@@ -2,7 +2,7 @@
  * Pool side: the node's one Chromium, started as a Playwright browser server (in a child
  * process of its own, see browser-server.ts) on the first task that renders; workers `connect` to its
  * WebSocket endpoint. A browser that exits (crash, kill) is forgotten and the next task
- * launches a new one.
+ * launches a new one; one without a rendering task for `idleMs` is closed (the next launches one).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,10 @@ export interface BrowserHostOptions {
   hosts: Readonly<Record<string, string>>;
   guarded: boolean;
   logger: Logger | undefined;
+  /** Close the browser after this long (ms) without a rendering task; 0 = never. */
+  idleMs: number;
+  /** Whether rendering tasks are in flight. */
+  busy: () => boolean;
 }
 
 interface Live {
@@ -29,6 +33,8 @@ export class BrowserHost {
   private live: Live | undefined;
   private launching: Promise<Live> | undefined;
   private stopped = false;
+  private lastUse = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
   launches = 0;
 
   constructor(private readonly opts: BrowserHostOptions) {}
@@ -40,6 +46,7 @@ export class BrowserHost {
   /** The running browser, launching one if there is none (concurrent callers share a launch). */
   async ensure(): Promise<BrowserRef> {
     if (this.stopped) throw new GleanerError('SERVICE_UNAVAILABLE', 'The farm is shutting down.');
+    this.used();
     if (this.live) return this.live.ref;
     this.launching ??= this.launch().finally(() => {
       this.launching = undefined;
@@ -82,7 +89,9 @@ export class BrowserHost {
     this.launches++;
     const live: Live = { child, ref: { wsEndpoint: event.wsEndpoint, pid: event.pid }, closed };
     void closed.then(() => {
-      if (this.live === live) this.live = undefined;
+      // An idle close forgot it already (and said so).
+      if (this.live !== live) return;
+      this.live = undefined;
       if (!this.stopped) this.opts.logger?.warn({ pid: live.ref.pid }, 'browser exited');
     });
     this.opts.logger?.info({ pid: live.ref.pid, executablePath }, 'browser started');
@@ -92,6 +101,32 @@ export class BrowserHost {
     }
     this.live = live;
     return live;
+  }
+
+  /** A rendering task started or ended: the idle period counts from the last one. */
+  used(): void {
+    this.lastUse = Date.now();
+    this.armIdle(this.opts.idleMs);
+  }
+
+  private armIdle(wait: number): void {
+    if (this.opts.idleMs <= 0 || this.idleTimer || this.stopped) return;
+    this.idleTimer = setTimeout(() => this.checkIdle(), wait);
+    this.idleTimer.unref();
+  }
+
+  private checkIdle(): void {
+    this.idleTimer = undefined;
+    const live = this.live;
+    if (!live || this.stopped) return;
+    const now = Date.now();
+    if (this.opts.busy()) this.lastUse = now;
+    const quiet = now - this.lastUse;
+    if (quiet < this.opts.idleMs) return this.armIdle(this.opts.idleMs - quiet);
+    // Forgotten first: a task arriving while it closes launches a new one.
+    this.live = undefined;
+    this.opts.logger?.info({ pid: live.ref.pid, idle_ms: quiet }, 'browser closed after an idle period');
+    void this.stop(live, 'close');
   }
 
   /**
@@ -115,6 +150,7 @@ export class BrowserHost {
   /** Graceful: close the browser (workers' contexts go with it). */
   async close(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.idleTimer);
     await this.launching?.catch(() => undefined);
     const live = this.live;
     this.live = undefined;
@@ -123,6 +159,7 @@ export class BrowserHost {
 
   async kill(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.idleTimer);
     await this.launching?.catch(() => undefined);
     const live = this.live;
     this.live = undefined;

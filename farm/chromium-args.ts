@@ -2,6 +2,7 @@
  * Chromium command line of the node's browser: Playwright's defaults (it adds them itself) plus
  * ours, passed as `args` so none of Playwright's are dropped.
  */
+import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 
@@ -113,4 +114,26 @@ export function removeProfile(dir: string | undefined): void {
   } catch {
     // best effort
   }
+}
+
+const versions = new Map<string, string | undefined>();
+
+/**
+ * The browser's version (`156.0.8078.79`) from `<binary> --version` (Chromium and the headless
+ * shell print `Chromium 156.0.8078.79`), once per binary and process (~0.15 s); undefined when
+ * there is no binary or it says nothing readable.
+ */
+export function chromeVersion(executablePath: string | undefined): string | undefined {
+  if (!executablePath) return undefined;
+  if (!versions.has(executablePath)) {
+    let version: string | undefined;
+    try {
+      const out = execFileSync(executablePath, ['--version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
+      version = /(\d+\.\d+\.\d+\.\d+)/.exec(out)?.[1];
+    } catch {
+      version = undefined;
+    }
+    versions.set(executablePath, version);
+  }
+  return versions.get(executablePath);
 }

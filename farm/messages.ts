@@ -60,11 +60,17 @@ export interface WorkerSetup {
   browserLaunch: BrowserLaunch;
   /** Name of the farm's BroadcastChannel on which the pool posts the `seq` of a cancelled task. */
   cancelChannel: string;
+  /** Browser pages in flight on this thread (render threads; 0 on fetch threads, which never render). */
+  pages: number;
+  /** This thread's browser closes after this long (ms) without a rendering task; 0 = never. */
+  browserIdleMs: number;
 }
 
 export interface BrowserLaunch {
   executablePath: string | undefined;
   args: string[];
+  /** The browser's version (`156.0.8078.79`), read from its binary: the user agents name its major. */
+  version: string | undefined;
 }
 
 /** Where the node's browser server is, for tasks that render. */

@@ -12,19 +12,23 @@
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { BroadcastChannel, type Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { Logger } from 'pino';
 import type { Config } from '../core/config.js';
 import { GleanerError } from '../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask, TaskReply } from '../core/wire.js';
 import { BrowserHost } from './browser-host.js';
-import { chromiumArgs, resolveExecutable } from './chromium-args.js';
+import { chromeVersion, chromiumArgs, profileDirOf, removeProfile, resolveExecutable } from './chromium-args.js';
+import { useChromeVersion } from './devices.js';
 import { InFlightTask, WORKER_STOPPED, cancelled } from './in-flight.js';
 import type { BrowserRef, ControlMessage, FarmLimits, TaskMessage, WorkerSetup } from './messages.js';
 import { createStatsBuffer, readStats, releaseThread } from './stats.js';
+import { createThreads } from './threads.js';
 
 /** How long after the deadline the pool answers by itself if the worker stays silent. */
 const BACKSTOP_MS = 3000;
+/** A render thread without tasks ends after this many idle periods of its browser (which closes after one). */
+const THREAD_IDLE_PERIODS = 2;
 
 export interface FarmStats {
   /** Tasks handed to workers and not yet answered. */
@@ -32,9 +36,11 @@ export interface FarmStats {
   /** Tasks waiting in Piscina's queue for a worker slot. */
   queued: number;
   workers: number;
+  /** Render threads up (0 until the first `run_js` task, and again after an idle period). */
+  renderThreads: number;
   /** The browser's pid, when one is running. */
   browserPid: number | undefined;
-  /** Every running browser's pid (one per worker in per-worker mode): memory readings. */
+  /** Every running browser's pid (one per render thread, or the shared one): memory readings. */
   browserPids: number[];
   /** Browser contexts open across workers. */
   contexts: number;
@@ -45,7 +51,10 @@ export interface FarmStats {
 }
 
 export class FarmPool {
-  private readonly piscina: Piscina<TaskMessage, TaskReply>;
+  /** Plain-HTTP tasks (threads.ts). */
+  private readonly fetchers: Piscina<TaskMessage, TaskReply>;
+  /** `run_js` tasks: the threads that own the browsers (threads.ts). */
+  private readonly renderers: Piscina<TaskMessage, TaskReply>;
   private readonly host: BrowserHost;
   private readonly statsBuffer = createStatsBuffer();
   private readonly running = new Set<InFlightTask>();
@@ -54,6 +63,8 @@ export class FarmPool {
   private seq = 0;
   private accepting = true;
   private readonly mode: FarmLimits['browserMode'];
+  /** Rendering tasks in flight (shared mode: the browser server is not idle while any runs). */
+  private rendering = 0;
 
   constructor(
     private readonly config: Config,
@@ -61,41 +72,60 @@ export class FarmPool {
     hosts: Record<string, string>,
     private readonly logger: Logger | undefined,
   ) {
-    const fromSource = import.meta.url.endsWith('.ts');
     const workers = Math.max(1, config.workers || availableParallelism());
+    const renderThreads = Math.max(1, Math.min(config.browserThreads, workers * config.contextsPerWorker));
     const cancelChannel = `gleaner-farm-cancel-${randomUUID()}`;
     this.cancels = new BroadcastChannel(cancelChannel);
     this.cancels.unref();
     this.mode = limits.browserMode;
     const executablePath = resolveExecutable(config.chromium);
-    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate }) };
-    const setup: WorkerSetup = { config, limits, hosts, stats: this.statsBuffer, cancelChannel, browserLaunch };
-    this.piscina = new Piscina<TaskMessage, TaskReply>({
-      filename: new URL(fromSource ? './worker/main.ts' : './worker/main.js', import.meta.url).href,
-      execArgv: fromSource ? ['--import', 'tsx'] : [],
-      minThreads: workers,
-      maxThreads: workers,
-      concurrentTasksPerWorker: Math.max(1, limits.tasksPerWorker),
-      // Workers keep timers and sockets alive between tasks (context idle close, guard proxy),
-      // so they must not park in Atomics.wait while idle.
-      atomics: 'disabled',
-      // Piscina's run/wait-time histograms are not read by the farm; recording costs per task.
-      recordTiming: false,
-      idleTimeout: Number.MAX_SAFE_INTEGER,
-      workerData: setup,
+    const version = chromeVersion(executablePath);
+    // This thread's profiles too (the HTTP answers name what the workers send).
+    useChromeVersion(version);
+    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate }), version };
+    const base = { config, limits, hosts, stats: this.statsBuffer, cancelChannel, browserLaunch, browserIdleMs: config.browserIdleMs };
+    // The node's page budget is unchanged (workers x contexts); it lives on the render threads.
+    const pages = Math.max(1, Math.ceil((workers * config.contextsPerWorker) / renderThreads));
+    const onDestroy = (worker: Worker) => this.threadGone(worker.threadId);
+    const onError = (err: unknown) => this.logger?.error({ err: String(err) }, 'farm worker error');
+    this.fetchers = createThreads({ kind: 'fetch', threads: workers, tasksPerThread: limits.tasksPerWorker, setup: { ...base, pages: 0 }, idleTimeoutMs: 0, onDestroy, onError });
+    this.renderers = createThreads({
+      kind: 'render',
+      threads: renderThreads,
+      tasksPerThread: Math.max(limits.tasksPerWorker, pages),
+      setup: { ...base, pages },
+      idleTimeoutMs: config.browserIdleMs > 0 ? config.browserIdleMs * THREAD_IDLE_PERIODS : Number.MAX_SAFE_INTEGER,
+      onDestroy,
+      onError,
     });
-    this.piscina.on('workerDestroy', (worker: Worker) => releaseThread(this.statsBuffer, worker.threadId));
-    this.piscina.on('error', (err: unknown) => this.logger?.error({ err: String(err) }, 'farm worker error'));
     this.host = new BrowserHost({
       executablePath: config.chromium,
       hosts,
       guarded: !config.allowPrivate,
       logger,
+      idleMs: config.browserIdleMs,
+      busy: () => this.rendering > 0,
     });
   }
 
+  /**
+   * A worker thread ended (idle render thread, crash, close). Its stats row is released; a
+   * browser it still listed (it could not close it) is killed and its profile removed.
+   */
+  private threadGone(threadId: number): void {
+    const pid = releaseThread(this.statsBuffer, threadId);
+    if (!pid) return;
+    const profile = profileDirOf(pid);
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      return; // already gone (Playwright removed its profile)
+    }
+    removeProfile(profile);
+  }
+
   ready(): boolean {
-    return this.accepting && this.piscina.threads.length > 0;
+    return this.accepting && this.fetchers.threads.length > 0;
   }
 
   stats(): FarmStats {
@@ -103,8 +133,9 @@ export class FarmPool {
     const shared = this.host.current()?.pid;
     return {
       inFlight: this.running.size,
-      queued: this.piscina.queueSize,
-      workers: this.piscina.threads.length,
+      queued: this.fetchers.queueSize + this.renderers.queueSize,
+      workers: this.fetchers.threads.length,
+      renderThreads: this.renderers.threads.length,
       browserPid: shared ?? w.browserPids[0],
       browserPids: shared ? [shared, ...w.browserPids] : w.browserPids,
       contexts: w.contexts,
@@ -117,10 +148,21 @@ export class FarmPool {
     if (!this.accepting) throw new GleanerError('SERVICE_UNAVAILABLE', 'The farm is shutting down.');
     if (signal?.aborted) throw cancelled(signal);
     const renders = task.params.run_js === true;
+    if (!renders) return this.attempts(task, false, signal);
+    this.rendering++;
+    try {
+      return await this.attempts(task, true, signal);
+    } finally {
+      this.rendering--;
+      this.host.used();
+    }
+  }
+
+  private async attempts(task: ScrapeTask, renders: boolean, signal: AbortSignal | undefined): Promise<ScrapeOutcome> {
     for (let attempt = 1; ; attempt++) {
       // Per-worker mode: the worker launches (and relaunches) its own browser.
       const browser = renders && this.mode === 'shared' ? await this.host.ensure() : null;
-      const reply = await this.dispatch(task, browser, signal);
+      const reply = await this.dispatch(renders ? this.renderers : this.fetchers, task, browser, signal);
       if (reply.ok) return reply.outcome;
       const err = GleanerError.fromWire(reply.error);
       // `wsEndpoint` is set only when the worker saw the browser itself go away. Without it
@@ -135,17 +177,16 @@ export class FarmPool {
         this.logger?.warn({ task: task.id }, 'browser lost during task; retrying once');
         continue;
       }
-      // The endpoint is internal (its path is the browser server's only secret): never pass it on.
-      throw err.code === 'BROWSER_CRASHED' ? new GleanerError('BROWSER_CRASHED', err.message) : err;
+      throw clientFacing(err, attempt);
     }
   }
 
-  private dispatch(task: ScrapeTask, browser: BrowserRef | null, signal: AbortSignal | undefined): Promise<TaskReply> {
+  private dispatch(threads: Piscina<TaskMessage, TaskReply>, task: ScrapeTask, browser: BrowserRef | null, signal: AbortSignal | undefined): Promise<TaskReply> {
     const seq = ++this.seq;
     const d = new InFlightTask(seq, this.cancels, signal, task.deadline + BACKSTOP_MS);
     this.running.add(d);
     const message: TaskMessage = { task, browser, seq };
-    this.piscina.run(message).then(
+    threads.run(message).then(
       (reply) => {
         this.running.delete(d);
         d.finish(reply);
@@ -165,7 +206,7 @@ export class FarmPool {
     this.accepting = false;
     await Promise.allSettled([...this.running].map((r) => r.answered));
     await this.stopWorkerBrowsers('close');
-    await this.piscina.close();
+    await Promise.all([this.fetchers.close(), this.renderers.close()]);
     await this.host.close();
     this.cancels.close();
   }
@@ -176,7 +217,7 @@ export class FarmPool {
     const reason = new GleanerError('SERVICE_UNAVAILABLE', 'The farm was stopped while the task ran.');
     for (const r of [...this.running]) r.cancel(reason);
     await Promise.all([this.host.kill(), this.stopWorkerBrowsers('kill')]);
-    await this.piscina.destroy();
+    await Promise.all([this.fetchers.destroy(), this.renderers.destroy()]);
     this.cancels.close();
   }
 
@@ -211,4 +252,29 @@ export class FarmPool {
       }
     }
   }
+}
+
+/**
+ * The farm's failures as a client may see them. BROWSER_CRASHED and UPSTREAM_FAILED are the
+ * farm's own retry signals, documented nowhere a client reads: once the farm has stopped
+ * retrying, the request failed after its retries (spec 7: REQUEST_FAILED_AFTER_MANY_RETRIES,
+ * not charged) and `detail` names the cause. The lost browser's endpoint is dropped on the way
+ * (its path is the browser server's only secret).
+ */
+export function clientFacing(err: GleanerError, attempts: number): GleanerError {
+  if (err.code === 'BROWSER_CRASHED') {
+    return new GleanerError(
+      'REQUEST_FAILED_AFTER_MANY_RETRIES',
+      `Rendering the target failed: the browser crashed on each of ${attempts} attempt${attempts === 1 ? '' : 's'} (last: ${sentence(err.message)}).`,
+      { cause: 'BROWSER_CRASHED', attempts },
+    );
+  }
+  if (err.code === 'UPSTREAM_FAILED') {
+    return new GleanerError('REQUEST_FAILED_AFTER_MANY_RETRIES', `Every attempt to fetch the target failed (last: ${sentence(err.message)}).`, { cause: 'UPSTREAM_FAILED', attempts });
+  }
+  return err;
+}
+
+function sentence(message: string): string {
+  return message.replace(/\.$/, '');
 }

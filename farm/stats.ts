@@ -74,12 +74,20 @@ export function readStats(buffer: SharedArrayBuffer): WorkerCounters {
   return out;
 }
 
-/** Forgets the row of a thread that has exited (its counts died with it). */
-export function releaseThread(buffer: SharedArrayBuffer, threadId: number): void {
+/**
+ * Forgets the row of a thread that has exited (its counts died with it); returns the pid of a
+ * browser the row still listed (the thread ended without closing it), else 0.
+ */
+export function releaseThread(buffer: SharedArrayBuffer, threadId: number): number {
   const view = new Int32Array(buffer);
   const used = Math.min(Atomics.load(view, 0), MAX_SLOTS);
+  let pid = 0;
   for (let row = 1; row <= used; row++) {
     const base = row * SLOT_FIELDS;
-    if (Atomics.load(view, base + F_THREAD) === threadId) Atomics.store(view, base + F_THREAD, 0);
+    if (Atomics.load(view, base + F_THREAD) !== threadId) continue;
+    pid = Atomics.load(view, base + F_BROWSER_PID) || pid;
+    Atomics.store(view, base + F_BROWSER_PID, 0);
+    Atomics.store(view, base + F_THREAD, 0);
   }
+  return pid;
 }

@@ -8,6 +8,7 @@ import { loadConfig } from '../core/config.js';
 import { checkAssistants, checkTargets } from '../core/targets/index.js';
 import { flushLogs } from '../core/log.js';
 import { Store } from '../core/store/index.js';
+import { DELIVERIES_HELP, listDeliveries, retryDeliveries } from './cli-deliveries.js';
 import { startServer } from './server.js';
 
 const HELP = `gleaner — self-hosted web data extraction service
@@ -22,7 +23,7 @@ Usage:
                                         create a Job API user
   gleaner accounts list                 accounts: client id, name, entitlements, admin flag and
                                         the webhook signing secret
-  gleaner --help                        this text
+${DELIVERIES_HELP}  gleaner --help                        this text
 
 Environment (defaults): GLEANER_HOST (127.0.0.1), GLEANER_PORT (8080), GLEANER_REALTIME_PORT
 (8081), GLEANER_DATA_PORT (8082), GLEANER_DATA_DIR (./data), GLEANER_BOOTSTRAP_API_KEY,
@@ -30,7 +31,8 @@ GLEANER_BOOTSTRAP_USER (user:password), GLEANER_TARGETS (file.json), GLEANER_PRO
 GLEANER_ALLOW_PRIVATE (0), GLEANER_CHROMIUM, GLEANER_LLM_URL, GLEANER_LLM_KEY, GLEANER_LLM_MODEL,
 GLEANER_WORKERS (cores), GLEANER_CONTEXTS (2), GLEANER_LOG_LEVEL (info),
 GLEANER_SYNC_TIMEOUT_MS (150000), GLEANER_MAX_BATCH (5000), GLEANER_RETENTION_MS (86400000),
-GLEANER_ASSISTANTS (file.json), GLEANER_ASSISTANT_CONCURRENCY (4).
+GLEANER_ASSISTANTS (file.json), GLEANER_ASSISTANT_CONCURRENCY (4),
+GLEANER_JOB_MAX_STARTS (3), GLEANER_DELIVERY_HORIZON_MS (86400000).
 `;
 
 async function serve(): Promise<void> {
@@ -160,6 +162,23 @@ async function accounts(args: string[]): Promise<void> {
   }
 }
 
+async function deliveries(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub !== 'list' && sub !== 'retry') {
+    process.stderr.write(HELP);
+    process.exitCode = 2;
+    return;
+  }
+  const config = loadConfig();
+  const store = Store.open(config.dataDir);
+  const write = (line: string) => void process.stdout.write(line);
+  try {
+    process.exitCode = sub === 'list' ? listDeliveries(store, rest, write) : await retryDeliveries(store, rest, config.retentionMs, write);
+  } finally {
+    await store.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(HELP);
@@ -167,6 +186,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'keys') return keys(rest);
   if (command === 'users') return users(rest);
   if (command === 'accounts') return accounts(rest);
+  if (command === 'deliveries') return deliveries(rest);
   process.stderr.write(`unknown command ${command}\n\n${HELP}`);
   process.exitCode = 2;
 }

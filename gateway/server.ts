@@ -57,12 +57,21 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
   const { config, store, log } = svc;
   const outbox = new Outbox({
     jobs: store.jobs,
+    deliveries: store.deliveries,
+    retentionMs: config.retentionMs,
     accounts: store.accounts,
     events: svc.events,
     log,
     payloads: deliveryPayloads(svc, url, jobApi.dataUrl),
     delivery: parseDeliveryConfig(config.storage),
-    policy: { maxAttempts: config.deliveryAttempts, baseMs: config.deliveryBaseMs, maxMs: config.deliveryMaxMs, jitter: 'full', maxRetryAfterMs: config.deliveryMaxMs },
+    policy: {
+      maxAttempts: config.deliveryAttempts,
+      horizonMs: config.deliveryHorizonMs,
+      baseMs: config.deliveryBaseMs,
+      maxMs: config.deliveryMaxMs,
+      jitter: 'full',
+      maxRetryAfterMs: config.deliveryMaxMs,
+    },
     allowPrivate: config.allowPrivate,
   });
   const jobs = new JobRunner({
@@ -75,11 +84,13 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
     concurrency: Math.max(1, Math.floor((config.workers * DEFAULT_LIMITS.tasksPerWorker) / 2)),
     jobTimeoutMs: config.jobTimeoutMs,
     retentionMs: config.retentionMs,
+    maxStarts: config.jobMaxStarts,
     routeCap: (routeId) => (routeById(routeId)?.family === 'assistant' ? config.assistantConcurrency : 0),
     onFinished: (job, usage) => {
       // Assistant failures name their kind (core/targets/assistants/plan.ts); others count as `other`.
       if (job.status === 'faulted' && routeById(job.routeId)?.family === 'assistant') {
-        const kind = job.error?.data?.failure;
+        // A job stopped by its deadline is an answer that never completed, whichever timer fired first.
+        const kind = job.error?.data?.failure ?? (job.error?.code === 'REQUEST_FAILED_SCRAPE_TIMEOUT' ? 'incomplete' : 'other');
         svc.metrics.assistantFailure(job.routeId, typeof kind === 'string' ? kind : 'other');
       }
       if (usage && job.status === 'done') {

@@ -9,10 +9,17 @@
  *     child process (its tree is what is metered; the calling client is not)
  * CPU ms/page counts the whole tree, Chromium included.
  *
- *   - the farm again with more contexts per worker (2 workers × 4 contexts, driven at 8)
+ *   - the farm again with more contexts per worker (2 workers × 4 contexts, driven at 8), with
+ *     its default one render thread (one Playwright, one Chromium) and with a render thread per
+ *     worker (`GLEANER_BROWSER_THREADS=2`: the layout before browsers moved to one thread), and
+ *     the raw loop at that concurrency too: memory (peak PSS of the whole tree) is compared at
+ *     equal pages in flight (target: the farm within 100 MB of the raw loop, pages/s no lower)
  *   - the farm with the other browser mode (`browserMode: 'shared'`: one browser server per
- *     node; the default is one Chromium per worker), at the default concurrency
- *   node --import tsx bench/farm/browser.ts [--pages 80] [--concurrency 4] [--crawlee 4,8] [--farm-contexts 4] [--rows raw,farm]
+ *     node, which render threads connect to), at the default concurrency
+ *   node --import tsx bench/farm/browser.ts [--pages 80] [--concurrency 4] [--crawlee 4,8] [--farm-contexts 4] [--rows raw,farm] [--dist]
+ *
+ * `--dist`: farm rows run the compiled farm (`npm run build` first), as `npm start` does; from
+ * source every worker thread also loads tsx and transpiles the farm's modules (~15 MB a thread).
  */
 import { Pool } from 'undici';
 import { importPeer, isMain, runChild, startService, tell } from '../child.js';
@@ -29,6 +36,8 @@ export interface BrowserOptions {
   farmContexts: number[];
   /** Only these rows (raw, playwright, farm, http); all when absent. */
   rows?: string[];
+  /** Farm rows run the compiled farm in dist/. */
+  dist?: boolean;
 }
 
 export interface BrowserResult {
@@ -46,7 +55,7 @@ export async function runBrowser(opts: BrowserOptions): Promise<BrowserResult> {
   const only = opts.rows && opts.rows.length > 0 ? new Set(opts.rows) : undefined;
   const row = async (name: string, concurrency: number, extra: string[] = []): Promise<void> => {
     if (only && !only.has(name)) return;
-    const args = ['--row', name, '--origin', sim.info.origin, '--pages', String(opts.pages), '--concurrency', String(concurrency), '--sim-pid', String(sim.pid), ...extra];
+    const args = ['--row', name, '--origin', sim.info.origin, '--pages', String(opts.pages), '--concurrency', String(concurrency), '--sim-pid', String(sim.pid), ...extra, ...(opts.dist ? ['--dist'] : [])];
     try {
       rows.push(await runChild<RunStats>('bench/farm/browser.ts', args, 300_000));
     } catch (err) {
@@ -54,16 +63,35 @@ export async function runBrowser(opts: BrowserOptions): Promise<BrowserResult> {
     }
   };
   try {
-    await row('raw', opts.concurrency);
+    for (const c of new Set([opts.concurrency, ...opts.farmContexts.map((x) => 2 * x)])) await row('raw', c);
     for (const c of opts.crawlee) await row('playwright', c);
     await row('farm', opts.concurrency);
-    for (const c of opts.farmContexts) await row('farm', 2 * c, ['--contexts', String(c)]);
+    for (const c of opts.farmContexts) {
+      await row('farm', 2 * c, ['--contexts', String(c)]);
+      await row('farm', 2 * c, ['--contexts', String(c), '--browser-threads', '2']);
+    }
     await row('farm', opts.concurrency, ['--mode', 'shared']);
     await row('http', opts.concurrency);
   } finally {
     await sim.stop();
   }
-  return { rows, notes };
+  return { rows, notes: [...memoryNotes(rows), ...notes] };
+}
+
+/** Each farm or HTTP row against the raw loop at the same concurrency: peak PSS and pages/s. */
+export function memoryNotes(rows: readonly RunStats[]): string[] {
+  const out: string[] = [];
+  for (const r of rows) {
+    if (!/farm direct|Gleaner HTTP/.test(r.name)) continue;
+    const raw = rows.find((x) => x.name.includes('raw playwright') && x.concurrency === r.concurrency);
+    if (!raw) continue;
+    const extra = r.peakPssMb - raw.peakPssMb;
+    out.push(
+      `memory at ${r.concurrency} in flight, ${r.name.replace(/^browser: /, '')}: peak PSS ${r.peakPssMb} MB vs raw ${raw.peakPssMb} MB ` +
+        `(${extra >= 0 ? '+' : ''}${Math.round(extra)} MB; target ≤ +100 MB: ${extra <= 100 ? 'met' : 'NOT met'}), pages/s ${(r.pagesPerSec / raw.pagesPerSec).toFixed(2)}× raw.`,
+    );
+  }
+  return out;
 }
 
 async function rowMain(name: string, origin: string, pages: number, concurrency: number, simPid: number | undefined): Promise<RunStats> {
@@ -94,19 +122,23 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
     return crawlPlaywright('browser: Crawlee PlaywrightCrawler', urls, warm, concurrency, executablePath);
   }
   if (name === 'farm') {
-    const { loadConfig } = await import('../../core/config.js');
-    const { createFarm } = await import('../../farm/index.js');
+    const dist = process.argv.includes('--dist');
+    // A computed specifier: dist/ has no type declarations; its modules are the sources' own.
+    const from = (path: string) => (dist ? `../../dist/${path}` : `../../${path}`);
+    const { loadConfig } = (await import(from('core/config.js'))) as typeof import('../../core/config.js');
+    const { createFarm } = (await import(from('farm/index.js'))) as typeof import('../../farm/index.js');
     const { task } = await import('../../test/helpers/farm.js');
     const contexts = arg('contexts', 0);
+    const threads = arg('browser-threads', 0);
     const shared = argString('mode') === 'shared';
-    const config = loadConfig({}, { allowPrivate: true, workers: 2, ...(contexts ? { contextsPerWorker: contexts } : {}) });
+    const config = loadConfig({}, { allowPrivate: true, workers: 2, ...(contexts ? { contextsPerWorker: contexts } : {}), ...(threads ? { browserThreads: threads } : {}) });
     const farm = await createFarm({ config, ...(shared ? { limits: { browserMode: 'shared' as const } } : {}) });
     await Promise.all(warm.map((url) => farm.run(task({ url, run_js: true }))));
-    const label = contexts
-      ? `browser: farm direct (run_js true, 2 workers × ${contexts} contexts)`
+    const label = (contexts
+      ? `browser: farm direct (run_js true, 2 workers × ${contexts} contexts, ${threads > 1 ? `${threads} render threads: a browser per worker` : '1 render thread'})`
       : shared
         ? 'browser: farm direct (run_js true, shared browser server)'
-        : 'browser: farm direct (run_js true)';
+        : 'browser: farm direct (run_js true)') + (dist ? ' [dist]' : '');
     const run = async (i: number) => {
       await farm.run(task({ url: urls[i]!, run_js: true }));
     };
@@ -149,7 +181,7 @@ if (isMain(import.meta)) {
   const crawlee = argString('crawlee', '4,8').split(',').filter(Boolean).map(Number);
   const farmContexts = argString('farm-contexts', '4').split(',').filter(Boolean).map(Number);
   const rows = argString('rows').split(',').filter(Boolean);
-  const result = await runBrowser({ pages: arg('pages', 80), concurrency: arg('concurrency', 4), crawlee, farmContexts, rows });
+  const result = await runBrowser({ pages: arg('pages', 80), concurrency: arg('concurrency', 4), crawlee, farmContexts, rows, dist: process.argv.includes('--dist') });
   printTable(result.rows);
   for (const n of result.notes) console.log(`- ${n}`);
 }

@@ -19,6 +19,11 @@ export interface RunStats {
   cpuMsPerPage: number;
   /** Peak of the summed RSS of the tree (shared pages counted once per process: an upper bound). */
   peakRssMb: number;
+  /**
+   * Peak of the summed PSS of the tree (shared pages split between the processes sharing them:
+   * what the tree costs the machine). Sampled every 500 ms: reading smaps_rollup walks page tables.
+   */
+  peakPssMb: number;
   failures: number;
   /**
    * CPU of the simulator's process per page in the same window (it serves every contender, so
@@ -95,14 +100,30 @@ export function treeRssBytes(root: number = process.pid): number {
   return total;
 }
 
+/** PSS of a tree (Linux smaps_rollup; 0 where it cannot be read). */
+export function treePssBytes(root: number = process.pid): number {
+  let total = 0;
+  for (const pid of processTree(root)) {
+    try {
+      const m = /^Pss:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      if (m) total += Number(m[1]) * 1024;
+    } catch {
+      // exited, or no smaps_rollup
+    }
+  }
+  return total;
+}
+
 export interface Meter {
-  stop(): { wallMs: number; cpuMs: number; peakRssBytes: number };
+  stop(): { wallMs: number; cpuMs: number; peakRssBytes: number; peakPssBytes: number };
 }
 
 /** Starts metering a process tree: CPU from now, RSS sampled every 100 ms. */
 export function startMeter(root: number = process.pid): Meter {
   let peak = treeRssBytes(root);
+  let peakPss = treePssBytes(root);
   const sampler = setInterval(() => (peak = Math.max(peak, treeRssBytes(root))), 100);
+  const pssSampler = setInterval(() => (peakPss = Math.max(peakPss, treePssBytes(root))), 500);
   const cpu0 = treeCpuMs(root);
   const t0 = performance.now();
   return {
@@ -110,8 +131,10 @@ export function startMeter(root: number = process.pid): Meter {
       const wallMs = performance.now() - t0;
       const cpuMs = treeCpuMs(root) - cpu0;
       clearInterval(sampler);
+      clearInterval(pssSampler);
       peak = Math.max(peak, treeRssBytes(root));
-      return { wallMs, cpuMs, peakRssBytes: peak };
+      peakPss = Math.max(peakPss, treePssBytes(root));
+      return { wallMs, cpuMs, peakRssBytes: peak, peakPssBytes: peakPss };
     },
   };
 }
@@ -139,6 +162,7 @@ export function statsFrom(name: string, concurrency: number, latencies: number[]
     p95Ms: round(quantile(latencies, 0.95)),
     cpuMsPerPage: round(m.cpuMs / Math.max(1, n), 2),
     peakRssMb: round(m.peakRssBytes / 1024 / 1024),
+    peakPssMb: round(m.peakPssBytes / 1024 / 1024),
     failures,
   };
 }

@@ -1,13 +1,14 @@
 /**
  * One chat-completions call to an OpenAI-compatible endpoint, with the failure handling the
- * extractor needs: a deadline shared by all attempts, bounded retries on 429 (honouring
- * Retry-After) and 5xx, and every failure turned into EXTRACTION_FAILED with a message that
- * names the problem but never the key, the endpoint's address or its credentials.
+ * extractor needs: a deadline shared by all attempts, bounded retries on 429 and 5xx (honouring
+ * Retry-After on 429 and 503) through the shared retry helper (core/retry.ts), and every
+ * failure turned into EXTRACTION_FAILED with a message that names the problem but never the
+ * key, the endpoint's address or its credentials.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { LlmConfig } from '../config.js';
 import { GleanerError } from '../errors.js';
+import { RetriesExhausted, abortableOf, honoursRetryAfter, retryAfterMs, withRetries, type AttemptOutcome } from '../retry.js';
 
 /** The endpoint refused a request parameter (`response_format`, `temperature`): retry without it. */
 export class ParameterRejected extends Error {
@@ -46,15 +47,6 @@ function fail(message: string, data?: Record<string, unknown>): GleanerError {
   return new GleanerError('EXTRACTION_FAILED', message, data);
 }
 
-function retryAfterMs(header: string | string[] | undefined): number | undefined {
-  const h = Array.isArray(header) ? header[0] : header;
-  if (!h) return undefined;
-  const secs = Number(h);
-  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
-  const at = Date.parse(h);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
 /** The endpoint's own error text, short and scrubbed: it may echo parts of the request. */
 function errorText(body: string, key: string | undefined): string {
   let msg = body;
@@ -89,9 +81,10 @@ export async function callChat(llm: LlmConfig, body: Record<string, unknown>, op
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (llm.key) headers.authorization = `Bearer ${llm.key}`;
   const payload = JSON.stringify(body);
-  for (let attempt = 0; ; attempt++) {
+  const timedOut = () => fail(`The language model did not answer within the extraction deadline (${opts.timeoutMs} ms).`, { reason: 'timeout' });
+  const attempt = async (): Promise<AttemptOutcome<string>> => {
     const remaining = opts.deadline - Date.now();
-    if (remaining <= 0) throw fail(`The language model did not answer within the extraction deadline (${opts.timeoutMs} ms).`, { reason: 'timeout' });
+    if (remaining <= 0) throw timedOut();
     const timeout = AbortSignal.timeout(remaining);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     let status: number;
@@ -100,38 +93,16 @@ export async function callChat(llm: LlmConfig, body: Record<string, unknown>, op
     try {
       const res = await request(url, { method: 'POST', headers, body: payload, signal, headersTimeout: remaining, bodyTimeout: remaining });
       status = res.statusCode;
-      retryAfter = retryAfterMs(res.headers['retry-after']);
+      retryAfter = honoursRetryAfter(status) ? retryAfterMs(res.headers['retry-after']) : undefined;
       text = await res.body.text();
     } catch (err) {
-      if (opts.signal?.aborted) throw fail('The extraction was cancelled.', { reason: 'cancelled' });
-      if (timeout.aborted || Date.now() >= opts.deadline) {
-        throw fail(`The language model did not answer within the extraction deadline (${opts.timeoutMs} ms).`, { reason: 'timeout' });
-      }
+      if (opts.signal?.aborted) throw cancelled();
+      if (timeout.aborted || Date.now() >= opts.deadline) throw timedOut();
       const code = (err as { code?: unknown }).code;
-      if (attempt < opts.maxRetries) {
-        await pause(backoff(attempt), opts);
-        continue;
-      }
-      throw fail(`The language model endpoint could not be reached${typeof code === 'string' ? ` (${code})` : ''}.`, { reason: 'network' });
+      return { ok: false, retry: true, reason: typeof code === 'string' ? ` (${code})` : '' };
     }
     if (status === 429 || status >= 500) {
-      const wait = status === 429 && retryAfter !== undefined ? retryAfter : backoff(attempt);
-      if (attempt >= opts.maxRetries) {
-        throw fail(
-          status === 429
-            ? `The language model endpoint kept answering 429 (rate limited) after ${attempt + 1} attempts.`
-            : `The language model endpoint failed with HTTP ${status} after ${attempt + 1} attempts: ${errorText(text, llm.key)}`,
-          { reason: status === 429 ? 'rate_limited' : 'upstream', status },
-        );
-      }
-      if (Date.now() + wait >= opts.deadline) {
-        throw fail(`The language model endpoint asked to retry in ${Math.ceil(wait / 1000)} s (HTTP ${status}), past the extraction deadline.`, {
-          reason: status === 429 ? 'rate_limited' : 'upstream',
-          status,
-        });
-      }
-      await pause(wait, opts);
-      continue;
+      return { ok: false, retry: true, status, reason: status === 429 ? '' : errorText(text, llm.key), ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
     }
     if (status === 400 && /response_format|json_schema|json_object|structured output/i.test(text)) throw new ParameterRejected('response_format');
     if (status === 400 && /temperature/i.test(text)) throw new ParameterRejected('temperature');
@@ -144,19 +115,40 @@ export async function callChat(llm: LlmConfig, body: Record<string, unknown>, op
     } catch {
       throw fail('The language model endpoint answered with a body that is not JSON.', { reason: 'malformed' });
     }
-    return contentOf(parsed);
-  }
-}
-
-/** 0.5 s, 1 s, 2 s ... with ±20 % jitter, so workers that failed together do not retry together. */
-function backoff(attempt: number): number {
-  return Math.min(8000, 500 * 2 ** attempt) * (0.8 + Math.random() * 0.4);
-}
-
-async function pause(ms: number, opts: CallOptions): Promise<void> {
+    return { ok: true, value: contentOf(parsed) };
+  };
   try {
-    await sleep(Math.max(0, Math.min(ms, opts.deadline - Date.now())), undefined, opts.signal ? { signal: opts.signal } : {});
-  } catch {
-    throw fail('The extraction was cancelled.', { reason: 'cancelled' });
+    return await withRetries(
+      // 0.5 s, 1 s, 2 s ... up to 8 s, ±20 %, so workers that failed together do not retry together.
+      { attempts: opts.maxRetries + 1, baseMs: 500, maxMs: 8000, jitter: 0.2, deadline: opts.deadline, ...(opts.signal ? { abort: abortableOf(opts.signal) } : {}) },
+      attempt,
+    );
+  } catch (err) {
+    if (err instanceof RetriesExhausted) throw exhausted(err, timedOut);
+    if (opts.signal?.aborted && !(err instanceof GleanerError)) throw cancelled();
+    throw err;
   }
+}
+
+function cancelled(): GleanerError {
+  return fail('The extraction was cancelled.', { reason: 'cancelled' });
+}
+
+/** The message of a call whose retries ran out, by what failed last and why the loop stopped. */
+function exhausted(e: RetriesExhausted, timedOut: () => GleanerError): GleanerError {
+  const { status } = e.last;
+  if (status === undefined) {
+    if (e.why === 'deadline') return timedOut();
+    return fail(`The language model endpoint could not be reached${e.last.reason}.`, { reason: 'network' });
+  }
+  const reason = status === 429 ? 'rate_limited' : 'upstream';
+  if (e.why === 'deadline' || e.why === 'retry-after') {
+    return fail(`The language model endpoint asked to retry in ${Math.ceil((e.wantedMs ?? 0) / 1000)} s (HTTP ${status}), past the extraction deadline.`, { reason, status });
+  }
+  return fail(
+    status === 429
+      ? `The language model endpoint kept answering 429 (rate limited) after ${e.attempts} attempts.`
+      : `The language model endpoint failed with HTTP ${status} after ${e.attempts} attempts: ${e.last.reason}`,
+    { reason, status },
+  );
 }

@@ -9,6 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { AccountStore } from './accounts.js';
+import { DeliveryStore } from './deliveries.js';
 import { JobStore } from './jobs.js';
 import { UsageLedger } from './usage.js';
 
@@ -25,16 +26,30 @@ export interface StoreDatabases {
   queue: Database<unknown, Key>;
   /** [dueAt, jobId, kind] → attempt */
   outbox: Database<unknown, Key>;
+  /** [jobId, kind] → DeadLetter: deliveries that failed for good, until an operator retries them */
+  deadletters: Database<unknown, Key>;
   /** [expiresAt, jobId] → null */
   expiry: Database<unknown, Key>;
   /** [clientId, day, product, source, parsed] → counters */
   usage: Database<unknown, Key>;
 }
 
+/**
+ * The LMDB environment in `dataDir`, with the options every opener must share (the service,
+ * the CLI in another process, the farm's workers writing async results in other threads).
+ */
+export function openRoot(dataDir: string): RootDatabase {
+  mkdirSync(dataDir, { recursive: true });
+  // noSync off: every commit is durable before its promise resolves (an accepted job must
+  // survive kill -9). Many small commits are batched by lmdb-js into one fsync.
+  return open({ path: dataDir, maxDbs: 32, mapSize: 2 ** 34, commitDelay: 0 });
+}
+
 export class Store {
   readonly dbs: StoreDatabases;
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
+  readonly deliveries: DeliveryStore;
   readonly usage: UsageLedger;
   private closed = false;
 
@@ -42,14 +57,12 @@ export class Store {
     this.dbs = dbs;
     this.accounts = new AccountStore(dbs);
     this.jobs = new JobStore(dbs);
+    this.deliveries = new DeliveryStore(dbs);
     this.usage = new UsageLedger(dbs);
   }
 
   static open(dataDir: string): Store {
-    mkdirSync(dataDir, { recursive: true });
-    // noSync off: every commit is durable before its promise resolves (an accepted job must
-    // survive kill -9). Many small commits are batched by lmdb-js into one fsync.
-    const root = open({ path: dataDir, maxDbs: 32, mapSize: 2 ** 34, commitDelay: 0 });
+    const root = openRoot(dataDir);
     const dbs: StoreDatabases = {
       root,
       meta: root.openDB({ name: 'meta' }),
@@ -60,6 +73,7 @@ export class Store {
       results: root.openDB({ name: 'results' }),
       queue: root.openDB({ name: 'queue' }),
       outbox: root.openDB({ name: 'outbox' }),
+      deadletters: root.openDB({ name: 'deadletters' }),
       expiry: root.openDB({ name: 'expiry' }),
       usage: root.openDB({ name: 'usage' }),
     };

@@ -6,8 +6,7 @@
  * - `finish` writes the result, sets the final status, removes the queue entry and adds the
  *   outbox entries together: a crash before it leaves the job queued (it runs again after
  *   restart); a crash after it leaves it done (it never runs twice, its result is written once).
- * - Outbox entries are removed only when delivered or given up, in the same transaction that
- *   records the delivery state on the job.
+ * - Outbox entries are taken, rescheduled and given up by `DeliveryStore` (deliveries.ts).
  */
 import type { WireError } from '../errors.js';
 import type { Mode } from '../registry/types.js';
@@ -23,9 +22,12 @@ export type JobApi = 'web' | 'job';
 
 export interface DeliveryRecord {
   state: DeliveryState;
+  /** Attempts since `since`. */
   attempts: number;
   lastError?: string;
   deliveredAt?: number;
+  /** When the current series of attempts began (the job's finish, or an operator's retry): the retry horizon counts from here. */
+  since?: number;
 }
 
 export interface JobRecord {
@@ -40,10 +42,12 @@ export interface JobRecord {
   createdAt: number;
   updatedAt: number;
   finishedAt?: number;
+  /** When the sweep removes the job (its key in the expiry index); later than `finishedAt + retention` while deliveries are owed. */
+  expiresAt?: number;
   /** Upstream status of the first page (spec 2.3 `status`) once done. */
   upstreamStatus?: number;
   error?: WireError;
-  /** Runs started; a job whose worker died is retried once. */
+  /** Runs started (`start`); a job started `GLEANER_JOB_MAX_STARTS` times without finishing is given up. */
   attempts: number;
   /** Queue priority (lower runs first); part of the queue key. */
   priority: number;
@@ -66,8 +70,9 @@ export interface OutboxEntry {
 
 /** Queue keys order jobs by priority then id (ids sort by time). */
 type QueueKey = [number, string];
-type OutboxKey = [number, string, DeliveryKind];
-type ExpiryKey = [number, string];
+export type OutboxKey = [number, string, DeliveryKind];
+export type ExpiryKey = [number, string];
+export type DeadLetterKey = [string, DeliveryKind];
 
 export class JobStore {
   constructor(private readonly dbs: StoreDatabases) {}
@@ -99,13 +104,20 @@ export class JobStore {
     return this.dbs.queue.getCount();
   }
 
-  async markRunning(id: string): Promise<JobRecord | undefined> {
+  /**
+   * Counts a start and marks the job running, in one transaction. A job already started
+   * `maxStarts` times that never finished is not started again (`started: false`): each of
+   * those runs ended with the process (kill, crash), so the next may too. Undefined when the
+   * job is unknown or already final.
+   */
+  async start(id: string, maxStarts: number): Promise<{ job: JobRecord; started: boolean } | undefined> {
     return this.dbs.root.transaction(() => {
       const job = this.get(id);
       if (!job || job.status === 'done' || job.status === 'faulted') return undefined;
+      if (job.attempts >= maxStarts) return { job, started: false };
       const next: JobRecord = { ...job, status: 'running', attempts: job.attempts + 1, updatedAt: Date.now() };
       this.dbs.jobs.put(id, next);
-      return next;
+      return { job: next, started: true };
     });
   }
 
@@ -115,7 +127,8 @@ export class JobStore {
    */
   async finish(
     id: string,
-    outcome: { ok: true; upstreamStatus: number; results: PageResult[] } | { ok: false; error: WireError },
+    /** `results` undefined: the farm's worker stored them already (ScrapeTask.persist). */
+    outcome: { ok: true; upstreamStatus: number; results: PageResult[] | undefined } | { ok: false; error: WireError },
     retentionMs: number,
   ): Promise<JobRecord | undefined> {
     return this.dbs.root.transaction(() => {
@@ -125,50 +138,18 @@ export class JobStore {
       const next: JobRecord = { ...job, status: outcome.ok ? 'done' : 'faulted', updatedAt: now, finishedAt: now, deliveries: { ...job.deliveries } };
       if (outcome.ok) {
         next.upstreamStatus = outcome.upstreamStatus;
-        this.dbs.results.put(id, { results: outcome.results } satisfies JobResult);
+        if (outcome.results) this.dbs.results.put(id, { results: outcome.results } satisfies JobResult);
       } else {
         next.error = outcome.error;
       }
       for (const kind of deliveriesOf(next)) {
-        next.deliveries[kind] = { state: 'pending', attempts: 0 };
+        next.deliveries[kind] = { state: 'pending', attempts: 0, since: now };
         this.dbs.outbox.put([now, id, kind] satisfies OutboxKey, 0);
       }
+      next.expiresAt = now + retentionMs;
       this.dbs.jobs.put(id, next);
       this.dbs.queue.remove([job.priority, id] satisfies QueueKey);
-      this.dbs.expiry.put([now + retentionMs, id] satisfies ExpiryKey, null);
-      return next;
-    });
-  }
-
-  /** Outbox entries due by `now`, oldest first. */
-  dueDeliveries(now: number, limit: number): OutboxEntry[] {
-    const out: OutboxEntry[] = [];
-    for (const { key, value } of this.dbs.outbox.getRange({ end: [now + 1], limit })) {
-      const [dueAt, jobId, kind] = key as OutboxKey;
-      out.push({ jobId, kind, dueAt, attempt: value as number });
-    }
-    return out;
-  }
-
-  nextDeliveryDue(): number | undefined {
-    for (const key of this.dbs.outbox.getKeys({ limit: 1 })) return (key as OutboxKey)[0];
-    return undefined;
-  }
-
-  /** Records an attempt: delivered/failed removes the entry; otherwise reschedules it. */
-  async recordDelivery(entry: OutboxEntry, result: { state: DeliveryState; error?: string; retryAt?: number }): Promise<JobRecord | undefined> {
-    return this.dbs.root.transaction(() => {
-      this.dbs.outbox.remove([entry.dueAt, entry.jobId, entry.kind] satisfies OutboxKey);
-      const job = this.get(entry.jobId);
-      if (!job) return undefined;
-      const attempts = entry.attempt + 1;
-      const record: DeliveryRecord = { state: result.state, attempts, ...(result.error ? { lastError: result.error } : {}) };
-      if (result.state === 'delivered') record.deliveredAt = Date.now();
-      if (result.state === 'pending' && result.retryAt !== undefined) {
-        this.dbs.outbox.put([result.retryAt, entry.jobId, entry.kind] satisfies OutboxKey, attempts);
-      }
-      const next: JobRecord = { ...job, deliveries: { ...job.deliveries, [entry.kind]: record }, updatedAt: Date.now() };
-      this.dbs.jobs.put(job.id, next);
+      this.dbs.expiry.put([next.expiresAt, id] satisfies ExpiryKey, null);
       return next;
     });
   }
@@ -182,6 +163,9 @@ export class JobStore {
         this.dbs.expiry.remove(key);
         this.dbs.jobs.remove(key[1]);
         this.dbs.results.remove(key[1]);
+        // A dead letter cannot be redelivered without its job.
+        this.dbs.deadletters.remove([key[1], 'webhook'] satisfies DeadLetterKey);
+        this.dbs.deadletters.remove([key[1], 'storage'] satisfies DeadLetterKey);
       }
     });
     return expired.length;

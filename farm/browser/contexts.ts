@@ -74,6 +74,7 @@ export class ContextPool {
   private readonly creating = new Map<string, Promise<Entry>>();
   private readonly retired = new Set<Entry>();
   private readonly pages: Semaphore;
+  private users = 0;
 
   constructor(
     private readonly limits: FarmLimits,
@@ -88,7 +89,22 @@ export class ContextPool {
     return this.entries.size + this.retired.size;
   }
 
+  /** Tasks holding or getting a page on this thread (from `acquire` to `release`): the browser is not idle while any is. */
+  get busy(): boolean {
+    return this.users > 0;
+  }
+
   async acquire(wish: ContextWish, signal: AbortSignal): Promise<Lease> {
+    this.users++;
+    try {
+      return await this.lease(wish, signal);
+    } catch (err) {
+      this.users--;
+      throw err;
+    }
+  }
+
+  private async lease(wish: ContextWish, signal: AbortSignal): Promise<Lease> {
     await this.pages.acquire(signal);
     try {
       const entry = await this.entryFor(wish, signal);
@@ -105,6 +121,7 @@ export class ContextPool {
         release: (discard, tab) => {
           if (released) return;
           released = true;
+          this.users--;
           this.stats.add(F_PAGES, -1);
           this.pages.release();
           if (tab) this.park(entry, tab, discard);
@@ -191,6 +208,7 @@ export class ContextPool {
       void tab.close();
       return;
     }
+    tab.collectGarbage();
     const parked: Parked = { tab, timer: setTimeout(unpark, this.limits.pageIdleMs, entry, tab) };
     parked.timer.unref();
     entry.parked.push(parked);

@@ -8,6 +8,8 @@
  *
  * A browser that goes away (crash, kill) is forgotten; the task that saw it fails with
  * BROWSER_CRASHED, the pool retries it once, and the next task here launches a new one.
+ * A browser without a rendering task for `idle.ms` is closed (the next task launches one).
+ * Only render threads ever call `get()` (farm/threads.ts), so only they run a browser.
  * Its pid (for stats, the memory gate and kills from the pool) is found in /proc by a marker
  * switch on its command line: Playwright does not expose the pid of a launched browser.
  */
@@ -20,16 +22,28 @@ import { profileDirOf, removeProfile } from '../chromium-args.js';
 import { F_BROWSER_PID, F_LAUNCHES, type StatsSlot } from '../stats.js';
 import { loadPlaywright } from './connection.js';
 
+export interface IdlePolicy {
+  /** Close the browser after this long (ms) without use; 0 = never. */
+  ms: number;
+  /** Whether pages are rendering now (then the browser is in use). */
+  busy: () => boolean;
+}
+
 export class LocalBrowser {
   private browser: Promise<Browser> | undefined;
   private pid: number | undefined;
   private profile: string | undefined;
+  private lastUse = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** A launch in progress is use: it may take longer than the idle period on a loaded machine. */
+  private launching = false;
 
   constructor(
     private readonly launch: BrowserLaunch,
     private readonly slot: StatsSlot,
     /** Runs when a launched browser goes away (crash, kill, close). */
     private readonly onLost: (browser: Browser) => void,
+    private readonly idle: IdlePolicy = { ms: 0, busy: () => false },
   ) {}
 
   get currentPid(): number | undefined {
@@ -37,13 +51,50 @@ export class LocalBrowser {
   }
 
   get(): Promise<Browser> {
+    this.lastUse = Date.now();
     this.browser ??= this.start();
+    this.armIdle();
     return this.browser;
+  }
+
+  private armIdle(wait = this.idle.ms): void {
+    if (this.idle.ms <= 0 || this.idleTimer) return;
+    this.idleTimer = setTimeout(() => this.checkIdle(), wait);
+    this.idleTimer.unref();
+  }
+
+  /** Closes the browser once it has been unused for `idle.ms`; rendering pages count as use. */
+  private checkIdle(): void {
+    this.idleTimer = undefined;
+    const pending = this.browser;
+    if (!pending) return;
+    const now = Date.now();
+    if (this.launching || this.idle.busy()) this.lastUse = now;
+    const quiet = now - this.lastUse;
+    if (quiet < this.idle.ms) return this.armIdle(this.idle.ms - quiet);
+    // Forget it first: a task arriving while it closes launches a new one instead of getting
+    // a browser that is going away.
+    const { pid, profile } = this;
+    this.browser = undefined;
+    this.pid = undefined;
+    this.profile = undefined;
+    this.slot.set(F_BROWSER_PID, 0);
+    void pending.then(
+      async (browser) => {
+        const closed = await Promise.race([browser.close().then(() => true, () => true), delay(5000).then(() => false)]);
+        if (!closed && pid) {
+          kill(pid);
+          removeProfile(profile);
+        }
+      },
+      () => undefined,
+    );
   }
 
   private async start(): Promise<Browser> {
     const marker = `--gleaner-farm-browser=${randomUUID()}`;
     let browser: Browser;
+    this.launching = true;
     try {
       const { chromium } = await loadPlaywright();
       browser = await chromium.launch({
@@ -58,7 +109,10 @@ export class LocalBrowser {
     } catch {
       this.browser = undefined;
       throw new GleanerError('BROWSER_CRASHED', 'The browser could not be started.');
+    } finally {
+      this.launching = false;
     }
+    this.lastUse = Date.now();
     this.pid = findByMarker(marker);
     this.profile = profileDirOf(this.pid);
     this.slot.set(F_BROWSER_PID, this.pid ?? 0);

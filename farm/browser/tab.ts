@@ -122,6 +122,16 @@ export class Tab {
     }
   }
 
+  /**
+   * The page is parked for the next task: collect its renderer's garbage now. A renderer
+   * navigated from document to document keeps the old documents' heap until V8 gets round to
+   * it, and a parked renderer is idle: at 8 pages in flight on the farm bench the renderers
+   * held ~95 MB (PSS) more than fresh ones without this, ~20 MB more with it, at the same pages/s.
+   */
+  collectGarbage(): void {
+    void this.cdp.send('HeapProfiler.collectGarbage').catch(() => undefined);
+  }
+
   /** Closes the page (idempotent); the promise never rejects. */
   close(): Promise<void> {
     this.spoiled = true;

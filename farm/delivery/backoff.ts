@@ -19,18 +19,25 @@ export interface BackoffOptions {
 }
 
 export interface RetryPolicy extends BackoffOptions {
-  /** Attempts in all, the first included. After the last failure the delivery is `failed`. */
+  /** Attempts in all, the first included; 0: no count bound (the horizon bounds the retries). */
   maxAttempts: number;
+  /**
+   * Retries stop this long (ms) after the delivery was first due (or an operator retried it):
+   * a receiver down for less than the horizon gets its delivery; the last attempt is placed at
+   * the horizon at the latest. Then the delivery is `failed` and goes to the dead-letter list.
+   */
+  horizonMs: number;
   /** A receiver's `Retry-After` is honoured up to this (ms), so it cannot park a delivery for days. */
   maxRetryAfterMs: number;
 }
 
 /**
- * Defaults: 8 attempts; ceilings 30 s, 1, 2, 4, 8, 16 and 30 min between them, so the last
- * attempt comes at most ~61 minutes after the first (about half that on average).
+ * Defaults: no count bound, a 24-hour horizon; ceilings 30 s, 1, 2, 4, 8, 16, then 30 min
+ * between attempts, so a receiver that comes back is served within about 30 minutes.
  */
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
-  maxAttempts: 8,
+  maxAttempts: 0,
+  horizonMs: 24 * 60 * 60_000,
   baseMs: 30_000,
   maxMs: 30 * 60_000,
   jitter: 'full',
@@ -39,7 +46,7 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
 
 /** A policy for tests: the same shape in milliseconds. */
 export function fastRetryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
-  return { maxAttempts: 4, baseMs: 5, maxMs: 40, jitter: 'full', maxRetryAfterMs: 50, ...overrides };
+  return { maxAttempts: 4, horizonMs: 60_000, baseMs: 5, maxMs: 40, jitter: 'full', maxRetryAfterMs: 50, ...overrides };
 }
 
 /**
@@ -60,22 +67,35 @@ export function nextAttemptDelay(attempt: number, options: BackoffOptions, rando
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false; reason: string };
 
 /**
- * Combines an attempt's outcome with the policy: final failures and exhausted attempts stop;
- * otherwise wait the backoff delay, or the receiver's `Retry-After` when that is longer
- * (capped by `maxRetryAfterMs`).
+ * Combines an attempt's outcome with the policy: final failures, exhausted attempts and a
+ * spent horizon stop; otherwise wait the backoff delay, or the receiver's `Retry-After` when
+ * that is longer (capped by `maxRetryAfterMs`), but never past the horizon. `elapsedMs` is the
+ * time since the series of attempts began.
  */
 export function decideRetry(
   attemptsMade: number,
   result: AttemptResult,
   policy: RetryPolicy = DEFAULT_RETRY_POLICY,
   random: () => number = Math.random,
+  elapsedMs = 0,
 ): RetryDecision {
   if (result.ok) return { retry: false, reason: 'delivered' };
   if (!result.retry) return { retry: false, reason: result.error };
-  if (attemptsMade >= policy.maxAttempts) {
+  if (policy.maxAttempts > 0 && attemptsMade >= policy.maxAttempts) {
     return { retry: false, reason: `gave up after ${attemptsMade} attempts; last error: ${result.error}` };
+  }
+  const left = policy.horizonMs - elapsedMs;
+  if (left <= 0) {
+    return { retry: false, reason: `gave up after ${attemptsMade} attempts over ${duration(elapsedMs)} (retry horizon ${duration(policy.horizonMs)}); last error: ${result.error}` };
   }
   const backoff = nextAttemptDelay(attemptsMade, policy, random);
   const asked = result.retryAfterMs === undefined ? 0 : Math.min(result.retryAfterMs, policy.maxRetryAfterMs);
-  return { retry: true, delayMs: Math.max(backoff, asked) };
+  return { retry: true, delayMs: Math.min(left, Math.max(backoff, asked)) };
+}
+
+/** `36 s`, `12 min`, `24 h` */
+function duration(ms: number): string {
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  if (ms < 2 * 3_600_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 3_600_000)} h`;
 }

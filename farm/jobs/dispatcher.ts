@@ -12,9 +12,12 @@
  * - Crash-safe: the queue entry leaves LMDB only in the transaction that stores the result
  *   (JobStore.finish), so after kill -9 every pending or running job is loaded and run again,
  *   and a finished job is never finished twice.
+ * - Poison jobs: every start is counted in LMDB before the run; a job started `maxStarts`
+ *   times without finishing (each run ended with the process) is not run again but finished
+ *   `faulted` with INTERNAL_ERROR (not charged) and logged with its id.
  */
 import type { EventBus } from '../../core/events.js';
-import { toWireError } from '../../core/errors.js';
+import { GleanerError, toWireError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { JobRecord, JobStore } from '../../core/store/jobs.js';
 import type { ScrapeOutcome, ScrapeTask, Usage } from '../../core/wire.js';
@@ -36,6 +39,8 @@ export interface DispatcherOptions {
   retentionMs: number;
   /** Most jobs of a route running at once; 0 or absent: no cap beyond `concurrency`. */
   routeCap?: (routeId: string) => number;
+  /** Starts after which a job that never finished is given up (default 3). */
+  maxStarts?: number;
   /** Called after a job is finished, with its usage when it succeeded (ledger, outbox wake-up). */
   onFinished?: (job: JobRecord, usage: Usage | undefined) => void;
 }
@@ -170,22 +175,42 @@ export class Dispatcher {
   }
 
   private async runOne(id: string, signal: AbortSignal): Promise<void> {
-    const job = await this.opts.jobs.markRunning(id);
-    if (!job) return; // already final (a duplicate queue entry) or swept
+    const maxStarts = Math.max(1, this.opts.maxStarts ?? 3);
+    const start = await this.opts.jobs.start(id, maxStarts);
+    if (!start) return; // already final (a duplicate queue entry) or swept
+    if (!start.started) return this.giveUp(start.job, maxStarts);
+    const { job } = start;
     const { events } = this.opts;
     events.publish({ type: 'started', jobId: id, clientId: job.clientId, routeId: job.routeId, at: Date.now(), ...(job.batchId ? { batchId: job.batchId } : {}) });
-    const task: ScrapeTask = { id, routeId: job.routeId, params: job.params, accountId: job.clientId, deadline: Date.now() + this.opts.jobTimeoutMs };
+    // The worker writes the results to the store itself (ScrapeTask.persist): they never cross to this thread.
+    const task: ScrapeTask = { id, routeId: job.routeId, params: job.params, accountId: job.clientId, deadline: Date.now() + this.opts.jobTimeoutMs, persist: true };
     let finished: JobRecord | undefined;
     let usage: Usage | undefined;
     try {
       const outcome = await this.opts.runner.run(task, signal);
       usage = outcome.usage;
-      finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.results }, this.opts.retentionMs);
+      finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.stored ? undefined : outcome.results }, this.opts.retentionMs);
     } catch (err) {
       if (signal.aborted && this.stopped) return; // destroyed: stays queued for the next start
       finished = await this.opts.jobs.finish(id, { ok: false, error: toWireError(err) }, this.opts.retentionMs);
     }
+    this.announce(finished, usage);
+  }
+
+  /** A poison job: started `maxStarts` times, never finished. Faulted without another run. */
+  private async giveUp(job: JobRecord, maxStarts: number): Promise<void> {
+    this.opts.log.error(
+      { job_id: job.id, client_id: job.clientId, route: job.routeId, starts: job.attempts },
+      `job given up: started ${job.attempts} times without finishing (each run ended with the process); faulted, not charged`,
+    );
+    const error = new GleanerError('INTERNAL_ERROR', `The job was started ${maxStarts} times and never finished; it is not run again.`, { starts: job.attempts });
+    this.announce(await this.opts.jobs.finish(job.id, { ok: false, error: error.toWire() }, this.opts.retentionMs), undefined);
+  }
+
+  private announce(finished: JobRecord | undefined, usage: Usage | undefined): void {
     if (!finished) return;
+    const { events } = this.opts;
+    const id = finished.id;
     events.publish({
       type: finished.status === 'done' ? 'done' : 'failed',
       jobId: id,

@@ -4,14 +4,19 @@
  *
  * - At least once: an entry leaves the outbox only after its attempt is recorded, so a crash
  *   mid-delivery repeats that delivery after restart (receivers dedupe on `Gleaner-Delivery`).
- * - Retries: exponential backoff with full jitter up to `policy.attempts`; non-retryable
- *   answers (4xx other than 408/429, a malformed bucket URL) fail at once.
+ * - Retries: exponential backoff with full jitter until the retry horizon (`policy.horizonMs`,
+ *   24 h by default, counted from the job's finish or an operator's retry; `maxAttempts` bounds
+ *   the count only when set); non-retryable answers (4xx other than 408/429, a malformed
+ *   bucket URL) fail at once. A failed delivery goes to the dead-letter list, from which
+ *   `gleaner deliveries retry` puts it back in the outbox; an idle outbox looks for such
+ *   entries every `pollMs`.
  * - Bounded: at most `concurrency` deliveries in flight; each attempt has a deadline.
  * Payloads are rendered by the front door that created the job (Web API or Job API shapes).
  */
 import type { EventBus } from '../../core/events.js';
 import type { Logger } from '../../core/log.js';
 import type { Account } from '../../core/store/accounts.js';
+import type { DeliveryStore } from '../../core/store/deliveries.js';
 import type { JobRecord, JobStore, OutboxEntry } from '../../core/store/jobs.js';
 import { credentialsFor, decideRetry, isStorageType, postWebhook, uploadResult, type AttemptResult, type DeliveryConfig, type RetryPolicy } from '../delivery/index.js';
 
@@ -24,6 +29,9 @@ export interface DeliveryPayloads {
 
 export interface OutboxOptions {
   jobs: JobStore;
+  deliveries: DeliveryStore;
+  /** How long a finished job is kept; a job owed a delivery is kept this long past its next attempt. */
+  retentionMs: number;
   accounts: { getAccount(clientId: number): Account | undefined };
   events: EventBus;
   log: Logger;
@@ -33,6 +41,8 @@ export interface OutboxOptions {
   allowPrivate: boolean;
   concurrency?: number;
   attemptTimeoutMs?: number;
+  /** An idle outbox looks for due entries this often (ms), so entries put back by the CLI are seen. */
+  pollMs?: number;
 }
 
 export class Outbox {
@@ -76,7 +86,7 @@ export class Outbox {
     if (this.stopped) return;
     const limit = (this.opts.concurrency ?? 8) - this.inFlight.size;
     if (limit > 0) {
-      for (const entry of this.opts.jobs.dueDeliveries(Date.now(), limit + this.inFlight.size)) {
+      for (const entry of this.opts.deliveries.dueDeliveries(Date.now(), limit + this.inFlight.size)) {
         const key = `${entry.jobId}:${entry.kind}`;
         if (this.inFlight.has(key) || this.inFlight.size >= (this.opts.concurrency ?? 8)) continue;
         const controller = new AbortController();
@@ -90,16 +100,18 @@ export class Outbox {
           });
       }
     }
-    const next = this.opts.jobs.nextDeliveryDue();
-    if (next !== undefined && this.inFlight.size === 0) {
-      this.timer = setTimeout(() => this.tick(), Math.max(0, Math.min(next - Date.now(), 60_000)));
+    if (this.inFlight.size === 0) {
+      const next = this.opts.deliveries.nextDeliveryDue();
+      const poll = this.opts.pollMs ?? 5000;
+      this.timer = setTimeout(() => this.tick(), Math.max(0, Math.min(next === undefined ? poll : next - Date.now(), poll)));
+      this.timer.unref();
     }
   }
 
   private async attempt(entry: OutboxEntry, signal: AbortSignal): Promise<void> {
-    const { jobs, log, events } = this.opts;
+    const { jobs, deliveries, log, events, retentionMs } = this.opts;
     const job = jobs.get(entry.jobId);
-    if (!job) return void (await jobs.recordDelivery(entry, { state: 'failed', error: 'job expired' }));
+    if (!job) return void (await deliveries.recordDelivery(entry, { state: 'failed', error: 'job expired' }, retentionMs));
     const timeoutMs = this.opts.attemptTimeoutMs ?? 30_000;
     let result: AttemptResult;
     if (entry.kind === 'webhook') {
@@ -120,16 +132,20 @@ export class Outbox {
     const attempts = entry.attempt + 1;
     let recorded: JobRecord | undefined;
     if (result.ok) {
-      recorded = await jobs.recordDelivery(entry, { state: 'delivered' });
+      recorded = await deliveries.recordDelivery(entry, { state: 'delivered' }, retentionMs);
     } else {
-      const decision = decideRetry(attempts, result, this.opts.policy);
+      const since = job.deliveries[entry.kind]?.since ?? job.finishedAt ?? entry.dueAt;
+      const decision = decideRetry(attempts, result, this.opts.policy, Math.random, Date.now() - since);
       if (decision.retry) {
-        await jobs.recordDelivery(entry, { state: 'pending', error: result.error, retryAt: Date.now() + decision.delayMs });
+        await deliveries.recordDelivery(entry, { state: 'pending', error: result.error, retryAt: Date.now() + decision.delayMs }, retentionMs);
         log.warn({ job_id: job.id, kind: entry.kind, attempt: attempts, error: result.error, retry_in_ms: decision.delayMs }, 'delivery failed, will retry');
         return;
       }
-      recorded = await jobs.recordDelivery(entry, { state: 'failed', error: decision.reason });
-      log.warn({ job_id: job.id, kind: entry.kind, attempt: attempts, error: decision.reason }, 'delivery failed for good');
+      recorded = await deliveries.recordDelivery(entry, { state: 'failed', error: decision.reason }, retentionMs);
+      log.error(
+        { job_id: job.id, kind: entry.kind, attempt: attempts, error: decision.reason },
+        'delivery failed for good; kept in the dead-letter list (gleaner deliveries list|retry)',
+      );
     }
     if (!recorded) return;
     events.publish({

@@ -6,6 +6,7 @@ import { threadId } from 'node:worker_threads';
 import type { Browser } from 'playwright-core';
 import { BrowserLink } from '../browser/connection.js';
 import { LocalBrowser } from '../browser/local.js';
+import { useChromeVersion } from '../devices.js';
 import { ContextPool } from '../browser/contexts.js';
 import { MemoryGate } from '../browser/memory.js';
 import type { WorkerSetup } from '../messages.js';
@@ -56,12 +57,13 @@ export interface WorkerEnv {
 }
 
 export function createEnv(setup: WorkerSetup): WorkerEnv {
+  useChromeVersion(setup.browserLaunch.version);
   const policy: NetPolicy = { allowPrivate: setup.config.allowPrivate, hosts: lowerKeys(setup.hosts) };
   const slot = claimSlot(setup.stats, threadId);
-  const contexts = new ContextPool(setup.limits, setup.config.contextsPerWorker, slot, new MemoryGate(setup.limits.maxRssBytes));
+  const contexts = new ContextPool(setup.limits, setup.pages, slot, new MemoryGate(setup.limits.maxRssBytes));
   const dropBrowser = (browser: Browser) => contexts.dropBrowser(browser);
   const link = new BrowserLink(dropBrowser);
-  const local = new LocalBrowser(setup.browserLaunch, slot, dropBrowser);
+  const local = new LocalBrowser(setup.browserLaunch, slot, dropBrowser, { ms: setup.browserIdleMs, busy: () => contexts.busy });
   const cancels = new CancelBoard(setup.cancelChannel, (how) => (how === 'kill' ? local.kill() : local.close()));
   return { setup, policy, agents: new Agents(policy), link, local, contexts, guards: new Guards(policy), slot, cancels, sessions: new Sessions() };
 }

@@ -16,6 +16,7 @@ import { TaskAbort } from './abort.js';
 import type { WorkerEnv } from './env.js';
 import { runFlow, type FlowContext } from './flow.js';
 import { outputFormats, pageResult } from './outputs.js';
+import { persistResults } from './persist.js';
 
 /** After the deadline, how long the reply waits for cleanup (page close) before leaving. */
 const CLEANUP_GRACE_MS = 1500;
@@ -26,7 +27,8 @@ export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskRep
   const timer = setTimeout(() => abort.abort(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT')), Math.max(0, task.deadline - Date.now()));
   const unwatch = env.cancels.watch(msg.seq, () => abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.')));
   env.slot.add(F_TASKS, 1);
-  const work = execute(msg, env, abort);
+  // Async jobs: the results go to the store from here, not back to the main thread (persist.ts).
+  const work = execute(msg, env, abort).then((o) => (task.persist ? persistResults(env.setup.config.dataDir, task.id, o) : o));
   try {
     // On abort, the reply waits for the work's cleanup (page close) at most CLEANUP_GRACE_MS.
     const aborted = new Promise<void>((resolve) => abort.onAbort(resolve)).then(() =>

@@ -13,5 +13,4 @@ export const readyz: Handler = (ctx, svc) => {
   ctx.reply.json(ready ? 200 : 503, { status: ready ? 'ready' : svc.state(), checks });
 };
 
-export const metrics: Handler = (ctx, svc) =>
-  ctx.reply.send(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }, svc.metrics.render());
+export const metrics: Handler = async (ctx, svc) => ctx.reply.send(200, { 'content-type': svc.metrics.contentType }, await svc.metrics.render());

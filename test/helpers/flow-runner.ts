@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { defaultChromium, loadConfig } from '../../core/config.js';
 import type { Flow } from '../../core/targets/flow.js';
-import { chromiumArgs } from '../../farm/chromium-args.js';
+import { chromeVersion, chromiumArgs } from '../../farm/chromium-args.js';
 import { DEVICES } from '../../farm/devices.js';
 import { DEFAULT_LIMITS, type TaskMessage } from '../../farm/messages.js';
 import { ProxyRotation } from '../../farm/net/proxies.js';
@@ -30,7 +30,9 @@ export function createFlowRunner(): FlowRunner {
     hosts: {},
     stats: createStatsBuffer(),
     cancelChannel: `flow-runner-${randomUUID()}`,
-    browserLaunch: { executablePath, args: chromiumArgs({ executablePath, hosts: {}, guarded: false }) },
+    browserLaunch: { executablePath, args: chromiumArgs({ executablePath, hosts: {}, guarded: false }), version: chromeVersion(executablePath) },
+    pages: 4,
+    browserIdleMs: 0,
   });
   return {
     env,

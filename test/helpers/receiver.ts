@@ -28,6 +28,8 @@ export interface Receiver {
   failFirst(n: number, status: number, headers?: Record<string, string>): void;
   /** The next `n` requests are read and never answered. */
   hangNext(n?: number): void;
+  /** Drops the queued replies: every next request gets 200 (a receiver that came back). */
+  clear(): void;
   /** Resolves once at least `n` requests have arrived. */
   waitForRequests(n: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
@@ -73,6 +75,7 @@ export async function startReceiver(): Promise<Receiver> {
     hangNext: (n = 1) => {
       for (let i = 0; i < n; i++) script.push('hang');
     },
+    clear: () => void script.splice(0),
     waitForRequests: (n) =>
       requests.length >= n ? Promise.resolve(requests.slice()) : new Promise((resolve) => waiters.push({ n, resolve })),
     close: async () => {

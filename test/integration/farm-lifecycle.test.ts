@@ -107,6 +107,9 @@ describe('memory gate', () => {
       expect(await codeOf(farm.run(task({ url: `${sim.origin}/static`, run_js: true }, { timeoutMs: 2500 })))).toBe(
         'REQUEST_FAILED_SCRAPE_TIMEOUT',
       );
+      // A cold render thread (started by this first run_js task) may still be starting when the
+      // pool answers at the deadline; the task leaves it when it arrives and sees the deadline.
+      await waitFor(() => farm.stats().inFlight === 0);
       expect(farm.stats()).toMatchObject({ contexts: 0, pages: 0, inFlight: 0 });
       expect((await farm.run(task({ url: `${sim.origin}/static` }))).status).toBe(200);
     } finally {

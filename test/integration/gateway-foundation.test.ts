@@ -231,6 +231,10 @@ describe('operations', () => {
     expect(a.text).toMatch(/^gleaner_http_requests_total\{method="GET",route="unmatched",status="404"\} \d+$/m);
     expect(a.text).toMatch(/^gleaner_http_request_duration_seconds_bucket\{method="GET",route="\/healthz",le="\+Inf"\} \d+$/m);
     expect(a.text).toMatch(/^gleaner_farm_in_flight \d+$/m);
+    // prom-client's process and runtime metrics: CPU, memory, GC pauses, event-loop lag.
+    for (const name of ['process_cpu_seconds_total counter', 'process_resident_memory_bytes gauge', 'nodejs_gc_duration_seconds histogram', 'nodejs_eventloop_lag_seconds gauge', 'nodejs_eventloop_lag_p99_seconds gauge']) {
+      expect(a.text).toContain(`# TYPE ${name}\n`);
+    }
   });
 
   test('an internal error leaks nothing', async () => {

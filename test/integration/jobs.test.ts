@@ -125,7 +125,7 @@ describe('deliveries', () => {
       const j = gw.server.store.jobs.get(id);
       return j?.deliveries.webhook?.state === 'delivered' ? j : undefined;
     });
-    expect(job.deliveries.webhook).toEqual({ state: 'delivered', attempts: 3, deliveredAt: expect.any(Number) });
+    expect(job.deliveries.webhook).toEqual({ state: 'delivered', attempts: 3, since: expect.any(Number), deliveredAt: expect.any(Number) });
   });
 
   test('a webhook that keeps failing is recorded as failed after the retry limit', async () => {

@@ -4,6 +4,7 @@
  * subresource, media and fonts). Every page is written here; none is copied from anywhere.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { SiteContext, SiteHandler } from './types.js';
 
 const PNG_1x1 = Buffer.from(
@@ -135,6 +136,25 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse, url: UR
     };
     res.on('error', () => undefined);
     pump();
+    return true;
+  },
+  '/compressed': (req, res, url) => {
+    // The page compressed as `enc` asks (gzip, br, deflate), with `status`; the request's
+    // Accept-Encoding is echoed in the page so a test can see what was sent.
+    const enc = url.searchParams.get('enc') ?? 'gzip';
+    const status = Number(url.searchParams.get('status') ?? 200);
+    const body = Buffer.from(page(`Compressed ${enc}`, `<h1>Compressed with ${enc}</h1><p id="ae">${escapeHtml(String(req.headers['accept-encoding'] ?? ''))}</p><p>${'Repeated words compress well. '.repeat(40)}</p>`));
+    const packed = enc === 'br' ? brotliCompressSync(body) : enc === 'deflate' ? deflateSync(body) : gzipSync(body);
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': enc, 'content-length': packed.length });
+    res.end(packed);
+    return true;
+  },
+  '/gzip-bomb': (_q, res, url) => {
+    // `mb` megabytes of one letter, gzipped to a few dozen kilobytes.
+    const mb = Math.min(Number(url.searchParams.get('mb') ?? 30), 100);
+    const packed = gzipSync(Buffer.concat([Buffer.from('<!doctype html><html><body><p>'), Buffer.alloc(mb * 1024 * 1024, 'x'), Buffer.from('</p></body></html>')]));
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip', 'content-length': packed.length });
+    res.end(packed);
     return true;
   },
   '/data.json': (_q, res) => bytes(res, 'application/json', Buffer.from(JSON.stringify({ name: 'sample', items: [1, 2, 3] }))),

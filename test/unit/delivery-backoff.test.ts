@@ -22,11 +22,10 @@ describe('nextAttemptDelay', () => {
     expect(() => nextAttemptDelay(0, DEFAULT_RETRY_POLICY)).toThrow(RangeError);
   });
 
-  it('default policy: 8 attempts whose ceilings add up to about an hour', () => {
-    const ceilings = [1, 2, 3, 4, 5, 6, 7].map((a) => nextAttemptDelay(a, { ...DEFAULT_RETRY_POLICY, jitter: 'none' }));
-    expect(ceilings).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 960_000, 1_800_000]);
-    expect(ceilings.reduce((a, b) => a + b, 0)).toEqual(3_690_000);
-    expect(DEFAULT_RETRY_POLICY.maxAttempts).toEqual(8);
+  it('default policy: no count bound, a 24-hour horizon; ceilings grow to 30 minutes', () => {
+    const ceilings = [1, 2, 3, 4, 5, 6, 7, 8].map((a) => nextAttemptDelay(a, { ...DEFAULT_RETRY_POLICY, jitter: 'none' }));
+    expect(ceilings).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 960_000, 1_800_000, 1_800_000]);
+    expect([DEFAULT_RETRY_POLICY.maxAttempts, DEFAULT_RETRY_POLICY.horizonMs]).toEqual([0, 86_400_000]);
   });
 });
 
@@ -53,6 +52,16 @@ describe('decideRetry', () => {
     expect(decideRetry(4, fail, policy)).toEqual({
       retry: false,
       reason: 'gave up after 4 attempts; last error: webhook receiver answered HTTP 503',
+    });
+  });
+
+  it('with no count bound, retries until the horizon; the last wait ends at the horizon', () => {
+    const open = { ...policy, maxAttempts: 0, horizonMs: 86_400_000, baseMs: 30_000, maxMs: 1_800_000 };
+    expect(decideRetry(40, fail, open, Math.random, 3_600_000)).toEqual({ retry: true, delayMs: 1_800_000 });
+    expect(decideRetry(60, fail, open, Math.random, 86_400_000 - 1000)).toEqual({ retry: true, delayMs: 1000 });
+    expect(decideRetry(61, fail, open, Math.random, 86_400_000)).toEqual({
+      retry: false,
+      reason: 'gave up after 61 attempts over 24 h (retry horizon 24 h); last error: webhook receiver answered HTTP 503',
     });
   });
 });

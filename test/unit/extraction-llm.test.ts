@@ -119,6 +119,21 @@ describe('LLM extraction', () => {
     expect(llm.requests[1]!.raw).toBe(llm.requests[0]!.raw);
   });
 
+  it('honours a 503 Retry-After too (the shared retry helper), not a 500 one', async () => {
+    llm.enqueue({ kind: 'status', status: 503, headers: { 'retry-after': '120' }, body: { error: { message: 'overloaded' } } });
+    const late = await failure(extractJson({ html: HTML, url: URL_, markdown: MARKDOWN }, { schema: SCHEMA }, { llm: config, timeoutMs: 5000 }));
+    expect(late.toWire()).toEqual({
+      code: 'EXTRACTION_FAILED',
+      message: 'The language model endpoint asked to retry in 120 s (HTTP 503), past the extraction deadline.',
+      data: { reason: 'upstream', status: 503 },
+    });
+    expect(llm.requests.length).toBe(1);
+    // A 500's Retry-After is not a promise: the backoff (0.5 s) applies.
+    llm.enqueue({ kind: 'status', status: 500, headers: { 'retry-after': '120' } }, { kind: 'json', value: { name: 'Aero 3000', price: 1299 } });
+    const ok = await extractJson({ html: HTML, url: URL_, markdown: MARKDOWN }, { schema: SCHEMA }, { llm: config, timeoutMs: 5000 });
+    expect([ok.json, llm.requests.length]).toEqual([{ name: 'Aero 3000', price: 1299 }, 3]);
+  });
+
   it('gives up on 429 when Retry-After passes the deadline, and after the bounded retries', async () => {
     llm.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '120' } });
     const late = await failure(extractJson({ html: HTML, url: URL_, markdown: MARKDOWN }, { schema: SCHEMA }, { llm: config, timeoutMs: 5000 }));

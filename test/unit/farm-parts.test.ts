@@ -75,6 +75,7 @@ describe('devices', () => {
     expect(requestHeaders(DEVICES.mobile)).toEqual({
       'user-agent': DEVICES.mobile.userAgent,
       accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      'accept-encoding': 'gzip, deflate, br',
       'accept-language': 'en-US,en;q=0.9',
       'sec-ch-ua-mobile': '?1',
       'sec-ch-ua-platform': '"Android"',
@@ -89,6 +90,22 @@ describe('decodeBody', () => {
     const meta = Buffer.from('<html><head><meta charset="iso-8859-7"></head>\xe1</html>', 'latin1');
     expect(decodeBody(meta, 'text/html').text).toBe('<html><head><meta charset="iso-8859-7"></head>α</html>');
     expect(decodeBody(Buffer.from('{"a":"é"}'), 'application/json')).toEqual({ text: '{"a":"é"}', isHtml: false, binary: false });
+  });
+
+  test('the WHATWG sniffing order (encoding-sniffer): a BOM beats the header, the first <meta> wins, http-equiv and XML declarations count', () => {
+    const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('<p>café</p>')]);
+    expect(decodeBody(bom, 'text/html; charset=windows-1252').text).toBe('<p>café</p>');
+    const two = Buffer.from('<meta charset="iso-8859-7"><meta charset="iso-8859-5">\xe1', 'latin1');
+    expect(decodeBody(two, 'text/html').text.endsWith('α')).toBe(true);
+    const pragma = Buffer.from('<meta http-equiv="Content-Type" content="text/html; charset=koi8-r">\xc1', 'latin1');
+    expect(decodeBody(pragma, 'text/html').text.endsWith('а')).toBe(true);
+    // A <meta> naming UTF-16 means UTF-8 (the bytes are ASCII-compatible if it could be read).
+    expect(decodeBody(Buffer.from('<meta charset="utf-16le"><p>é</p>'), 'text/html').text).toBe('<meta charset="utf-16le"><p>é</p>');
+    const xml = Buffer.from('<?xml version="1.0" encoding="iso-8859-7"?><r>\xe1</r>', 'latin1');
+    expect(decodeBody(xml, 'application/xml').text.endsWith('α</r>')).toBe(true);
+    // A meta past the first 2 KiB is not looked for: UTF-8.
+    const late = Buffer.from(`<p>${'x'.repeat(2100)}</p><meta charset="iso-8859-7">é`);
+    expect(decodeBody(late, 'text/html').text.endsWith('é')).toBe(true);
   });
 
   test('binary bodies become base64; untyped markup is sniffed', () => {
