@@ -10,6 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { AccountStore } from './accounts.js';
 import { JobStore } from './jobs.js';
+import { migrate, type Migration } from './migrations.js';
+import { QuotaStore } from './quotas.js';
 import { UsageLedger } from './usage.js';
 
 export interface StoreDatabases {
@@ -29,6 +31,10 @@ export interface StoreDatabases {
   expiry: Database<unknown, Key>;
   /** [clientId, day, product, source, parsed] → counters */
   usage: Database<unknown, Key>;
+  /** clientId → quota (quotas.ts) */
+  quotas: Database<unknown, number>;
+  /** [clientId, day | month, 'pages' | 'rendered'] → charged pages (quotas.ts) */
+  totals: Database<unknown, Key>;
 }
 
 export class Store {
@@ -36,13 +42,18 @@ export class Store {
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
   readonly usage: UsageLedger;
+  readonly quotas: QuotaStore;
+  /** Migrations this open applied (an upgrade from an older store format), for the start log. */
+  readonly migrated: readonly Migration[];
   private closed = false;
 
-  private constructor(dbs: StoreDatabases) {
+  private constructor(dbs: StoreDatabases, migrated: readonly Migration[]) {
     this.dbs = dbs;
     this.accounts = new AccountStore(dbs);
     this.jobs = new JobStore(dbs);
     this.usage = new UsageLedger(dbs);
+    this.quotas = new QuotaStore(dbs);
+    this.migrated = migrated;
   }
 
   static open(dataDir: string): Store {
@@ -62,8 +73,18 @@ export class Store {
       outbox: root.openDB({ name: 'outbox' }),
       expiry: root.openDB({ name: 'expiry' }),
       usage: root.openDB({ name: 'usage' }),
+      quotas: root.openDB({ name: 'quotas' }),
+      totals: root.openDB({ name: 'totals' }),
     };
-    return new Store(dbs);
+    // A store of an older format is brought up to date before anything reads it (migrations.ts).
+    let migrated: Migration[];
+    try {
+      migrated = migrate(dbs);
+    } catch (err) {
+      root.close();
+      throw err;
+    }
+    return new Store(dbs, migrated);
   }
 
   get isOpen(): boolean {
