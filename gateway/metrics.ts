@@ -17,6 +17,7 @@ export class Metrics {
   private readonly requests = new Map<string, number>();
   private readonly latency = new Map<string, Histogram>();
   private readonly gauges: GaugeReader[] = [];
+  private readonly sections: Array<() => string> = [];
 
   /** `route` is the route table's path (bounded cardinality), never the raw URL. */
   observe(method: string, route: string, status: number, ms: number): void {
@@ -32,6 +33,11 @@ export class Metrics {
 
   addGauges(reader: GaugeReader): void {
     this.gauges.push(reader);
+  }
+
+  /** A block of ready-made exposition lines (labelled gauges such as per-account quota use). */
+  addSection(reader: () => string): void {
+    this.sections.push(reader);
   }
 
   render(): string {
@@ -60,6 +66,7 @@ export class Metrics {
         out.push(`# TYPE ${name} gauge`, `${name} ${value}`);
       }
     }
+    for (const section of this.sections) out.push(section().trimEnd());
     return out.join('\n') + '\n';
   }
 }

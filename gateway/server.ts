@@ -19,6 +19,7 @@ import { registerGauges } from './gauges.js';
 import { startJobApi, type JobApiListeners } from './jobapi/listener.js';
 import { listen } from './listener.js';
 import { Metrics } from './metrics.js';
+import { QuotaGate } from './quota.js';
 import { deliveryPayloads } from './payloads.js';
 import { createPipeline } from './pipeline.js';
 import { buildRouteTable, Router } from './routes.js';
@@ -106,6 +107,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     log,
     router,
     admission: new Admission(config.accountConcurrency),
+    quota: new QuotaGate(store),
     state: () => state,
   };
   const app = uWS.App();

@@ -73,6 +73,8 @@ export const search: Handler = async (ctx, svc) => {
   if (!svc.admission.acquire(clientId)) throw new GleanerError('TOO_MANY_REQUESTS');
   let answers: EngineAnswer[];
   try {
+    // One page per engine asked.
+    svc.quota.admit(clientId, { pages: Math.max(1, engines.length), rendered: false }, ctx.reply);
     answers = await Promise.all(engines.map((e) => ask(svc, e, params, clientId, ctx.reply.signal)));
   } finally {
     svc.admission.release(clientId);
