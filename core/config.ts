@@ -63,6 +63,8 @@ export interface Config {
   deliveryMaxMs: number;
   /** How often expired jobs are swept (ms). */
   sweepIntervalMs: number;
+  /** Job API source aliases from `GLEANER_SOURCE_ALIASES` (checked at start, core/jobapi/aliases.ts). */
+  sourceAliases: Record<string, string>;
 }
 
 export const DEFAULTS: Readonly<Config> = Object.freeze({
@@ -95,6 +97,7 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   deliveryBaseMs: 30_000,
   deliveryMaxMs: 30 * 60_000,
   sweepIntervalMs: 60_000,
+  sourceAliases: {},
 });
 
 type Env = Record<string, string | undefined>;
@@ -158,6 +161,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     deliveryBaseMs: int(env, 'GLEANER_DELIVERY_BASE_MS', DEFAULTS.deliveryBaseMs),
     deliveryMaxMs: int(env, 'GLEANER_DELIVERY_MAX_MS', DEFAULTS.deliveryMaxMs),
     sweepIntervalMs: int(env, 'GLEANER_SWEEP_INTERVAL_MS', DEFAULTS.sweepIntervalMs),
+    sourceAliases: jsonFile(env, 'GLEANER_SOURCE_ALIASES', DEFAULTS.sourceAliases),
   };
   return Object.freeze({ ...config, ...overrides });
 }

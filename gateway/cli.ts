@@ -6,9 +6,12 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.js';
 import { checkTargets } from '../core/targets/index.js';
+import { checkAliases } from '../core/jobapi/aliases.js';
 import { flushLogs } from '../core/log.js';
 import { Store } from '../core/store/index.js';
+import { formatQuota, setQuota, SET_QUOTA_USAGE } from './cli-quota.js';
 import { startServer } from './server.js';
+import { versionLine } from './version.js';
 
 const HELP = `gleaner — self-hosted web data extraction service
 
@@ -20,8 +23,10 @@ Usage:
   gleaner keys revoke <key-id|key>      revoke a key; it gets 401 at once
   gleaner users create <user:password> [--account N]
                                         create a Job API user
-  gleaner accounts list                 accounts: client id, name, entitlements, admin flag and
-                                        the webhook signing secret
+  gleaner accounts list                 accounts: client id, name, entitlements, admin flag,
+                                        quota and the webhook signing secret
+  ${SET_QUOTA_USAGE}
+  gleaner --version                     version and commit
   gleaner --help                        this text
 
 Environment (defaults): GLEANER_HOST (127.0.0.1), GLEANER_PORT (8080), GLEANER_REALTIME_PORT
@@ -38,6 +43,11 @@ async function serve(): Promise<void> {
   if (targets.errors.length > 0) {
     // A template the planners cannot fill is a start-up error, not a surprise at the first request.
     process.stderr.write(`gleaner: the targets file has problems:\n${targets.errors.map((e) => `  ${e}`).join('\n')}\n`);
+    process.exit(2);
+  }
+  const aliasErrors = checkAliases(config.sourceAliases);
+  if (aliasErrors.length > 0) {
+    process.stderr.write(`gleaner: the source aliases file has problems:\n${aliasErrors.map((e) => `  ${e}`).join('\n')}\n`);
     process.exit(2);
   }
   const server = await startServer({
@@ -137,16 +147,20 @@ async function users(args: string[]): Promise<void> {
 }
 
 async function accounts(args: string[]): Promise<void> {
-  if (args[0] !== 'list') {
+  if (args[0] !== 'list' && args[0] !== 'set-quota') {
     process.stderr.write(HELP);
     process.exitCode = 2;
     return;
   }
   const store = Store.open(loadConfig().dataDir);
   try {
+    if (args[0] === 'set-quota') {
+      process.exitCode = await setQuota(store, args.slice(1), (line) => process.stdout.write(`${line}\n`));
+      return;
+    }
     for (const a of store.accounts.listAccounts()) {
       process.stdout.write(
-        `${a.clientId}\tname=${a.name}\tentitlements=${a.entitlements.join(',')}\tadmin=${a.admin}\twebhook_secret=${a.webhookSecret}\n`,
+        `${a.clientId}\tname=${a.name}\tentitlements=${a.entitlements.join(',')}\tadmin=${a.admin}\t${formatQuota(store.quotas.quotaOf(a.clientId))}\twebhook_secret=${a.webhookSecret}\n`,
       );
     }
   } finally {
@@ -157,6 +171,7 @@ async function accounts(args: string[]): Promise<void> {
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(HELP);
+  if (command === '--version' || command === '-v' || command === 'version') return void process.stdout.write(`${versionLine()}\n`);
   if (command === 'serve') return serve();
   if (command === 'keys') return keys(rest);
   if (command === 'users') return users(rest);

@@ -8,7 +8,7 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { GleanerError, toWireError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { problemFromWire, PROBLEM_CONTENT_TYPE } from '../core/problem.js';
+import { problemFromWire, type ProblemDocument } from '../core/problem.js';
 import type { Logger } from '../core/log.js';
 import type { Account } from '../core/store/accounts.js';
 import { copyRequest, readBody, Reply, type RequestInfo } from './http.js';
@@ -37,6 +37,8 @@ export interface FrontDoor<R extends Routable> {
   router: Router<R>;
   /** `WWW-Authenticate` of a 401 (its body is empty, spec 5.2). */
   challenge: string;
+  /** Members added to every problem document of this door (the Job API's `message`). */
+  problemExtras?: (doc: ProblemDocument) => void;
   /** Routes answered while the service is starting or draining (health, metrics). */
   alwaysOn(route: R): boolean;
   readsBody(route: R): boolean;
@@ -53,6 +55,7 @@ export function createPipeline<R extends Routable>(svc: Services, door: FrontDoo
   return (res: HttpResponse, req: HttpRequest): void => {
     // Synchronous part: attach onAborted and copy everything out of `req` before any await.
     const reply = new Reply(res);
+    reply.problemExtras = door.problemExtras;
     const info = copyRequest(req);
     const started = performance.now();
     const requestId = newId();
@@ -114,5 +117,7 @@ export function sendError(reply: Reply, err: unknown, requestId: string, log: Lo
   if (wire.code === 'INTERNAL_ERROR') log.error({ request_id: requestId, err }, 'internal error');
   const doc = problemFromWire(wire, { requestId });
   // A 413 closes the connection: the rest of the oversized body is never read.
-  reply.send(doc.status, { 'content-type': PROBLEM_CONTENT_TYPE }, JSON.stringify(doc), wire.code === 'PAYLOAD_TOO_LARGE');
+  // The concurrency 429 is worth retrying soon (QUOTA_EXCEEDED is not: it names its reset time).
+  const headers: Record<string, string> = wire.code === 'TOO_MANY_REQUESTS' ? { 'retry-after': '1' } : {};
+  reply.sendProblem(doc, headers, wire.code === 'PAYLOAD_TOO_LARGE');
 }
