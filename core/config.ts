@@ -33,6 +33,8 @@ export interface Config {
   /** Country code (or `default`) → proxy URLs. */
   proxies: Record<string, string[]>;
   chromium: string | undefined;
+  /** ffmpeg for the video download route (`GLEANER_FFMPEG`; default: `ffmpeg` on PATH). */
+  ffmpeg: string | undefined;
   llm: LlmConfig | undefined;
   workers: number;
   contextsPerWorker: number;
@@ -79,6 +81,7 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   allowPrivate: false,
   proxies: {},
   chromium: undefined,
+  ffmpeg: undefined,
   llm: undefined,
   workers: availableParallelism(),
   contextsPerWorker: 2,
@@ -145,6 +148,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     allowPrivate: env.GLEANER_ALLOW_PRIVATE === '1' || env.GLEANER_ALLOW_PRIVATE === 'true',
     proxies: jsonFile(env, 'GLEANER_PROXIES', DEFAULTS.proxies),
     chromium: env.GLEANER_CHROMIUM || defaultChromium(),
+    ffmpeg: env.GLEANER_FFMPEG || undefined,
     llm: llmUrl ? { url: llmUrl, key: env.GLEANER_LLM_KEY || undefined, model: env.GLEANER_LLM_MODEL || undefined } : undefined,
     workers: int(env, 'GLEANER_WORKERS', DEFAULTS.workers) || DEFAULTS.workers,
     contextsPerWorker: int(env, 'GLEANER_CONTEXTS', DEFAULTS.contextsPerWorker) || DEFAULTS.contextsPerWorker,
