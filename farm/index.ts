@@ -39,6 +39,14 @@ export interface Farm {
   close(): Promise<void>;
   /** Abort in-flight tasks now and kill the browser. */
   destroy(): Promise<void>;
+  /**
+   * Takes a new configuration (the targets, proxies and storage files re-read on SIGHUP)
+   * without dropping work: a new pool of workers starts with it and takes every task from now
+   * on, while the old pool finishes the tasks it holds and then closes. Workers hold their
+   * configuration from their start (WorkerSetup), so a new pool is how a change reaches them.
+   * Resolves when the old pool has drained.
+   */
+  reload(config: Config): Promise<void>;
 }
 
 export interface FarmBinaries {
@@ -49,7 +57,9 @@ export interface FarmBinaries {
 export async function createFarm(opts: FarmOptions): Promise<Farm> {
   const limits: FarmLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const probes = Promise.all([probeBrowser(opts.config.chromium), ffmpegUsable(opts.config.ffmpeg, true)]);
-  const pool = new FarmPool(opts.config, limits, opts.hosts ?? {}, opts.logger);
+  let pool = new FarmPool(opts.config, limits, opts.hosts ?? {}, opts.logger);
+  /** Pools replaced by a reload, each with its close() (they finish their tasks first). */
+  const draining = new Map<FarmPool, Promise<void>>();
   const [browser, ffmpeg] = await probes;
   if (!browser.ok) opts.logger?.warn({ chromium: browser.path, reason: browser.reason }, 'no usable browser: rendering requests will be refused');
   return {
@@ -61,8 +71,23 @@ export async function createFarm(opts: FarmOptions): Promise<Farm> {
     ready: () => pool.ready(),
     binaries: () => ({ browser, ffmpeg }),
     stats: () => pool.stats(),
-    close: () => pool.close(),
-    destroy: () => pool.destroy(),
+    close: async () => {
+      await Promise.all([pool.close(), ...draining.values()]);
+    },
+    destroy: async () => {
+      await Promise.all([pool.destroy(), ...[...draining.keys()].map((p) => p.destroy())]);
+    },
+    reload: async (config) => {
+      const old = pool;
+      pool = new FarmPool(config, limits, opts.hosts ?? {}, opts.logger);
+      const closing = old.close();
+      draining.set(old, closing);
+      try {
+        await closing;
+      } finally {
+        draining.delete(old);
+      }
+    },
   };
 }
 
