@@ -10,6 +10,7 @@ import { checkAliases } from '../core/jobapi/aliases.js';
 import { flushLogs } from '../core/log.js';
 import { Store } from '../core/store/index.js';
 import { formatQuota, setQuota, SET_QUOTA_USAGE } from './cli-quota.js';
+import { readReloadable } from './reload.js';
 import { startServer } from './server.js';
 import { versionLine } from './version.js';
 
@@ -80,6 +81,17 @@ async function serve(): Promise<void> {
       },
     );
   };
+  // systemd's ExecReload: re-read the targets, proxies and storage files (reload.ts).
+  process.on('SIGHUP', () => {
+    let files;
+    try {
+      files = readReloadable();
+    } catch (err) {
+      server.services.log.error({ err: (err as Error).message }, 'reload refused; the running configuration is unchanged');
+      return;
+    }
+    server.reload(files).catch((err: unknown) => server.services.log.error({ err }, 'reload failed'));
+  });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }
