@@ -10,7 +10,9 @@ import { checkAliases } from '../core/jobapi/aliases.js';
 import { flushLogs } from '../core/log.js';
 import { Store } from '../core/store/index.js';
 import { formatQuota, setQuota, SET_QUOTA_USAGE } from './cli-quota.js';
+import { doctor, formatChecks } from './doctor.js';
 import { readReloadable } from './reload.js';
+import { installService } from './service.js';
 import { startServer } from './server.js';
 import { versionLine } from './version.js';
 
@@ -27,6 +29,10 @@ Usage:
   gleaner accounts list                 accounts: client id, name, entitlements, admin flag,
                                         quota and the webhook signing secret
   ${SET_QUOTA_USAGE}
+  gleaner doctor                        check the browser, ffmpeg, the data directory, ports and the
+                                        targets/proxies/storage files; exit 1 when a check fails
+  gleaner install-service [--dry-run] [--user NAME] [--exec PATH] [--root DIR]
+                                        (root) install as a systemd service: user, unit, /etc/gleaner/
   gleaner --version                     version and commit
   gleaner --help                        this text
 
@@ -188,6 +194,13 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'keys') return keys(rest);
   if (command === 'users') return users(rest);
   if (command === 'accounts') return accounts(rest);
+  if (command === 'doctor') {
+    const checks = await doctor();
+    process.stdout.write(formatChecks(checks));
+    process.exitCode = checks.some((c) => c.verdict === 'FAIL') ? 1 : 0;
+    return;
+  }
+  if (command === 'install-service') return void (process.exitCode = installService(rest, (line) => process.stdout.write(`${line}\n`)));
   process.stderr.write(`unknown command ${command}\n\n${HELP}`);
   process.exitCode = 2;
 }
