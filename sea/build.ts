@@ -10,7 +10,7 @@
  * 3. Everything but the main script is a SEA asset, listed in `manifest.json`; sea/boot.ts
  *    writes them to a versioned cache folder on first start.
  * 4. `node --experimental-sea-config` makes the blob; postject injects it into a copy of this
- *    `node` binary (debug symbols stripped when `strip` is available).
+ *    `node` binary (symbols it does not need stripped when `strip` is available).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -206,8 +206,10 @@ async function main(): Promise<void> {
   copyFileSync(process.execPath, target);
   chmodSync(target, 0o755);
   try {
-    // The distribution's node keeps its debug symbols (~+40 MB); the executable does not need them.
-    execFileSync('strip', ['--strip-debug', target], { stdio: 'ignore' });
+    // The distribution's node keeps its debug and static symbols (~13 MB); the executable needs
+    // neither (native addons link against the dynamic symbols, which strip keeps). Stripping
+    // must come before the blob is injected: a stripped executable with a blob does not start.
+    execFileSync('strip', ['--strip-unneeded', target], { stdio: 'ignore' });
   } catch {
     // no binutils: a larger file, the same program
   }
