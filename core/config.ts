@@ -33,6 +33,8 @@ export interface Config {
   /** Country code (or `default`) → proxy URLs. */
   proxies: Record<string, string[]>;
   chromium: string | undefined;
+  /** ffmpeg for the video download route (`GLEANER_FFMPEG`; default: `ffmpeg` on PATH). */
+  ffmpeg: string | undefined;
   llm: LlmConfig | undefined;
   workers: number;
   contextsPerWorker: number;
@@ -85,6 +87,8 @@ export interface Config {
   assistants: Record<string, unknown> | undefined;
   /** Async jobs of one assistant (`llm1`...) running at once; more wait in the queue. 0: no cap. */
   assistantConcurrency: number;
+  /** Job API source aliases from `GLEANER_SOURCE_ALIASES` (checked at start, core/jobapi/aliases.ts). */
+  sourceAliases: Record<string, string>;
 }
 
 export const DEFAULTS: Readonly<Config> = Object.freeze({
@@ -99,6 +103,7 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   allowPrivate: false,
   proxies: {},
   chromium: undefined,
+  ffmpeg: undefined,
   llm: undefined,
   workers: availableParallelism(),
   contextsPerWorker: 2,
@@ -123,6 +128,7 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   sweepIntervalMs: 60_000,
   assistants: undefined,
   assistantConcurrency: 4,
+  sourceAliases: {},
 });
 
 type Env = Record<string, string | undefined>;
@@ -182,6 +188,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     allowPrivate: env.GLEANER_ALLOW_PRIVATE === '1' || env.GLEANER_ALLOW_PRIVATE === 'true',
     proxies: jsonFile(env, 'GLEANER_PROXIES', DEFAULTS.proxies),
     chromium: env.GLEANER_CHROMIUM || defaultChromium(),
+    ffmpeg: env.GLEANER_FFMPEG || undefined,
     llm: llmUrl ? { url: llmUrl, key: env.GLEANER_LLM_KEY || undefined, model: env.GLEANER_LLM_MODEL || undefined } : undefined,
     workers: int(env, 'GLEANER_WORKERS', DEFAULTS.workers) || DEFAULTS.workers,
     contextsPerWorker: int(env, 'GLEANER_CONTEXTS', DEFAULTS.contextsPerWorker) || DEFAULTS.contextsPerWorker,
@@ -204,6 +211,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     sweepIntervalMs: int(env, 'GLEANER_SWEEP_INTERVAL_MS', DEFAULTS.sweepIntervalMs),
     assistants,
     assistantConcurrency: int(env, 'GLEANER_ASSISTANT_CONCURRENCY', DEFAULTS.assistantConcurrency),
+    sourceAliases: jsonFile(env, 'GLEANER_SOURCE_ALIASES', DEFAULTS.sourceAliases),
   };
   return Object.freeze({ ...config, ...overrides });
 }

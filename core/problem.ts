@@ -67,6 +67,9 @@ export function buildProblem(raised: ErrorCode, opts: ProblemOptions = {}): Prob
 /** A problem document from a wire error (a worker's failure, a stored job's error). */
 export function problemFromWire(err: WireError, opts: Omit<ProblemOptions, 'detail'> = {}): ProblemDocument {
   const fieldErrors = err.data?.errors;
+  // Members a raiser adds to its problem (a quota's limit and reset time), under `data.extensions`.
+  const raised = err.data?.extensions;
+  const extensions = raised && typeof raised === 'object' ? { ...(raised as Record<string, unknown>), ...opts.extensions } : opts.extensions;
   // INTERNAL_ERROR never carries the original message: it may name files, hosts or secrets.
   // An internal code shown as a documented one keeps its message as the cause in `detail`.
   // (Built without object spreads: this runs for every refused request.)
@@ -77,7 +80,7 @@ export function problemFromWire(err: WireError, opts: Omit<ProblemOptions, 'deta
     errors: Array.isArray(fieldErrors) ? (fieldErrors as FieldError[]) : opts.errors,
     params: opts.params,
     state: opts.state,
-    extensions: opts.extensions,
+    extensions,
   };
   return buildProblem(err.code, full);
 }

@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../core/config.js';
 import type { ScrapeOutcome, ScrapeTask } from '../core/wire.js';
 import { DEFAULT_LIMITS, type FarmLimits } from './messages.js';
+import { GleanerError } from '../core/errors.js';
+import { ffmpegUsable, missingBinaryDetail, probeBrowser, type BinaryStatus } from './binaries.js';
 import { FarmPool, type FarmStats } from './pool.js';
 
 export type { FarmLimits, FarmStats };
@@ -30,24 +32,66 @@ export interface Farm {
   run(task: ScrapeTask, signal?: AbortSignal): Promise<ScrapeOutcome>;
   /** The pool is up (the browser launches lazily, on the first task that renders). */
   ready(): boolean;
+  /** Whether Chromium and ffmpeg are usable, probed at start (binaries.ts). */
+  binaries(): FarmBinaries;
   stats(): FarmStats;
   /** Stop taking work, drain in-flight tasks, close the browser. */
   close(): Promise<void>;
   /** Abort in-flight tasks now and kill the browser. */
   destroy(): Promise<void>;
+  /**
+   * Takes a new configuration (the targets, proxies and storage files re-read on SIGHUP)
+   * without dropping work: a new pool of workers starts with it and takes every task from now
+   * on, while the old pool finishes the tasks it holds and then closes. Workers hold their
+   * configuration from their start (WorkerSetup), so a new pool is how a change reaches them.
+   * Resolves when the old pool has drained.
+   */
+  reload(config: Config): Promise<void>;
+}
+
+export interface FarmBinaries {
+  browser: BinaryStatus;
+  ffmpeg: BinaryStatus;
 }
 
 export async function createFarm(opts: FarmOptions): Promise<Farm> {
   const limits: FarmLimits = { ...DEFAULT_LIMITS, ...opts.limits };
-  const pool = new FarmPool(opts.config, limits, opts.hosts ?? {}, opts.logger);
+  const probes = Promise.all([probeBrowser(opts.config.chromium), ffmpegUsable(opts.config.ffmpeg, true)]);
+  let pool = new FarmPool(opts.config, limits, opts.hosts ?? {}, opts.logger);
+  /** Pools replaced by a reload, each with its close() (they finish their tasks first). */
+  const draining = new Map<FarmPool, Promise<void>>();
+  const [browser, ffmpeg] = await probes;
+  if (!browser.ok) opts.logger?.warn({ chromium: browser.path, reason: browser.reason }, 'no usable browser: rendering requests will be refused');
   return {
-    run: (task, signal) => pool.run(task, signal),
+    // A rendering task without a usable browser is refused up front, naming the binary tried.
+    run: (task, signal) =>
+      task.params.run_js === true && !browser.ok
+        ? Promise.reject(new GleanerError('SERVICE_UNAVAILABLE', missingBinaryDetail('a browser (run_js)', browser)))
+        : pool.run(task, signal),
     ready: () => pool.ready(),
+    binaries: () => ({ browser, ffmpeg }),
     stats: () => pool.stats(),
-    close: () => pool.close(),
-    destroy: () => pool.destroy(),
+    close: async () => {
+      await Promise.all([pool.close(), ...draining.values()]);
+    },
+    destroy: async () => {
+      await Promise.all([pool.destroy(), ...[...draining.keys()].map((p) => p.destroy())]);
+    },
+    reload: async (config) => {
+      const old = pool;
+      pool = new FarmPool(config, limits, opts.hosts ?? {}, opts.logger);
+      const closing = old.close();
+      draining.set(old, closing);
+      try {
+        await closing;
+      } finally {
+        draining.delete(old);
+      }
+    },
   };
 }
+
+export { ffmpegUsable, probeBrowser, probeFfmpeg, type BinaryStatus } from './binaries.js';
 
 // Job machinery: the job runner feeds the durable queue to a farm; the outbox delivers.
 // (Declared as `Dispatcher` in jobs/dispatcher.ts; exported under the name that says what it

@@ -6,10 +6,16 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.js';
 import { checkAssistants, checkTargets } from '../core/targets/index.js';
+import { checkAliases } from '../core/jobapi/aliases.js';
 import { flushLogs } from '../core/log.js';
 import { Store } from '../core/store/index.js';
 import { DELIVERIES_HELP, listDeliveries, retryDeliveries } from './cli-deliveries.js';
+import { formatQuota, setQuota, SET_QUOTA_USAGE } from './cli-quota.js';
+import { doctor, formatChecks } from './doctor.js';
+import { readReloadable } from './reload.js';
+import { installService } from './service.js';
 import { startServer } from './server.js';
+import { versionLine } from './version.js';
 
 const HELP = `gleaner — self-hosted web data extraction service
 
@@ -21,8 +27,14 @@ Usage:
   gleaner keys revoke <key-id|key>      revoke a key; it gets 401 at once
   gleaner users create <user:password> [--account N]
                                         create a Job API user
-  gleaner accounts list                 accounts: client id, name, entitlements, admin flag and
-                                        the webhook signing secret
+  gleaner accounts list                 accounts: client id, name, entitlements, admin flag,
+                                        quota and the webhook signing secret
+  ${SET_QUOTA_USAGE}
+  gleaner doctor                        check the browser, ffmpeg, the data directory, ports and the
+                                        targets/proxies/storage files; exit 1 when a check fails
+  gleaner install-service [--dry-run] [--user NAME] [--exec PATH] [--root DIR]
+                                        (root) install as a systemd service: user, unit, /etc/gleaner/
+  gleaner --version                     version and commit
 ${DELIVERIES_HELP}  gleaner --help                        this text
 
 Environment (defaults): GLEANER_HOST (127.0.0.1), GLEANER_PORT (8080), GLEANER_REALTIME_PORT
@@ -46,6 +58,11 @@ async function serve(): Promise<void> {
   if (targets.errors.length > 0) {
     // A template the planners cannot fill is a start-up error, not a surprise at the first request.
     process.stderr.write(`gleaner: the targets file has problems:\n${targets.errors.map((e) => `  ${e}`).join('\n')}\n`);
+    process.exit(2);
+  }
+  const aliasErrors = checkAliases(config.sourceAliases);
+  if (aliasErrors.length > 0) {
+    process.stderr.write(`gleaner: the source aliases file has problems:\n${aliasErrors.map((e) => `  ${e}`).join('\n')}\n`);
     process.exit(2);
   }
   const server = await startServer({
@@ -78,6 +95,17 @@ async function serve(): Promise<void> {
       },
     );
   };
+  // systemd's ExecReload: re-read the targets, proxies and storage files (reload.ts).
+  process.on('SIGHUP', () => {
+    let files;
+    try {
+      files = readReloadable();
+    } catch (err) {
+      server.services.log.error({ err: (err as Error).message }, 'reload refused; the running configuration is unchanged');
+      return;
+    }
+    server.reload(files).catch((err: unknown) => server.services.log.error({ err }, 'reload failed'));
+  });
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }
@@ -145,16 +173,20 @@ async function users(args: string[]): Promise<void> {
 }
 
 async function accounts(args: string[]): Promise<void> {
-  if (args[0] !== 'list') {
+  if (args[0] !== 'list' && args[0] !== 'set-quota') {
     process.stderr.write(HELP);
     process.exitCode = 2;
     return;
   }
   const store = Store.open(loadConfig().dataDir);
   try {
+    if (args[0] === 'set-quota') {
+      process.exitCode = await setQuota(store, args.slice(1), (line) => process.stdout.write(`${line}\n`));
+      return;
+    }
     for (const a of store.accounts.listAccounts()) {
       process.stdout.write(
-        `${a.clientId}\tname=${a.name}\tentitlements=${a.entitlements.join(',')}\tadmin=${a.admin}\twebhook_secret=${a.webhookSecret}\n`,
+        `${a.clientId}\tname=${a.name}\tentitlements=${a.entitlements.join(',')}\tadmin=${a.admin}\t${formatQuota(store.quotas.quotaOf(a.clientId))}\twebhook_secret=${a.webhookSecret}\n`,
       );
     }
   } finally {
@@ -182,11 +214,19 @@ async function deliveries(args: string[]): Promise<void> {
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(HELP);
+  if (command === '--version' || command === '-v' || command === 'version') return void process.stdout.write(`${versionLine()}\n`);
   if (command === 'serve') return serve();
   if (command === 'keys') return keys(rest);
   if (command === 'users') return users(rest);
   if (command === 'accounts') return accounts(rest);
   if (command === 'deliveries') return deliveries(rest);
+  if (command === 'doctor') {
+    const checks = await doctor();
+    process.stdout.write(formatChecks(checks));
+    process.exitCode = checks.some((c) => c.verdict === 'FAIL') ? 1 : 0;
+    return;
+  }
+  if (command === 'install-service') return void (process.exitCode = installService(rest, (line) => process.stdout.write(`${line}\n`)));
   process.stderr.write(`unknown command ${command}\n\n${HELP}`);
   process.exitCode = 2;
 }

@@ -8,6 +8,7 @@ import type { RequestInfo, Reply } from './http.js';
 import type { Metrics } from './metrics.js';
 import type { HttpRoute, Router } from './routes.js';
 import type { Admission } from './admission.js';
+import type { QuotaGate } from './quota.js';
 import type { EventBus } from '../core/events.js';
 import type { JobRunner } from '../farm/index.js';
 import type { Activity } from './console/activity.js';
@@ -23,6 +24,8 @@ export interface Services {
   log: Logger;
   router: Router;
   admission: Admission;
+  /** Per-account quotas and request rate (quota.ts). */
+  quota: QuotaGate;
   events: EventBus;
   /** Undefined while starting. */
   jobs: JobRunner | undefined;

@@ -4,8 +4,10 @@
  */
 import type { Farm, JobRunner } from '../farm/index.js';
 import type { Services } from './context.js';
+import { quotaMetrics } from './quota.js';
 
 export function registerGauges(svc: Services, farm: Farm, jobs: JobRunner): void {
+  svc.metrics.addSection(() => quotaMetrics(svc.store, svc.quota));
   svc.metrics.addGauges(() => {
     const f = farm.stats();
     const d = jobs.stats();

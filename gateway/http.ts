@@ -14,7 +14,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { GleanerError, type ErrorCode } from '../core/errors.js';
-import { buildProblem, PROBLEM_CONTENT_TYPE, type ProblemOptions } from '../core/problem.js';
+import { buildProblem, PROBLEM_CONTENT_TYPE, type ProblemDocument, type ProblemOptions } from '../core/problem.js';
 import { inspectHead, type HeadDefect } from './head.js';
 
 export interface RequestInfo {
@@ -80,6 +80,13 @@ export class Reply {
   status = 0;
   /** The problem code of a refusal, for the console's error titles. */
   title: string | undefined;
+  /** Headers added to whatever response is sent (quota headers: set before the handler answers). */
+  private extraHeaders: Record<string, string> | undefined;
+  /**
+   * Adds members to every problem document this reply sends (the Job API adds `message`, the
+   * field its clients read). Set by the front door before anything is sent.
+   */
+  problemExtras: ((doc: ProblemDocument) => void) | undefined;
   /** Created only when a handler asks for `signal`: most requests never need one. */
   private abortController: AbortController | undefined;
   private abortCallbacks: Array<() => void> | undefined;
@@ -105,13 +112,19 @@ export class Reply {
     (this.abortCallbacks ??= []).push(cb);
   }
 
+  addHeaders(headers: Record<string, string>): void {
+    this.extraHeaders = this.extraHeaders ? { ...this.extraHeaders, ...headers } : headers;
+  }
+
   send(status: number, headers: Record<string, string>, body: string | Buffer | undefined, closeConnection = false): void {
     if (this.done) return;
     this.done = true;
     this.status = status;
+    const extra = this.extraHeaders;
     this.res.cork(() => {
       this.res.writeStatus(statusLine(status));
       for (const name in headers) this.res.writeHeader(name, headers[name]);
+      if (extra) for (const name in extra) this.res.writeHeader(name, extra[name]);
       if (body === undefined) this.res.endWithoutBody(0, closeConnection);
       else this.res.end(body, closeConnection);
     });
@@ -122,8 +135,12 @@ export class Reply {
   }
 
   problem(code: ErrorCode, opts: ProblemOptions = {}, headers: Record<string, string> = {}, closeConnection = false): void {
-    const doc = buildProblem(code, opts);
-    this.title = code;
+    this.sendProblem(buildProblem(code, opts), headers, closeConnection);
+  }
+
+  sendProblem(doc: ProblemDocument, headers: Record<string, string> = {}, closeConnection = false): void {
+    this.title = doc.title;
+    this.problemExtras?.(doc);
     this.send(doc.status, { 'content-type': PROBLEM_CONTENT_TYPE, ...headers }, JSON.stringify(doc), closeConnection);
   }
 

@@ -90,6 +90,7 @@ export class Metrics {
   private readonly latency = new Map<string, Buckets>();
   private readonly readers: GaugeReader[] = [];
   private readonly gauges = new Map<string, Gauge>();
+  private readonly sections: Array<() => string> = [];
   /** Failed assistant jobs by assistant and failure kind: a broken selector shows within the hour. */
   private readonly assistantFailures: Counter<'assistant' | 'kind'>;
 
@@ -135,6 +136,11 @@ export class Metrics {
     this.readers.push(reader);
   }
 
+  /** A block of ready-made exposition lines (labelled gauges such as per-account quota use). */
+  addSection(reader: () => string): void {
+    this.sections.push(reader);
+  }
+
   async render(): Promise<string> {
     for (const reader of this.readers) {
       for (const [name, value] of Object.entries(reader())) {
@@ -143,6 +149,8 @@ export class Metrics {
         gauge.set(value);
       }
     }
-    return this.registry.metrics();
+    const text = await this.registry.metrics();
+    const extra = this.sections.map((section) => section().trimEnd()).filter((t) => t !== '');
+    return extra.length ? `${text.trimEnd()}\n${extra.join('\n')}\n` : text;
   }
 }

@@ -9,7 +9,7 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import { GleanerError, toWireError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { problemFromWire, PROBLEM_CONTENT_TYPE } from '../core/problem.js';
+import { problemFromWire, type ProblemDocument } from '../core/problem.js';
 import type { Logger } from '../core/log.js';
 import { checkJsonText } from '../core/schema/index.js';
 import type { Account } from '../core/store/accounts.js';
@@ -39,6 +39,8 @@ export interface FrontDoor<R extends Routable> {
   router: Router<R>;
   /** `WWW-Authenticate` of a 401 (its body is empty, spec 5.2). */
   challenge: string;
+  /** Members added to every problem document of this door (the Job API's `message`). */
+  problemExtras?: (doc: ProblemDocument) => void;
   /** Routes answered while the service is starting or draining (health, metrics). */
   alwaysOn(route: R): boolean;
   readsBody(route: R): boolean;
@@ -55,6 +57,7 @@ export function createPipeline<R extends Routable>(svc: Services, door: FrontDoo
   return (res: HttpResponse, req: HttpRequest): void => {
     // Synchronous part: attach onAborted and copy everything out of `req` before any await.
     const reply = new Reply(res);
+    reply.problemExtras = door.problemExtras;
     const info = copyRequest(req);
     const started = performance.now();
     const requestId = newId();
@@ -133,5 +136,7 @@ export function sendError(reply: Reply, err: unknown, requestId: string, log: Lo
   const doc = problemFromWire(wire, { requestId });
   reply.title = wire.code;
   // A 413 closes the connection: the rest of the oversized body is never read.
-  reply.send(doc.status, { 'content-type': PROBLEM_CONTENT_TYPE }, JSON.stringify(doc), wire.code === 'PAYLOAD_TOO_LARGE');
+  // The concurrency 429 is worth retrying soon (QUOTA_EXCEEDED is not: it names its reset time).
+  const headers: Record<string, string> = wire.code === 'TOO_MANY_REQUESTS' ? { 'retry-after': '1' } : {};
+  reply.sendProblem(doc, headers, wire.code === 'PAYLOAD_TOO_LARGE');
 }

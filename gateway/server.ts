@@ -20,6 +20,8 @@ import { registerGauges } from './gauges.js';
 import { startJobApi, type JobApiListeners } from './jobapi/listener.js';
 import { listen } from './listener.js';
 import { Metrics } from './metrics.js';
+import { QuotaGate } from './quota.js';
+import { applyReload, type ReloadableFiles } from './reload.js';
 import { deliveryPayloads } from './payloads.js';
 import { createPipeline } from './pipeline.js';
 import { buildRouteTable, Router } from './routes.js';
@@ -50,6 +52,8 @@ export interface RunningServer {
   bootstrap: BootstrapResult;
   /** Graceful: stop accepting, drain in-flight requests, close farm and store. */
   close(): Promise<void>;
+  /** New targets, proxies and storage without dropping requests (reload.ts); resolves when the old workers drained. */
+  reload(files: ReloadableFiles): Promise<void>;
 }
 
 /** The job runner and the outbox: async jobs run on the farm, then their deliveries leave. */
@@ -110,6 +114,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { config } = opts;
   const log = opts.logger ?? createLogger(config.logLevel);
   const store = Store.open(config.dataDir);
+  for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
   const bootstrap = await bootstrapCredentials(store, config);
   compileAll();
 
@@ -125,6 +130,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     log,
     router,
     admission: new Admission(config.accountConcurrency),
+    quota: new QuotaGate(store),
     state: () => state,
     activity: new Activity(),
   };
@@ -165,5 +171,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     store,
     log,
   });
-  return { port: web.port, url, realtimePort: jobApi.realtimePort, dataPort: jobApi.dataPort, dataUrl: jobApi.dataUrl, store, farm, services: svc, bootstrap, close };
+  const reload = (files: ReloadableFiles) => applyReload(svc, farm, outbox, files);
+  return { port: web.port, url, realtimePort: jobApi.realtimePort, dataPort: jobApi.dataPort, dataUrl: jobApi.dataUrl, store, farm, services: svc, bootstrap, close, reload };
 }

@@ -64,16 +64,39 @@ export function jobApiSchema(batch: boolean): Record<string, unknown> {
 const ajv = createAjv({ useDefaults: true, allErrors: true, coerceTypes: false });
 const single = ajv.compile(jobApiSchema(false));
 const batch = ajv.compile(jobApiSchema(true));
+const KNOWN = new Set(Object.keys((jobApiSchema(false) as { properties: Record<string, unknown> }).properties));
 
 export type JobApiInput = Record<string, unknown> & { source: string };
 
-/** Validates (defaults filled in place) and returns every failing field as a JSON Pointer. */
-export function checkJobApiInput(body: unknown, isBatch: boolean): { ok: true; input: JobApiInput } | { ok: false; errors: FieldError[] } {
+/**
+ * Top-level keys the Job API does not know, as warnings. Clients of this API commonly send
+ * extra keys and the reference service ignores them, so the Job API does too (and says so on
+ * the job); nested objects (`context[]` entries) and the Web API stay strict.
+ */
+function dropUnknownKeys(body: Record<string, unknown>): FieldError[] {
+  const warnings: FieldError[] = [];
+  for (const key of Object.keys(body)) {
+    if (KNOWN.has(key)) continue;
+    warnings.push({ pointer: `#/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, detail: 'unknown parameter; ignored' });
+    delete body[key];
+  }
+  return warnings;
+}
+
+/**
+ * Validates (defaults filled in place, unknown top-level keys removed and listed in
+ * `warnings`) and returns every failing field as a JSON Pointer.
+ */
+export function checkJobApiInput(
+  body: unknown,
+  isBatch: boolean,
+): { ok: true; input: JobApiInput; warnings: FieldError[] } | { ok: false; errors: FieldError[] } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { ok: false, errors: [{ pointer: '#', detail: 'the body must be a JSON object' }] };
   }
+  const warnings = dropUnknownKeys(body as Record<string, unknown>);
   const check = isBatch ? batch : single;
-  if (check(body)) return { ok: true, input: body as JobApiInput };
+  if (check(body)) return { ok: true, input: body as JobApiInput, warnings };
   const seen = new Set<string>();
   const errors: FieldError[] = [];
   for (const e of check.errors ?? []) {

@@ -11,6 +11,8 @@ import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { AccountStore } from './accounts.js';
 import { DeliveryStore } from './deliveries.js';
 import { JobStore } from './jobs.js';
+import { migrate, type Migration } from './migrations.js';
+import { QuotaStore } from './quotas.js';
 import { UsageLedger } from './usage.js';
 
 export interface StoreDatabases {
@@ -32,6 +34,10 @@ export interface StoreDatabases {
   expiry: Database<unknown, Key>;
   /** [clientId, day, product, source, parsed] → counters */
   usage: Database<unknown, Key>;
+  /** clientId → quota (quotas.ts) */
+  quotas: Database<unknown, number>;
+  /** [clientId, day | month, 'pages' | 'rendered'] → charged pages (quotas.ts) */
+  totals: Database<unknown, Key>;
 }
 
 /**
@@ -51,14 +57,19 @@ export class Store {
   readonly jobs: JobStore;
   readonly deliveries: DeliveryStore;
   readonly usage: UsageLedger;
+  readonly quotas: QuotaStore;
+  /** Migrations this open applied (an upgrade from an older store format), for the start log. */
+  readonly migrated: readonly Migration[];
   private closed = false;
 
-  private constructor(dbs: StoreDatabases) {
+  private constructor(dbs: StoreDatabases, migrated: readonly Migration[]) {
     this.dbs = dbs;
     this.accounts = new AccountStore(dbs);
     this.jobs = new JobStore(dbs);
     this.deliveries = new DeliveryStore(dbs);
     this.usage = new UsageLedger(dbs);
+    this.quotas = new QuotaStore(dbs);
+    this.migrated = migrated;
   }
 
   static open(dataDir: string): Store {
@@ -76,8 +87,18 @@ export class Store {
       deadletters: root.openDB({ name: 'deadletters' }),
       expiry: root.openDB({ name: 'expiry' }),
       usage: root.openDB({ name: 'usage' }),
+      quotas: root.openDB({ name: 'quotas' }),
+      totals: root.openDB({ name: 'totals' }),
     };
-    return new Store(dbs);
+    // A store of an older format is brought up to date before anything reads it (migrations.ts).
+    let migrated: Migration[];
+    try {
+      migrated = migrate(dbs);
+    } catch (err) {
+      root.close();
+      throw err;
+    }
+    return new Store(dbs, migrated);
   }
 
   get isOpen(): boolean {

@@ -8,6 +8,7 @@
  */
 import type { Product } from '../registry/types.js';
 import type { StoreDatabases } from './index.js';
+import { addToTotals } from './quotas.js';
 
 /** `realtime` = sync (both APIs); `callback` = Web API async and Job API push-pull. */
 export type UsageMode = 'realtime' | 'callback' | 'superapi';
@@ -101,6 +102,8 @@ export class UsageLedger {
       row.request_traffic += entry.requestBytes;
       row.response_traffic += entry.responseBytes;
       this.dbs.usage.put(key, row);
+      // Quota totals move with the ledger, in the same transaction (quotas.ts).
+      addToTotals(this.dbs, entry.clientId, entry.at, n, entry.render);
     });
   }
 

@@ -59,6 +59,11 @@ export class Outbox {
 
   constructor(private readonly opts: OutboxOptions) {}
 
+  /** New bucket credentials (GLEANER_STORAGE re-read on reload); the next attempt uses them. */
+  reconfigure(delivery: DeliveryConfig): void {
+    this.opts.delivery = delivery;
+  }
+
   start(): void {
     this.wake();
   }

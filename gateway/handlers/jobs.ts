@@ -12,6 +12,7 @@ import { problemFromWire } from '../../core/problem.js';
 import { routeById } from '../../core/registry/index.js';
 import type { JobRecord } from '../../core/store/jobs.js';
 import type { Handler, Services } from '../context.js';
+import { needOf } from '../quota.js';
 
 function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
@@ -79,10 +80,13 @@ export async function submitJobs(svc: Services, clientId: number, routeId: strin
 }
 
 export const submit: Handler = async (ctx, svc) => {
+  svc.quota.admit(ctx.account!.clientId, needOf(ctx.params), ctx.reply);
   ctx.reply.json(202, await submitJobs(svc, ctx.account!.clientId, ctx.route.entitlement!, 'async', ctx.params));
 };
 
 export const submitBatch: Handler = async (ctx, svc) => {
+  const values = ctx.params[routeById(ctx.route.entitlement!)?.input ?? 'url'];
+  svc.quota.admit(ctx.account!.clientId, needOf(ctx.params, Array.isArray(values) ? values.length : 1), ctx.reply);
   ctx.reply.json(202, await submitJobs(svc, ctx.account!.clientId, ctx.route.entitlement!, 'batch', ctx.params));
 };
 

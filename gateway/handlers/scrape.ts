@@ -5,6 +5,8 @@
 import { GleanerError } from '../../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask } from '../../core/wire.js';
 import type { Handler, Services } from '../context.js';
+import type { Reply } from '../http.js';
+import { needOf } from '../quota.js';
 import { charge } from '../usage.js';
 
 export function scrapeResponse(outcome: ScrapeOutcome, params: Record<string, unknown>, requestId: string): Record<string, unknown> {
@@ -16,13 +18,21 @@ export function scrapeResponse(outcome: ScrapeOutcome, params: Record<string, un
   };
 }
 
-/** Runs one task under the account's concurrency limit (both APIs' sync paths). */
-export async function runAdmitted(svc: Services, task: ScrapeTask, signal: AbortSignal): Promise<ScrapeOutcome> {
+/**
+ * Runs one task under the account's concurrency limit, then its quota (both APIs' sync paths):
+ * the concurrency 429 (retry) comes first, so a request it refuses does not use the rate.
+ */
+/**
+ * Runs one sync task under the account's concurrency and quota. Over HTTP the reply carries
+ * the quota headers and its abort signal; the MCP tools pass only a signal.
+ */
+export async function runAdmitted(svc: Services, task: ScrapeTask, at: { reply?: Reply; signal?: AbortSignal }): Promise<ScrapeOutcome> {
   const farm = svc.farm;
   if (!farm) throw new GleanerError('SERVICE_UNAVAILABLE');
   if (!svc.admission.acquire(task.accountId)) throw new GleanerError('TOO_MANY_REQUESTS');
   try {
-    return await farm.run(task, signal);
+    svc.quota.admit(task.accountId, needOf(task.params), at.reply);
+    return await farm.run(task, at.signal ?? at.reply?.signal);
   } finally {
     svc.admission.release(task.accountId);
   }
@@ -36,7 +46,7 @@ export const scrapeSync: Handler = async (ctx, svc) => {
     accountId: ctx.account!.clientId,
     deadline: Date.now() + svc.config.syncTimeoutMs,
   };
-  const outcome = await runAdmitted(svc, task, ctx.reply.signal);
+  const outcome = await runAdmitted(svc, task, { reply: ctx.reply });
   charge(svc, { clientId: task.accountId, routeId: task.routeId, params: task.params, mode: 'realtime', usage: outcome.usage });
   ctx.reply.json(200, scrapeResponse(outcome, ctx.params, ctx.requestId));
 };

@@ -14,6 +14,7 @@ import { mergeResults, type EngineResults } from '../../core/search/merge.js';
 import { validate } from '../../core/schema/index.js';
 import type { ScrapeOutcome } from '../../core/wire.js';
 import type { Handler, Services } from '../context.js';
+import type { Reply } from '../http.js';
 import { charge } from '../usage.js';
 
 /** Engines in rank-tie order, with their weight in the merge. */
@@ -69,13 +70,16 @@ async function ask(svc: Services, engine: (typeof ENGINES)[number], query: Recor
 export type SearchAnswer = { ok: true; body: Record<string, unknown> } | { ok: false; detail: string; params: Record<string, unknown> };
 
 /** Runs one validated search (the HTTP route and the MCP `search` tool). */
-export async function runSearch(svc: Services, validated: Record<string, unknown>, clientId: number, signal: AbortSignal, requestId: string): Promise<SearchAnswer> {
+/** `reply`, when the search answers over HTTP, carries the quota headers. */
+export async function runSearch(svc: Services, validated: Record<string, unknown>, clientId: number, signal: AbortSignal, requestId: string, reply?: Reply): Promise<SearchAnswer> {
   if (!svc.farm) throw new GleanerError('SERVICE_UNAVAILABLE');
   const params = { query: validated.query, location: validated.location ?? null, max_results: validated.max_results };
   const engines = ENGINES.filter((e) => svc.config.targets[e.target]);
   if (!svc.admission.acquire(clientId)) throw new GleanerError('TOO_MANY_REQUESTS');
   let answers: EngineAnswer[];
   try {
+    // One page per engine asked.
+    svc.quota.admit(clientId, { pages: Math.max(1, engines.length), rendered: false }, reply);
     answers = await Promise.all(engines.map((e) => ask(svc, e, params, clientId, signal)));
   } finally {
     svc.admission.release(clientId);
@@ -107,7 +111,7 @@ export async function runSearch(svc: Services, validated: Record<string, unknown
 }
 
 export const search: Handler = async (ctx, svc) => {
-  const answer = await runSearch(svc, ctx.params, ctx.account!.clientId, ctx.reply.signal, ctx.requestId);
+  const answer = await runSearch(svc, ctx.params, ctx.account!.clientId, ctx.reply.signal, ctx.requestId, ctx.reply);
   if (!answer.ok) {
     return ctx.reply.problem('REQUEST_FAILED_AFTER_MANY_RETRIES', { requestId: ctx.requestId, detail: answer.detail, state: 'faulted', params: answer.params });
   }

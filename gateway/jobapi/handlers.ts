@@ -6,12 +6,14 @@
 import { GleanerError, type FieldError } from '../../core/errors.js';
 import { newId, isId } from '../../core/ids.js';
 import { checkJobApiInput, type JobApiInput } from '../../core/jobapi/schema.js';
+import { resolveSource } from '../../core/jobapi/aliases.js';
 import { mapQuery, routeOfSource, type MappedQuery } from '../../core/jobapi/map.js';
 import type { JobRecord } from '../../core/store/jobs.js';
 import type { Account } from '../../core/store/accounts.js';
 import { entitled } from '../../core/store/accounts.js';
 import type { Services } from '../context.js';
 import type { Reply } from '../http.js';
+import { needOf, quotaReport } from '../quota.js';
 import { charge } from '../usage.js';
 import { acceptJobs, newJobRecord } from '../handlers/jobs.js';
 import { runAdmitted } from '../handlers/scrape.js';
@@ -35,8 +37,14 @@ function invalid(errors: FieldError[]): never {
   throw new GleanerError('VALIDATION_ERROR', undefined, { errors });
 }
 
-function mapOrThrow(account: Account, input: JobApiInput, mode: 'sync' | 'async'): MappedQuery {
-  const mapped = mapQuery(input, mode);
+/** The query with its source alias (GLEANER_SOURCE_ALIASES) resolved; the job echoes the name sent. */
+function unaliased(svc: Services, input: JobApiInput): JobApiInput {
+  const source = resolveSource(svc.config.sourceAliases, input.source);
+  return source === input.source ? input : { ...input, source };
+}
+
+function mapOrThrow(svc: Services, account: Account, input: JobApiInput, mode: 'sync' | 'async'): MappedQuery {
+  const mapped = mapQuery(unaliased(svc, input), mode);
   if (!mapped.ok) invalid(mapped.errors);
   if (!entitled(account.entitlements, mapped.mapped.route.id)) {
     throw new GleanerError('FORBIDDEN', `This account is not entitled to source ${input.source}.`);
@@ -44,8 +52,8 @@ function mapOrThrow(account: Account, input: JobApiInput, mode: 'sync' | 'async'
   return mapped.mapped;
 }
 
-function jobRecord(account: Account, mapped: MappedQuery, input: JobApiInput, batchId?: string): JobRecord {
-  const extra = { source: mapped.source, input: { ...input }, content_encoding: input.content_encoding };
+function jobRecord(account: Account, mapped: MappedQuery, input: JobApiInput, warnings: FieldError[], batchId?: string): JobRecord {
+  const extra = { source: mapped.source, input: { ...input }, content_encoding: input.content_encoding, ...(warnings.length > 0 ? { warnings } : {}) };
   return newJobRecord(account.clientId, mapped.route.id, mapped.params, batchId ? 'batch' : 'async', { api: 'job', extra, ...(batchId ? { batchId } : {}) });
 }
 
@@ -56,17 +64,17 @@ export async function realtime(ctx: JobApiCtx, svc: Services): Promise<void> {
   for (const field of ['callback_url', 'storage_type', 'storage_url'] as const) {
     if (input[field] !== null) invalid([{ pointer: `#/${field}`, detail: `${field} is for the push-pull host, not realtime` }]);
   }
-  const mapped = mapOrThrow(ctx.account, input, 'sync');
+  const mapped = mapOrThrow(svc, ctx.account, input, 'sync');
   const started = Date.now();
   // Spec 8: the realtime connection lives 150 s at most (GLEANER_SYNC_TIMEOUT_MS).
   const outcome = await runAdmitted(
     svc,
     { id: ctx.requestId, routeId: mapped.route.id, params: mapped.params, accountId: ctx.account.clientId, deadline: started + svc.config.syncTimeoutMs },
-    ctx.reply.signal,
+    { reply: ctx.reply },
   );
   charge(svc, { clientId: ctx.account.clientId, routeId: mapped.route.id, source: mapped.source, params: mapped.params, mode: 'realtime', usage: outcome.usage });
   const finished = Date.now();
-  const job: JobRecord = { ...jobRecord(ctx.account, mapped, input), id: ctx.requestId, status: 'done', upstreamStatus: outcome.status, createdAt: started, updatedAt: finished, finishedAt: finished };
+  const job: JobRecord = { ...jobRecord(ctx.account, mapped, input, checked.warnings), id: ctx.requestId, status: 'done', upstreamStatus: outcome.status, createdAt: started, updatedAt: finished, finishedAt: finished };
   ctx.reply.json(200, {
     results: resultEntries(ctx.requestId, outcome.results, started, finished, input.content_encoding === 'base64'),
     job: jobObject(job, ctx.dataUrl),
@@ -76,7 +84,8 @@ export async function realtime(ctx: JobApiCtx, svc: Services): Promise<void> {
 export async function submit(ctx: JobApiCtx, svc: Services): Promise<void> {
   const checked = checkJobApiInput(ctx.body, false);
   if (!checked.ok) invalid(checked.errors);
-  const job = jobRecord(ctx.account, mapOrThrow(ctx.account, checked.input, 'async'), checked.input);
+  const job = jobRecord(ctx.account, mapOrThrow(svc, ctx.account, checked.input, 'async'), checked.input, checked.warnings);
+  svc.quota.admit(ctx.account.clientId, needOf(job.params), ctx.reply);
   await acceptJobs(svc, [job]);
   ctx.reply.json(200, jobObject(job, ctx.dataUrl));
 }
@@ -89,7 +98,7 @@ export async function submitBatch(ctx: JobApiCtx, svc: Services): Promise<void> 
   }
   const checked = checkJobApiInput(ctx.body, true);
   if (!checked.ok) invalid(checked.errors);
-  const route = routeOfSource(checked.input.source);
+  const route = routeOfSource(unaliased(svc, checked.input).source);
   const key = route?.input ?? (checked.input.url !== undefined ? 'url' : 'query');
   const list = checked.input[key];
   if (!Array.isArray(list)) invalid([{ pointer: `#/${key}`, detail: `a batch needs an array of ${key} values` }]);
@@ -98,15 +107,16 @@ export async function submitBatch(ctx: JobApiCtx, svc: Services): Promise<void> 
   const errors: FieldError[] = [];
   (list as string[]).forEach((value, i) => {
     const single = { ...checked.input, [key]: value } as JobApiInput;
-    const mapped = mapQuery(single, 'async');
+    const mapped = mapQuery(unaliased(svc, single), 'async');
     if (!mapped.ok) {
       for (const e of mapped.errors) errors.push({ pointer: e.pointer === `#/${key}` ? `#/${key}/${i}` : e.pointer, detail: e.detail });
       return;
     }
     if (i === 0 && !entitled(ctx.account.entitlements, mapped.mapped.route.id)) throw new GleanerError('FORBIDDEN');
-    jobs.push(jobRecord(ctx.account, mapped.mapped, single, batchId));
+    jobs.push(jobRecord(ctx.account, mapped.mapped, single, checked.warnings, batchId));
   });
   if (errors.length > 0) invalid([...new Map(errors.map((e) => [e.pointer, e])).values()]);
+  svc.quota.admit(ctx.account.clientId, needOf(jobs[0].params, jobs.length), ctx.reply);
   await acceptJobs(svc, jobs);
   ctx.reply.json(200, { queries: jobs.map((job) => jobObject(job, ctx.dataUrl)) });
 }
@@ -133,7 +143,8 @@ export function results(ctx: JobApiCtx, svc: Services): void {
 
 export function stats(ctx: JobApiCtx, svc: Services): void {
   const query = parseStatsQuery(ctx.query, (s) => routeOfSource(s) !== undefined);
-  ctx.reply.json(200, statsDocument(svc.store.usage, ctx.account.clientId, query));
+  // Usage against quota beside the ledger's counts (null when the account has no quota).
+  ctx.reply.json(200, { ...statsDocument(svc.store.usage, ctx.account.clientId, query), quota: quotaReport(svc.store, svc.quota, ctx.account.clientId) });
 }
 
 /** The callback body of a Job API job: the job object with `_links` (spec 6.1). */

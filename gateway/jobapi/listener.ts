@@ -64,6 +64,11 @@ function jobApiDoor(label: string, routes: JobApiRoute[], auth: BasicAuth, dataU
     label,
     router: new Router<JobApiRoute>(routes),
     challenge: 'Basic realm="gleaner"',
+    // Clients of this API read `message` from error bodies (the reference service's field); the
+    // problem document keeps its own fields beside it.
+    problemExtras: (doc) => {
+      doc.message = doc.detail;
+    },
     alwaysOn: () => false,
     readsBody: (route) => route.body,
     authenticate: async (_route, info) => {

@@ -50,6 +50,8 @@ export function jobObject(job: JobRecord, dataUrl: string, opts: { callback?: bo
     _links: links(dataUrl, job.id),
   };
   if (job.status === 'faulted' && job.error) object.error = { code: job.error.code, message: job.error.message };
+  // Unknown top-level keys the Job API ignored (core/jobapi/schema.ts).
+  if (Array.isArray(job.extra?.warnings)) object.warnings = job.extra.warnings;
   if (opts.callback) {
     Object.assign(object, { priority: 0, ttl: Math.floor((opts.retentionMs ?? 86_400_000) / 1000), origin: 'api', persist: true });
   }

@@ -17,6 +17,7 @@ import { collectionBody, submitJobs } from '../handlers/jobs.js';
 import { runAdmitted, scrapeResponse } from '../handlers/scrape.js';
 import { runSearch } from '../handlers/search.js';
 import { refuseUnrunnableExtraction } from '../webapi.js';
+import { needOf } from '../quota.js';
 import { charge } from '../usage.js';
 import { EXTRACT_FIELDS, type ToolDef } from './tools.js';
 
@@ -112,7 +113,7 @@ async function runTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: Call
     if (tool.endpoint.kind === 'scrape' && tool.endpoint.mode === 'async') return await viaJob(tool.endpoint.routeId, params, cc);
     const routeId = tool.endpoint.kind === 'scrape' ? tool.endpoint.routeId : 'universal';
     const task: ScrapeTask = { id: requestId, routeId, params, accountId: account.clientId, deadline: Date.now() + svc.config.syncTimeoutMs };
-    const outcome = await runAdmitted(svc, task, cc.signal);
+    const outcome = await runAdmitted(svc, task, { signal: cc.signal });
     charge(svc, { clientId: account.clientId, routeId, params, mode: 'realtime', usage: outcome.usage });
     const body = scrapeResponse(outcome, params, requestId);
     return scrapeResult(body as { status: number; results: PageResult[]; params: unknown; metadata: unknown });
@@ -129,6 +130,8 @@ async function runTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: Call
  */
 async function viaJob(routeId: string, params: Record<string, unknown>, cc: CallContext): Promise<CallToolResult> {
   const { svc, account } = cc;
+  // The same quota as an HTTP submission (no response headers to carry it here).
+  svc.quota.admit(account.clientId, needOf(params), undefined);
   const submitted = await submitJobs(svc, account.clientId, routeId, 'async', params);
   const jobId = (submitted.metadata as { request_id: string }).request_id;
   cc.progress(`job ${jobId} accepted`);

@@ -221,7 +221,9 @@ describe('operations', () => {
   test('healthz and readyz', async () => {
     expect((await call(`${gw.url}/healthz`)).body).toEqual({ status: 'ok' });
     const ready = await call(`${gw.url}/readyz`);
-    expect([ready.status, ready.body]).toEqual([200, { status: 'ready', checks: { store: true, farm: true, accepting: true } }]);
+    expect([ready.status, ready.body.status, ready.body.checks]).toEqual([200, 'ready', { store: true, farm: true, accepting: true }]);
+    expect(ready.body.browser).toBe(true);
+    expect(typeof ready.body.ffmpeg).toBe('boolean');
   });
 
   test('metrics count requests by route and status', async () => {
