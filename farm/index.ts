@@ -94,9 +94,7 @@ export async function createFarm(opts: FarmOptions): Promise<Farm> {
 export { ffmpegUsable, probeBrowser, probeFfmpeg, type BinaryStatus } from './binaries.js';
 
 // Job machinery: the job runner feeds the durable queue to a farm; the outbox delivers.
-// (Declared as `Dispatcher` in jobs/dispatcher.ts; exported under the name that says what it
-// is, apart from the farm's in-flight tasks and undici's Dispatcher.)
-export { Dispatcher as JobRunner, type DispatcherOptions as JobRunnerOptions, type TaskRunner } from './jobs/dispatcher.js';
+export { JobRunner, type JobRunnerOptions, type TaskRunner } from './jobs/job-runner.js';
 export { Outbox, type OutboxOptions, type DeliveryPayloads } from './jobs/outbox.js';
 // Memory of a browser's process tree (the operator console's readings).
 export { treeRss } from './browser/memory.js';

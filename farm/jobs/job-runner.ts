@@ -1,5 +1,5 @@
 /**
- * The dispatcher: feeds queued async jobs from the durable LMDB queue to the farm.
+ * The job runner: feeds queued async jobs from the durable LMDB queue to the farm.
  *
  * - Bounded: at most `concurrency` jobs run at once.
  * - Fair between accounts: one in-memory FIFO per account, served round-robin, so one
@@ -22,13 +22,13 @@ import type { Logger } from '../../core/log.js';
 import type { JobRecord, JobStore } from '../../core/store/jobs.js';
 import type { ScrapeOutcome, ScrapeTask, Usage } from '../../core/wire.js';
 
-/** What the dispatcher needs of the farm (the Farm satisfies it). */
+/** What the job runner needs of the farm (the Farm satisfies it). */
 export interface TaskRunner {
   run(task: ScrapeTask, signal?: AbortSignal): Promise<ScrapeOutcome>;
   stats(): { queued: number };
 }
 
-export interface DispatcherOptions {
+export interface JobRunnerOptions {
   jobs: JobStore;
   runner: TaskRunner;
   events: EventBus;
@@ -51,7 +51,7 @@ interface Queued {
   routeId: string;
 }
 
-export class Dispatcher {
+export class JobRunner {
   /** Wakes everyone waiting in close(): only once nothing is in flight. */
   private settleIdle(): void {
     for (const resolve of this.idle) resolve();
@@ -68,7 +68,7 @@ export class Dispatcher {
   private stopped = false;
   private waitingForSync: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly opts: DispatcherOptions) {}
+  constructor(private readonly opts: JobRunnerOptions) {}
 
   /** Loads every queued job (including those running when the process died) and starts. */
   start(): number {
@@ -164,7 +164,7 @@ export class Dispatcher {
       this.running.set(id, controller);
       this.runningByRoute.set(routeId, (this.runningByRoute.get(routeId) ?? 0) + 1);
       this.runOne(id, controller.signal)
-        .catch((err: unknown) => this.opts.log.error({ err, job_id: id }, 'dispatcher failed to record a job'))
+        .catch((err: unknown) => this.opts.log.error({ err, job_id: id }, 'job runner failed to record a job'))
         .finally(() => {
           this.running.delete(id);
           this.runningByRoute.set(routeId, (this.runningByRoute.get(routeId) ?? 1) - 1);
