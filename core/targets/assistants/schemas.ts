@@ -1,16 +1,5 @@
 /** JSON Schemas of the assistants' `results[].json` (parse.ts), merged into OUTPUT_SCHEMAS. */
-type Schema = Record<string, unknown>;
-
-const str = { type: 'string' };
-const strN = { type: ['string', 'null'] };
-const obj = (props: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object',
-  ...(description ? { description } : {}),
-  properties: props,
-  required: Object.keys(props),
-  additionalProperties: false,
-});
-const arr = (items: Schema, description?: string): Schema => ({ type: 'array', ...(description ? { description } : {}), items });
+import { arr, obj, str, strN, type Schema } from '../schema-kit.js';
 
 const chat = (name: string): Schema =>
   obj(

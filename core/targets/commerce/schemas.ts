@@ -5,43 +5,30 @@
  */
 import { COMMERCE_ROUTES } from './routes.js';
 import { kindOf } from './config.js';
+import { arr, described, numN, obj, s, strN, type Schema } from '../schema-kit.js';
 
-type Schema = Record<string, unknown>;
-
-const s = (type: string | string[], description?: string): Schema => ({ type, ...(description ? { description } : {}) });
-const obj = (props: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object',
-  ...(description ? { description } : {}),
-  properties: props,
-  required: Object.keys(props),
-  additionalProperties: false,
-});
-const arr = (items: Schema, description?: string): Schema => ({ type: 'array', ...(description ? { description } : {}), items });
-
-const strN = s(['string', 'null']);
-const numN = s(['number', 'null']);
 const nameValue = obj({ name: s('string'), value: s('string') });
 
-const currency = s(['string', 'null'], 'ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol.');
-const currencySymbol = s(['string', 'null'], 'The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code.');
-const price = s(['number', 'null'], 'The current price, normalised from the displayed text ("1.299,00 €" → 1299).');
-const oldPrice = s(['number', 'null'], 'The struck-through, list or "was" price shown beside the current one, when higher.');
+const currency = described(['string', 'null'], 'ISO 4217 code of the price (USD, EUR, AED). The reference service kept the displayed symbol here; Gleaner keeps it in currency_symbol.');
+const currencySymbol = described(['string', 'null'], 'The currency as the page shows it ($, €, zł, AED); the usual symbol of `currency` when the page gives only the code.');
+const price = described(['number', 'null'], 'The current price, normalised from the displayed text ("1.299,00 €" → 1299).');
+const oldPrice = described(['number', 'null'], 'The struck-through, list or "was" price shown beside the current one, when higher.');
 
 export const PRODUCT_SCHEMA: Schema = obj(
   {
-    url: s('string', 'The page the product was read from.'),
+    url: described('string', 'The page the product was read from.'),
     page_type: { type: 'string', enum: ['product'] },
-    product_id: s(['string', 'null'], "The site's identifier of the product (its SKU, item number or the id in its URL)."),
+    product_id: described(['string', 'null'], "The site's identifier of the product (its SKU, item number or the id in its URL)."),
     title: strN,
     brand: strN,
-    image: s(['string', 'null'], 'The main image.'),
+    image: described(['string', 'null'], 'The main image.'),
     images: arr(s('string')),
     description: strN,
     price,
     old_price: oldPrice,
     currency,
     currency_symbol: currencySymbol,
-    availability: s(['boolean', 'null'], 'Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say.'),
+    availability: described(['boolean', 'null'], 'Whether the product can be bought now (in stock, pre-order, back-order); null when the page does not say.'),
     ids: arr({ type: 'object', additionalProperties: s('string') }, 'One object of schema.org identifier names: {sku, gtin13, mpn, productID, ...}; empty when none.'),
     additional_properties: arr(nameValue, 'Specifications as name/value pairs.'),
     rating: numN,
@@ -69,13 +56,13 @@ export const LISTING_SCHEMA: Schema = obj(
     url: s('string'),
     page_type: { type: 'string', enum: ['search', 'category', 'listing'] },
     query: strN,
-    page: s('integer', 'The page number of this page (start_page for the first).'),
-    total_results_count: s(['integer', 'null'], 'The result count the page states.'),
-    next_page_url: s(['string', 'null'], 'The next page, where the page links it.'),
+    page: described('integer', 'The page number of this page (start_page for the first).'),
+    total_results_count: described(['integer', 'null'], 'The result count the page states.'),
+    next_page_url: described(['string', 'null'], 'The next page, where the page links it.'),
     results: arr(
       obj(
         {
-          pos: s('integer', '1-based position on this page.'),
+          pos: described('integer', '1-based position on this page.'),
           title: s('string'),
           url: strN,
           product_id: strN,

@@ -3,26 +3,9 @@
  * offers.ts, seller.ts and bestsellers.ts (the reference service's field names). A robot check
  * page parses to `null` (status `blocked`), which the farm retries rather than returns.
  */
-type Schema = Record<string, unknown>;
+import { arr, bool, int, intN, map, num, numN, obj, s, str, strN, type Schema } from '../schema-kit.js';
 
-const s = (type: string | string[], extra: Schema = {}): Schema => ({ type, ...extra });
-const str = s('string');
-const strN = s(['string', 'null']);
-const int = s('integer');
-const intN = s(['integer', 'null']);
-const num = s('number');
-const numN = s(['number', 'null']);
-const bool = s('boolean');
-const arr = (items: Schema, description?: string): Schema => ({ type: 'array', ...(description ? { description } : {}), items });
 /** An object whose members are all required except `optional`. */
-const obj = (props: Record<string, Schema>, description?: string, optional: readonly string[] = []): Schema => ({
-  type: 'object',
-  ...(description ? { description } : {}),
-  properties: props,
-  required: Object.keys(props).filter((k) => !optional.includes(k)),
-  additionalProperties: false,
-});
-const map = (values: Schema, description?: string): Schema => ({ type: 'object', ...(description ? { description } : {}), additionalProperties: values });
 const status = s('integer', { enum: [12000, 12002, 12004], description: 'The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised.' });
 
 const link = obj({ url: str, name: str });

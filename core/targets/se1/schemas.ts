@@ -3,24 +3,8 @@
  * se1/types.ts, se1/shopping.ts, se1/hotels.ts, se1/lens.ts, se1/aio.ts, se1/trends.ts and
  * se2/search.ts. Merged into OUTPUT_SCHEMAS.
  */
-type Schema = Record<string, unknown>;
+import { arr, int, intN, nullable, num, numN, obj, s, str, strN, type Schema } from '../schema-kit.js';
 
-const s = (type: string | string[], extra: Schema = {}): Schema => ({ type, ...extra });
-const str = s('string');
-const strN = s(['string', 'null']);
-const int = s('integer');
-const num = s('number');
-const numN = s(['number', 'null']);
-const intN = s(['integer', 'null']);
-const obj = (props: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object',
-  ...(description ? { description } : {}),
-  properties: props,
-  required: Object.keys(props),
-  additionalProperties: false,
-});
-const arr = (items: Schema, description?: string): Schema => ({ type: 'array', ...(description ? { description } : {}), items });
-const nullable = (schema: Schema): Schema => ({ anyOf: [schema, { type: 'null' }] });
 
 const link = obj({ title: str, url: str });
 const organic = obj({ position: int, title: str, url: str, displayed_url: strN, snippet: strN, sitelinks: arr(link) }, 'An organic result.');

@@ -2,24 +2,8 @@
  * JSON Schemas of the video parsers' `results[].json`, mirroring the types in watch.ts,
  * subtitles.ts, channel.ts, about.ts, items.ts, search.ts and suggest.ts.
  */
-type Schema = Record<string, unknown>;
+import { arr, bool, boolN, enumN, int, intN, obj, s, str, strN, type Schema } from '../schema-kit.js';
 
-const s = (type: string | string[], extra: Schema = {}): Schema => ({ type, ...extra });
-const str = s('string');
-const strN = s(['string', 'null']);
-const int = s('integer');
-const intN = s(['integer', 'null']);
-const bool = s('boolean');
-const boolN = s(['boolean', 'null']);
-const obj = (props: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object',
-  ...(description ? { description } : {}),
-  properties: props,
-  required: Object.keys(props),
-  additionalProperties: false,
-});
-const arr = (items: Schema, description?: string): Schema => ({ type: 'array', ...(description ? { description } : {}), items });
-const enumN = (values: string[]): Schema => ({ enum: [...values, null] });
 
 const thumbnail = obj({ url: str, width: intN, height: intN });
 const caption = obj({ name: strN, url: strN });
