@@ -8,7 +8,7 @@ import uWS from 'uWebSockets.js';
 import type { Config } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { routeById } from '../core/registry/index.js';
-import { compileAll } from '../core/schema/index.js';
+import { warmValidators } from '../core/schema/index.js';
 import { Store } from '../core/store/index.js';
 import { EventBus } from '../core/events.js';
 import { createFarm, DEFAULT_LIMITS, JobRunner, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
@@ -116,7 +116,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const store = Store.open(config.dataDir);
   for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
   const bootstrap = await bootstrapCredentials(store, config);
-  compileAll();
 
   let state: ServiceState = 'starting';
   const router = new Router(buildRouteTable());
@@ -157,6 +156,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const sweeper = startSweeper(store, config.sweepIntervalMs, log);
   registerGauges(svc, farm, jobs);
   state = 'ready';
+  // The request validators compile while the service already answers (a request compiles its own first).
+  warmValidators().then(
+    (n) => log.debug({ validators: n }, 'request validators compiled'),
+    (err: unknown) => log.error({ err }, 'compiling the request validators failed'),
+  );
   log.info({ port: web.port, realtime_port: jobApi.realtimePort, data_port: jobApi.dataPort, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered }, 'gleaner ready');
 
   const close = shutdownSequence({

@@ -3,7 +3,7 @@
  * discovery documents built from them (OPTIONS example bodies, OpenAPI).
  */
 export { type Endpoint, allEndpoints, endpointKey, jsonSchemaFor, resolveEndpoint } from './build.js';
-export { compileAll, validate, type ValidationResult } from './validate.js';
+export { compileAll, validate, warmValidators, type ValidationResult } from './validate.js';
 export { checkJsonText, MAX_BODY_DEPTH } from './json-text.js';
 export { exampleBody } from './example.js';
 export { openApiDocument } from './openapi.js';

@@ -77,10 +77,25 @@ function compile(resolved: ResolvedEndpoint, endpoint: Endpoint): Compiled {
   return entry;
 }
 
-/** Compiles every endpoint's validator (call at start so that no request pays for it). Returns the count. */
+/** Compiles every endpoint's validator at once. Returns the count. */
 export function compileAll(): number {
   const endpoints = allEndpoints();
   for (const endpoint of endpoints) compile(resolveEndpoint(endpoint), endpoint);
+  return endpoints.length;
+}
+
+/**
+ * Compiles the validators not compiled yet, `slice` endpoints per turn of the event loop, so
+ * that the service answers while they warm (about 0.6 s of compiling in all, which at start
+ * kept /readyz waiting): a request that comes first compiles its own endpoint (~2 ms).
+ * Resolves with the count of endpoints.
+ */
+export async function warmValidators(slice = 8): Promise<number> {
+  const endpoints = allEndpoints();
+  for (let i = 0; i < endpoints.length; i += slice) {
+    for (const endpoint of endpoints.slice(i, i + slice)) compile(resolveEndpoint(endpoint), endpoint);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   return endpoints.length;
 }
 

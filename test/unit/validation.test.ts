@@ -11,6 +11,7 @@ import {
   addGleanerVocabulary,
   allEndpoints,
   compileAll,
+  warmValidators,
   type Endpoint,
   exampleBody,
   openApiDocument,
@@ -381,6 +382,15 @@ describe('OPTIONS example bodies (spec 2.4)', () => {
 });
 
 describe('compiled validators and OpenAPI', () => {
+  test('warming compiles the validators a slice at a time, between turns of the event loop', async () => {
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 0);
+    const n = await warmValidators(40);
+    clearInterval(ticker);
+    expect(n).toBe(allEndpoints().length);
+    expect(turns).toBeGreaterThan(0);
+  });
+
   test('compileAll compiles one validator per endpoint', () => {
     expect(compileAll()).toBe(allEndpoints().length);
     expect(allEndpoints().length).toBe(scrapePaths().length + 1);
