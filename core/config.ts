@@ -47,6 +47,10 @@ export interface Config {
   retentionMs: number;
   /** Largest upstream response body kept (bytes). */
   maxResponseBytes: number;
+  /** Largest media download (`media/video/download`: the streams fetched, in bytes); pages keep `maxResponseBytes`. */
+  mediaMaxBytes: number;
+  /** The ffmpeg binary for media downloads (ffprobe is looked up beside it, else on PATH); default: PATH. */
+  ffmpeg: string | undefined;
   /** Concurrent requests per account before 429. */
   accountConcurrency: number;
   /** Public base URL of the Web API, used in webhook bodies and Job API links; default from host:port. */
@@ -86,6 +90,8 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   maxBatch: 5000,
   retentionMs: 24 * 60 * 60 * 1000,
   maxResponseBytes: 20 * 1024 * 1024,
+  mediaMaxBytes: 2 * 1024 * 1024 * 1024,
+  ffmpeg: undefined,
   accountConcurrency: 64,
   publicUrl: undefined,
   dataPublicUrl: undefined,
@@ -153,6 +159,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl: env.GLEANER_PUBLIC_URL || undefined,
     dataPublicUrl: env.GLEANER_DATA_PUBLIC_URL || undefined,
     storage: jsonFile(env, 'GLEANER_STORAGE', DEFAULTS.storage),
+    mediaMaxBytes: int(env, 'GLEANER_MEDIA_MAX_BYTES', DEFAULTS.mediaMaxBytes),
+    ffmpeg: env.GLEANER_FFMPEG || undefined,
     jobTimeoutMs: int(env, 'GLEANER_JOB_TIMEOUT_MS', DEFAULTS.jobTimeoutMs),
     deliveryAttempts: int(env, 'GLEANER_DELIVERY_ATTEMPTS', DEFAULTS.deliveryAttempts),
     deliveryBaseMs: int(env, 'GLEANER_DELIVERY_BASE_MS', DEFAULTS.deliveryBaseMs),
