@@ -93,6 +93,6 @@ export function checkTargets(targets: Readonly<Record<string, TargetConfig>>, fi
   return { errors, unknown };
 }
 
-export type { Flow, FetchStep, Step, Vars, Verdict } from './flow.js';
+export type { Flow, FetchStep, MediaChoice, MediaSource, MediaStep, Step, Vars, Verdict } from './flow.js';
 export type { TargetAdapter } from './adapter.js';
 export { pathAfterTarget } from './default.js';

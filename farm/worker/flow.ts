@@ -7,7 +7,7 @@
  */
 import { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
-import type { FetchStep, Flow, Vars, Verdict } from '../../core/targets/flow.js';
+import type { FetchStep, Flow, MediaStep, Step, Vars, Verdict } from '../../core/targets/flow.js';
 import type { BrowserCookie } from '../browser/contexts.js';
 import type { DeviceProfile } from '../devices.js';
 import type { TaskMessage } from '../messages.js';
@@ -17,6 +17,7 @@ import type { TaskAbort } from './abort.js';
 import { withAttempts } from './attempts.js';
 import type { WorkerEnv } from './env.js';
 import { fillRequest, readInto } from './flow-vars.js';
+import { runMediaStep, type MediaFile } from './media-step.js';
 import { httpPage, renderPage, type Fetched, type PageRequest } from './page-fetch.js';
 
 /** Follow-ups (continuation pages) stop when less than this is left before the deadline. */
@@ -39,6 +40,8 @@ export interface FlowRun {
   parts: Record<string, string[]>;
   requestBytes: number;
   responseBytes: number;
+  /** The file a media step wrote (a temp file: the caller uploads it and removes `media.dir`). */
+  media?: MediaFile;
 }
 
 /** What the last attempt's check said, so that running out of attempts can report it. */
@@ -86,7 +89,7 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   };
 
   for (const [i, step] of flow.steps.entries()) {
-    if ((step.setup && reused) || (step.when && !step.when(vars))) continue;
+    if (step.kind !== 'fetch' || (step.setup && reused) || (step.when && !step.when(vars))) continue;
     const asPage = i === pageAt;
     let res: Fetched;
     try {
@@ -116,7 +119,15 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
       throw new GleanerError(verdict.code, verdict.message, verdict.data);
     }
   }
-  if (session && !reused && flow.steps.some((s) => s.setup)) env.sessions.save(session.key, proxy?.url, jar, vars, session.ttlMs);
+  if (session && !reused && flow.steps.some((s) => s.kind === 'fetch' && s.setup)) env.sessions.save(session.key, proxy?.url, jar, vars, session.ttlMs);
+  // A media step runs on the attempt's proxy, after the check: stream URLs are often bound to
+  // the address that fetched the page, and a refused stream retries from a fresh page.
+  const media = flow.steps.find((s): s is MediaStep => s.kind === 'media');
+  if (media) {
+    run.media = await runMediaStep(media, page.body, vars, { ctx, proxy });
+    run.requestBytes += run.media.requestBytes;
+    run.responseBytes += run.media.fetchedBytes;
+  }
   return run;
 }
 
@@ -145,10 +156,11 @@ async function followUps(
   }
 }
 
-/** The page step: the one marked `page`, else the last. */
-function pageIndex(steps: readonly FetchStep[]): number {
-  const marked = steps.findIndex((s) => s.page === true);
-  return marked >= 0 ? marked : steps.length - 1;
+/** The page step: the fetch step marked `page`, else the last fetch step. */
+function pageIndex(steps: readonly Step[]): number {
+  const marked = steps.findIndex((s) => s.kind === 'fetch' && s.page === true);
+  if (marked >= 0) return marked;
+  return steps.findLastIndex((s) => s.kind === 'fetch');
 }
 
 function toRequest(r: ReturnType<typeof fillRequest>): PageRequest {

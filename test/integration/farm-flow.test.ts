@@ -7,7 +7,7 @@
  * observable.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Flow } from '../../core/targets/flow.js';
+import type { FetchStep, Flow } from '../../core/targets/flow.js';
 import { failure } from '../helpers/farm.js';
 import { createFlowRunner, type FlowRunner } from '../helpers/flow-runner.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
@@ -110,7 +110,8 @@ describe('flow executor', () => {
     };
     const out = await run(flow);
     expect([out.page.body, out.parts.list]).toEqual(['{"next":"2","items":[1,2]}', ['{"next":"4","items":[3,4]}', '{"items":[5,6]}']]);
-    const capped = await run({ ...flow, steps: [{ ...flow.steps[0]!, more: { ...flow.steps[0]!.more!, max: 1 } }] });
+    const first = flow.steps[0] as FetchStep;
+    const capped = await run({ ...flow, steps: [{ ...first, more: { ...first.more!, max: 1 } }] });
     expect(capped.parts.list).toHaveLength(1);
   });
 
