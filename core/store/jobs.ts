@@ -11,7 +11,7 @@
  */
 import type { WireError } from '../errors.js';
 import type { Mode } from '../registry/types.js';
-import type { PageResult } from '../wire.js';
+import type { PageResult, StoredMedia } from '../wire.js';
 import type { StoreDatabases } from './index.js';
 
 export type JobStatus = 'pending' | 'running' | 'done' | 'faulted';
@@ -26,6 +26,10 @@ export interface DeliveryRecord {
   attempts: number;
   lastError?: string;
   deliveredAt?: number;
+  /** A media download's object, uploaded by the worker: key, bytes and seconds. */
+  key?: string;
+  size?: number;
+  duration?: number;
 }
 
 export interface JobRecord {
@@ -115,7 +119,7 @@ export class JobStore {
    */
   async finish(
     id: string,
-    outcome: { ok: true; upstreamStatus: number; results: PageResult[] } | { ok: false; error: WireError },
+    outcome: { ok: true; upstreamStatus: number; results: PageResult[]; stored?: StoredMedia } | { ok: false; error: WireError },
     retentionMs: number,
   ): Promise<JobRecord | undefined> {
     return this.dbs.root.transaction(() => {
@@ -130,6 +134,12 @@ export class JobStore {
         next.error = outcome.error;
       }
       for (const kind of deliveriesOf(next)) {
+        // A media download's file is in the bucket already: recorded, not queued.
+        const stored = outcome.ok && kind === 'storage' ? outcome.stored : undefined;
+        if (stored) {
+          next.deliveries.storage = { state: 'delivered', attempts: stored.attempts, deliveredAt: now, key: stored.key, size: stored.size, duration: stored.duration };
+          continue;
+        }
         next.deliveries[kind] = { state: 'pending', attempts: 0 };
         this.dbs.outbox.put([now, id, kind] satisfies OutboxKey, 0);
       }

@@ -140,7 +140,8 @@ export class Dispatcher {
     try {
       const outcome = await this.opts.runner.run(task, signal);
       usage = outcome.usage;
-      finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.results }, this.opts.retentionMs);
+      const stored = outcome.stored ? { stored: outcome.stored } : {};
+      finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.results, ...stored }, this.opts.retentionMs);
     } catch (err) {
       if (signal.aborted && this.stopped) return; // destroyed: stays queued for the next start
       finished = await this.opts.jobs.finish(id, { ok: false, error: toWireError(err) }, this.opts.retentionMs);

@@ -6,7 +6,7 @@
  */
 import { GleanerError, toWireError } from '../../core/errors.js';
 import { planFlows } from '../../core/targets/index.js';
-import type { PageResult, ScrapeOutcome, TaskReply } from '../../core/wire.js';
+import type { PageResult, ScrapeOutcome, StoredMedia, TaskReply } from '../../core/wire.js';
 import { deviceFor } from '../devices.js';
 import type { TaskMessage } from '../messages.js';
 import { ProxyRotation, proxyPoolFor } from '../net/proxies.js';
@@ -15,6 +15,7 @@ import { F_TASKS } from '../stats.js';
 import { TaskAbort } from './abort.js';
 import type { WorkerEnv } from './env.js';
 import { runFlow, type FlowContext } from './flow.js';
+import { deliverMedia } from './media-delivery.js';
 import { outputFormats, pageResult } from './outputs.js';
 
 /** After the deadline, how long the reply waits for cleanup (page close) before leaving. */
@@ -57,16 +58,25 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   const results: PageResult[] = [];
   let requestBytes = 0;
   let responseBytes = 0;
+  let stored: StoredMedia | undefined;
   for (const flow of flows) {
     const run = await runFlow(flow, ctx, new ProxyRotation(pool));
     requestBytes += run.requestBytes;
     responseBytes += run.responseBytes;
+    if (run.media) {
+      // A media step's file goes to the job's bucket; the result names the object.
+      const media = await deliverMedia(run, run.media, flow.page, msg, env, abort);
+      stored = media.stored;
+      results.push(media.result);
+      continue;
+    }
     results.push(await pageResult(run.page, { routeId: route.id, params, page: flow.page, formats, llm: config.llm, abort, parts: run.parts }));
   }
   return {
     status: results[0]?.metadata.status_code ?? 0,
     results,
     usage: { pages: results.length, render: ctx.runJs, requestBytes, responseBytes, elapsedMs: Date.now() - started },
+    ...(stored ? { stored } : {}),
   };
 }
 
