@@ -10,7 +10,10 @@ export const readyz: Handler = (ctx, svc) => {
     accepting: svc.state() === 'ready',
   };
   const ready = checks.store && checks.farm && checks.accepting;
-  ctx.reply.json(ready ? 200 : 503, { status: ready ? 'ready' : svc.state(), checks });
+  // ffmpeg is reported, not required: without it only media downloads are refused (501).
+  const ff = svc.ffmpeg;
+  const ffmpeg = ff ? { ffmpeg: { ok: ff.ok, version: ff.version, reason: ff.reason } } : {};
+  ctx.reply.json(ready ? 200 : 503, { status: ready ? 'ready' : svc.state(), checks, ...ffmpeg });
 };
 
 export const metrics: Handler = (ctx, svc) =>

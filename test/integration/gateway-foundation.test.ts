@@ -221,7 +221,7 @@ describe('operations', () => {
   test('healthz and readyz', async () => {
     expect((await call(`${gw.url}/healthz`)).body).toEqual({ status: 'ok' });
     const ready = await call(`${gw.url}/readyz`);
-    expect([ready.status, ready.body]).toEqual([200, { status: 'ready', checks: { store: true, farm: true, accepting: true } }]);
+    expect([ready.status, ready.body]).toEqual([200, { status: 'ready', checks: { store: true, farm: true, accepting: true }, ffmpeg: { ok: true, version: expect.any(String), reason: null } }]);
   });
 
   test('metrics count requests by route and status', async () => {
