@@ -33,7 +33,7 @@ export interface Config {
   /** Country code (or `default`) → proxy URLs. */
   proxies: Record<string, string[]>;
   chromium: string | undefined;
-  /** ffmpeg for the video download route (`GLEANER_FFMPEG`; default: `ffmpeg` on PATH). */
+  /** ffmpeg for the video download route (`GLEANER_FFMPEG`; default: `ffmpeg` on PATH; ffprobe beside it, else on PATH). */
   ffmpeg: string | undefined;
   llm: LlmConfig | undefined;
   workers: number;
@@ -53,6 +53,8 @@ export interface Config {
   retentionMs: number;
   /** Largest upstream response body kept (bytes). */
   maxResponseBytes: number;
+  /** Largest media download (`media/video/download`: the streams fetched, in bytes); pages keep `maxResponseBytes`. */
+  mediaMaxBytes: number;
   /** Concurrent requests per account before 429. */
   accountConcurrency: number;
   /** Public base URL of the Web API, used in webhook bodies and Job API links; default from host:port. */
@@ -115,6 +117,7 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   maxBatch: 5000,
   retentionMs: 24 * 60 * 60 * 1000,
   maxResponseBytes: 20 * 1024 * 1024,
+  mediaMaxBytes: 2 * 1024 * 1024 * 1024,
   accountConcurrency: 64,
   publicUrl: undefined,
   dataPublicUrl: undefined,
@@ -202,6 +205,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl: env.GLEANER_PUBLIC_URL || undefined,
     dataPublicUrl: env.GLEANER_DATA_PUBLIC_URL || undefined,
     storage: jsonFile(env, 'GLEANER_STORAGE', DEFAULTS.storage),
+    mediaMaxBytes: int(env, 'GLEANER_MEDIA_MAX_BYTES', DEFAULTS.mediaMaxBytes),
     jobTimeoutMs: int(env, 'GLEANER_JOB_TIMEOUT_MS', DEFAULTS.jobTimeoutMs),
     jobMaxStarts: int(env, 'GLEANER_JOB_MAX_STARTS', DEFAULTS.jobMaxStarts) || DEFAULTS.jobMaxStarts,
     deliveryAttempts: int(env, 'GLEANER_DELIVERY_ATTEMPTS', DEFAULTS.deliveryAttempts),

@@ -86,6 +86,23 @@ export const ERROR_CODES = {
     disposition: 'fail',
     detail: 'Extraction by prompt needs a language model: set GLEANER_LLM_URL (and GLEANER_LLM_MODEL, GLEANER_LLM_KEY as the endpoint requires).',
   },
+  /** A media download (`media/video/download`) needs ffmpeg and ffprobe, and this node has none that runs. */
+  FFMPEG_NOT_AVAILABLE: {
+    status: 501,
+    disposition: 'fail',
+    detail: 'Media downloads need ffmpeg and ffprobe on the server: install them (Debian/Ubuntu: apt-get install ffmpeg) or set GLEANER_FFMPEG to the ffmpeg binary.',
+  },
+  /**
+   * The page offers no stream the service can fetch as it is: every matching format needs a
+   * signature or token computed by the platform's player script (or is DRM-protected), none
+   * matches the request, or none is listed (live, private, removed). `data.reason` says which.
+   * Not retried: another attempt gets the same page; not charged (nothing was delivered).
+   */
+  MEDIA_NOT_DOWNLOADABLE: {
+    status: 422,
+    disposition: 'fail',
+    detail: 'The media cannot be downloaded: its streams need a signature or token the service cannot produce, or none matches the request.',
+  },
   /** A webhook or bucket delivery failed; recorded on the job, never answered to a request. */
   DELIVERY_FAILED: { status: 502, disposition: 'retry', detail: 'The result could not be delivered.', shownAs: 'INTERNAL_ERROR' },
   INTERNAL_ERROR: { status: 500, disposition: 'fail', detail: 'An internal error occurred.' },

@@ -64,6 +64,20 @@ export interface Usage {
   elapsedMs: number;
 }
 
+/** A media download's file, uploaded by the worker to the job's bucket; `deliveries.storage` records it. */
+export interface StoredMedia {
+  /** Object key (`<prefix>/<job_id>.<ext>`). */
+  key: string;
+  /** The object's URL at the store. */
+  location: string;
+  /** Bytes. */
+  size: number;
+  /** Seconds, as ffprobe reads the file. */
+  duration: number;
+  /** Upload attempts made. */
+  attempts: number;
+}
+
 export interface ScrapeOutcome {
   /** Upstream HTTP status of the first page (spec 2.3 `status`). */
   status: number;
@@ -72,6 +86,8 @@ export interface ScrapeOutcome {
   /** The results are in the store already (`ScrapeTask.persist`). */
   stored?: boolean;
   usage: Usage;
+  /** A media download's uploaded file (async and batch jobs with `storage` only). */
+  media?: StoredMedia;
 }
 
 export type TaskReply = { ok: true; outcome: ScrapeOutcome } | { ok: false; error: WireError };

@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { checkFfmpeg } from './media/ffmpeg.js';
 
 export interface BinaryStatus {
   ok: boolean;
@@ -91,14 +92,10 @@ export async function probeBrowser(configured: string | undefined): Promise<Bina
   return v.ok ? { ok: true, path: configured, version: v.version } : { ok: false, path: configured, reason: v.reason, fix: CHROMIUM_FIX };
 }
 
-/** Probes ffmpeg: GLEANER_FFMPEG when set, else `ffmpeg` on PATH. */
+/** Probes ffmpeg and ffprobe (farm/media/ffmpeg.ts, the one place that finds them): GLEANER_FFMPEG when set, else PATH. */
 export async function probeFfmpeg(configured: string | undefined): Promise<BinaryStatus> {
-  const path = configured || onPath('ffmpeg');
-  if (!path) return { ok: false, path: 'ffmpeg', reason: 'ffmpeg is not on PATH and GLEANER_FFMPEG is unset', fix: FFMPEG_FIX };
-  const problem = executable(path);
-  if (problem) return { ok: false, path, reason: problem, fix: FFMPEG_FIX };
-  const v = await versionOf(path, ['-hide_banner', '-version']);
-  return v.ok ? { ok: true, path, version: v.version } : { ok: false, path, reason: v.reason, fix: FFMPEG_FIX };
+  const s = await checkFfmpeg(configured, true);
+  return s.ok ? { ok: true, path: s.ffmpeg, version: s.version ?? undefined } : { ok: false, path: s.ffmpeg, reason: s.reason ?? 'ffmpeg is not usable', fix: FFMPEG_FIX };
 }
 
 /** The problem detail of a request that needs a binary that is not usable. */

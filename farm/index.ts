@@ -99,3 +99,5 @@ export { Outbox, type OutboxOptions, type DeliveryPayloads } from './jobs/outbox
 // Memory of a browser's process tree (the operator console's readings).
 export { treeRss } from './browser/memory.js';
 export { parseDeliveryConfig, webhookBody, type DeliveryConfig, type RetryPolicy } from './delivery/index.js';
+// ffmpeg and ffprobe for media downloads: the start-up check (/readyz, submit, `gleaner doctor`).
+export { checkFfmpeg, FFMPEG_INSTALL_HINT, type FfmpegStatus } from './media/ffmpeg.js';

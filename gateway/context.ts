@@ -10,7 +10,7 @@ import type { HttpRoute, Router } from './routes.js';
 import type { Admission } from './admission.js';
 import type { QuotaGate } from './quota.js';
 import type { EventBus } from '../core/events.js';
-import type { JobRunner } from '../farm/index.js';
+import type { FfmpegStatus, JobRunner } from '../farm/index.js';
 import type { Activity } from './console/activity.js';
 
 export type ServiceState = 'starting' | 'ready' | 'draining';
@@ -32,6 +32,8 @@ export interface Services {
   state: () => ServiceState;
   /** The last hour of work, for GET /v1/status and the console. */
   activity: Activity;
+  /** ffmpeg and ffprobe as checked at start (media downloads, /readyz); undefined while starting. */
+  ffmpeg?: FfmpegStatus;
 }
 
 export interface Ctx {

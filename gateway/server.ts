@@ -11,7 +11,7 @@ import { routeById } from '../core/registry/index.js';
 import { warmValidators } from '../core/schema/index.js';
 import { Store } from '../core/store/index.js';
 import { EventBus } from '../core/events.js';
-import { createFarm, DEFAULT_LIMITS, JobRunner, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
+import { checkFfmpeg, createFarm, DEFAULT_LIMITS, JobRunner, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
 import { Admission } from './admission.js';
 import { bootstrapCredentials, type BootstrapResult } from './bootstrap.js';
 import type { ServiceState, Services } from './context.js';
@@ -144,7 +144,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   try {
     jobApi = await startJobApi(svc);
     if (bootstrap.generated) opts.onGeneratedCredentials?.(bootstrap.generated, url);
-    farm = await createFarm({ config, logger: log });
+    const [created, ffmpeg] = await Promise.all([createFarm({ config, logger: log }), checkFfmpeg(config.ffmpeg)]);
+    farm = created;
+    svc.ffmpeg = ffmpeg;
+    if (!ffmpeg.ok) log.warn({ reason: ffmpeg.reason }, 'media downloads are off: ffmpeg is not usable');
   } catch (err) {
     web.close();
     jobApi?.close();

@@ -85,6 +85,13 @@ const GENERIC_RULES: readonly CrossFieldRule[] = [
       typeof lo === 'number' && typeof hi === 'number' && lo > hi ? [{ pointer: '#/min_price', detail: 'must not be greater than max_price' }] : [],
   },
   {
+    id: 'media-needs-storage',
+    description: 'A media download is uploaded to the job\'s bucket, never returned in the result: storage is required.',
+    applies: (route, mode) => route.outputKind === 'media' && mode !== 'sync',
+    // A storage of the wrong type is the schema's error.
+    check: (body) => (given(body.storage) ? [] : [{ pointer: '#/storage', detail: 'is required on this route: the downloaded file is uploaded to the bucket it names' }]),
+  },
+  {
     id: 'time-range-ordered',
     description: 'A download range ends after it starts.',
     applies: (route) => hasParam(route, 'start_at') && hasParam(route, 'end_at'),

@@ -10,7 +10,7 @@
  */
 import type { WireError } from '../errors.js';
 import type { Mode } from '../registry/types.js';
-import type { PageResult } from '../wire.js';
+import type { PageResult, StoredMedia } from '../wire.js';
 import type { StoreDatabases } from './index.js';
 
 export type JobStatus = 'pending' | 'running' | 'done' | 'faulted';
@@ -28,6 +28,10 @@ export interface DeliveryRecord {
   deliveredAt?: number;
   /** When the current series of attempts began (the job's finish, or an operator's retry): the retry horizon counts from here. */
   since?: number;
+  /** A media download's object, uploaded by the worker: key, bytes and seconds. */
+  key?: string;
+  size?: number;
+  duration?: number;
 }
 
 export interface JobRecord {
@@ -127,8 +131,7 @@ export class JobStore {
    */
   async finish(
     id: string,
-    /** `results` undefined: the farm's worker stored them already (ScrapeTask.persist). */
-    outcome: { ok: true; upstreamStatus: number; results: PageResult[] | undefined } | { ok: false; error: WireError },
+    outcome: { ok: true; upstreamStatus: number; results: PageResult[] | undefined; media?: StoredMedia } | { ok: false; error: WireError },
     retentionMs: number,
   ): Promise<JobRecord | undefined> {
     return this.dbs.root.transaction(() => {
@@ -143,6 +146,12 @@ export class JobStore {
         next.error = outcome.error;
       }
       for (const kind of deliveriesOf(next)) {
+        // A media download's file is in the bucket already: recorded, not queued.
+        const media = outcome.ok && kind === 'storage' ? outcome.media : undefined;
+        if (media) {
+          next.deliveries.storage = { state: 'delivered', attempts: media.attempts, deliveredAt: now, key: media.key, size: media.size, duration: media.duration };
+          continue;
+        }
         next.deliveries[kind] = { state: 'pending', attempts: 0, since: now };
         this.dbs.outbox.put([now, id, kind] satisfies OutboxKey, 0);
       }

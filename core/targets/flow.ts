@@ -5,7 +5,7 @@
  * continuation pages). Every step gets the farm's retries, proxy, SSRF guard and deadline, and
  * a flow's steps share one cookie jar and one proxy. `core/` declares flows; `farm/` runs them.
  *
- * Hooks (`fn` readers, `more.next`, `check`) are pure functions of what the flow has seen: they
+ * Hooks (`fn` readers, `more.next`, `when`, `check`, a media step's `choose`) are pure functions of what the flow has seen: they
  * keep core free of I/O while letting a family say what cannot be said with a pattern.
  */
 import type { ErrorCode } from '../errors.js';
@@ -146,7 +146,49 @@ export interface Capture {
   fields?: Readonly<Record<string, string>>;
 }
 
-export type Step = FetchStep | BrowserStep;
+
+/** One stream a media step downloads: a direct URL the page listed, and what it carries. */
+export interface MediaSource {
+  /** `muxed`: video and audio in one file; `video`/`audio`: one track of an adaptive pair. */
+  role: 'muxed' | 'video' | 'audio';
+  url: string;
+  /** Declared size in bytes, when the page states it (checked against the media cap before fetching). */
+  size: number | null;
+}
+
+/** What a media step takes from the page: the streams to fetch, or why the media cannot be had. */
+export type MediaChoice =
+  | {
+      ok: true;
+      sources: readonly MediaSource[];
+      /** Container of the file written: `mp4`, `webm`, `mkv`, `m4a`. */
+      container: string;
+      /** Facts of the chosen formats for the result JSON (`video_format`, `audio_format`, ...). */
+      facts: Readonly<Record<string, unknown>>;
+    }
+  | { ok: false; code: ErrorCode; message: string; data?: Record<string, unknown> };
+
+/**
+ * A media download (the video platform's `download`): after the page step and the check, the
+ * farm asks `choose` which streams the page offers, fetches them with ranged requests on the
+ * attempt's proxy, cuts `range` and remuxes them with ffmpeg; the task then uploads the file to
+ * the job's storage. Declared by the planner, executed by farm/worker/media-step.ts; at most one
+ * per flow, after its fetch steps.
+ */
+export interface MediaStep {
+  kind: 'media';
+  name: string;
+  /** Pure: the page step's body (and the variables) → the streams, or a refusal. */
+  choose: (page: string, vars: Readonly<Vars>) => MediaChoice;
+  /** `audio`: the audio track only; `video`: video with its audio. */
+  output: 'video' | 'audio';
+  /** Seconds from the start; `end` undefined runs to the end. */
+  range: { start: number; end?: number };
+  /** Sent with every media request (verbatim, no placeholders). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+export type Step = FetchStep | BrowserStep | MediaStep;
 
 /** The page step's response as a flow's `check` sees it. */
 export interface StepResponse {
@@ -208,4 +250,11 @@ export function allChecks(...checks: (Flow['check'] | undefined)[]): Flow['check
     }
     return { ok: true };
   };
+}
+
+/** The URL of a flow's page step when it is a fixed string (one-fetch flows, the default convention). */
+export function pageUrl(flow: Flow | undefined): string | undefined {
+  const steps = flow?.steps ?? [];
+  const step = steps.find((s): s is FetchStep => s.kind === 'fetch' && s.page === true) ?? steps.findLast((s): s is FetchStep => s.kind === 'fetch');
+  return typeof step?.url === 'string' ? step.url : undefined;
 }

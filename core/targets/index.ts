@@ -14,6 +14,7 @@ import { assistants } from './assistants/index.js';
 import { commerce } from './commerce/index.js';
 import type { Flow } from './flow.js';
 import { mkt1 } from './mkt1/index.js';
+import { parsedPage } from './parsed-page.js';
 import { se1 } from './se1/index.js';
 import { se2 } from './se2/index.js';
 import { universal } from './universal/index.js';
@@ -59,6 +60,20 @@ export function parsePage(routeId: string, input: PageInput): Parsed | undefined
   return parserOf.get(routeId)?.(input);
 }
 
+/** Routes that require `json` yet have a built-in parser: extraction reads the parser's answer (parsed-page.ts). */
+const EXTRACT_FROM_PARSED = new Set(TARGET_ROUTES.filter((r) => r.requiresJson === true && r.parser === 'builtin').map((r) => r.id));
+
+/**
+ * The page custom extraction reads instead of the upstream one, on routes that require `json`
+ * yet have a built-in parser (`media/video/subtitles`): the parser's answer as a page. Undefined
+ * elsewhere, or when the parser recognised nothing (extraction then reads the upstream page).
+ */
+export function extractionPage(routeId: string, input: PageInput): string | undefined {
+  if (!EXTRACT_FROM_PARSED.has(routeId)) return undefined;
+  const parsed = parsePage(routeId, input);
+  return parsed && parsed.json !== null ? parsedPage(parsed.json, 'CreativeWork', routeId) : undefined;
+}
+
 /** JSON Schemas of `results[].json` by route id, for the routes that have a parser. */
 export const OUTPUT_SCHEMAS: Readonly<Record<string, Record<string, unknown>>> = Object.fromEntries(
   ADAPTERS.flatMap((a) => Object.entries(a.outputSchemas ?? {}).filter(([id]) => parserOf.has(id) && adapterOf.get(id) === a)),
@@ -93,7 +108,7 @@ export function checkTargets(targets: Readonly<Record<string, TargetConfig>>, fi
   return { errors, unknown };
 }
 
-export type { Flow, FetchStep, Step, Vars, Verdict } from './flow.js';
+export type { Flow, FetchStep, MediaChoice, MediaSource, MediaStep, Step, Vars, Verdict } from './flow.js';
 export type { TargetAdapter } from './adapter.js';
 export { pathAfterTarget } from './default.js';
 export { checkAssistants } from './assistants/index.js';

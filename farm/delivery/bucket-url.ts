@@ -20,7 +20,8 @@
  *                  operator sets `gcs.endpoint`; region `auto` unless `gcs.region`.
  *
  * Object key: `<prefix>/<job_id>.json`, or `<prefix>/<job_id>.json.gz` for s3_gzip
- * (`<job_id>.json` when there is no prefix).
+ * (`<job_id>.json` when there is no prefix); a media file is `<prefix>/<job_id>.<its extension>`
+ * whatever the type.
  */
 import type { BucketCredentials, StorageType } from './config.js';
 import { encodeKeyPath, uriEncode } from './sigv4.js';
@@ -50,9 +51,9 @@ export const GCS_DEFAULT_ENDPOINT = 'https://storage.googleapis.com';
 
 const fail = (error: string): ParsedBucketUrl => ({ ok: false, error });
 
-/** The object key for a job: `<prefix>/<job_id>.json` (`.json.gz` for s3_gzip). */
-export function objectKey(prefix: string, jobId: string, type: StorageType): string {
-  const name = `${jobId}${type === 's3_gzip' ? '.json.gz' : '.json'}`;
+/** The object key for a job: `<prefix>/<job_id>.json` (`.json.gz` for s3_gzip), or `.<extension>` for a media file. */
+export function objectKey(prefix: string, jobId: string, type: StorageType, extension?: string): string {
+  const name = extension ? `${jobId}.${extension}` : `${jobId}${type === 's3_gzip' ? '.json.gz' : '.json'}`;
   return prefix ? `${prefix}/${name}` : name;
 }
 
@@ -74,7 +75,7 @@ function segments(pathname: string): string[] | string {
   return out;
 }
 
-export function parseBucketUrl(type: StorageType, url: unknown, jobId: string, creds?: BucketCredentials): ParsedBucketUrl {
+export function parseBucketUrl(type: StorageType, url: unknown, jobId: string, creds?: BucketCredentials, extension?: string): ParsedBucketUrl {
   if (typeof url !== 'string' || url.trim() === '') return fail('storage.url is empty');
   let u: URL;
   try {
@@ -90,7 +91,7 @@ export function parseBucketUrl(type: StorageType, url: unknown, jobId: string, c
   const done = (t: Omit<BucketTarget, 'key' | 'type'>, prefixSegs: string[], rule: RegExp): ParsedBucketUrl => {
     if (!t.bucket) return fail(`storage.url for type ${type} names no bucket`);
     if (!rule.test(t.bucket)) return fail(`storage.url bucket name ${JSON.stringify(t.bucket)} is not valid for type ${type}`);
-    return { ok: true, target: { type, ...t, key: objectKey(prefixSegs.join('/'), jobId, type) } };
+    return { ok: true, target: { type, ...t, key: objectKey(prefixSegs.join('/'), jobId, type, extension) } };
   };
 
   switch (type) {

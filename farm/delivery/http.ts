@@ -4,6 +4,7 @@
  * guard, and a response body read up to a small cap. Outcomes are data, never throws.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { findAddressRefusal, guardedLookup, literalHostRefusal } from './address-guard.js';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, type AttemptOptions, type AttemptResult } from './types.js';
@@ -32,7 +33,8 @@ export interface OutboundRequest {
   method: 'POST' | 'PUT';
   url: URL;
   headers: Record<string, string>;
-  body: Buffer | string;
+  /** In memory, or a stream made per attempt (a file upload; `content-length` in `headers`). */
+  body: Buffer | string | (() => Readable);
 }
 
 export type SendResult =
@@ -64,7 +66,7 @@ export async function send(req: OutboundRequest, options: AttemptOptions = {}): 
     const res = await request(req.url, {
       method: req.method,
       headers: req.headers,
-      body: req.body,
+      body: typeof req.body === 'function' ? req.body() : req.body,
       signal: controller.signal,
       dispatcher: agentFor(allowPrivate),
       headersTimeout: timeoutMs,

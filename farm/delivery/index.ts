@@ -13,7 +13,7 @@ export {
   type WebhookOptions,
 } from './webhook.js';
 export { webhookPayload, webhookBody, type WebhookPayload, type PayloadInput } from './payload.js';
-export { uploadResult, type UploadOptions, type StorageSpec } from './bucket.js';
+export { uploadResult, uploadFile, fileSha256, type UploadOptions, type UploadFile, type StorageSpec } from './bucket.js';
 export { parseBucketUrl, objectKey, type BucketTarget, type ParsedBucketUrl } from './bucket-url.js';
 export {
   loadDeliveryConfig,

@@ -11,6 +11,8 @@ export type AttemptResult =
       status: number;
       /** Bucket uploads: the object's URL (`endpoint/bucket/key` or virtual-hosted). */
       location?: string;
+      /** File uploads (`uploadFile`): the object key written. */
+      key?: string;
     }
   | {
       ok: false;

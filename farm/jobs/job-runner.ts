@@ -189,7 +189,7 @@ export class JobRunner {
     try {
       const outcome = await this.opts.runner.run(task, signal);
       usage = outcome.usage;
-      finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.stored ? undefined : outcome.results }, this.opts.retentionMs);
+      finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.stored ? undefined : outcome.results, ...(outcome.media ? { media: outcome.media } : {}) }, this.opts.retentionMs);
     } catch (err) {
       if (signal.aborted && this.stopped) return; // destroyed: stays queued for the next start
       finished = await this.opts.jobs.finish(id, { ok: false, error: toWireError(err) }, this.opts.retentionMs);

@@ -7,7 +7,7 @@
  */
 import { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
-import type { FetchStep, Flow, Step, Vars, Verdict } from '../../core/targets/flow.js';
+import type { FetchStep, Flow, MediaStep, Step, Vars, Verdict } from '../../core/targets/flow.js';
 import type { BrowserCookie } from '../browser/contexts.js';
 import type { DeviceProfile } from '../devices.js';
 import type { TaskMessage } from '../messages.js';
@@ -18,6 +18,7 @@ import { withAttempts } from './attempts.js';
 import { runBrowserStep } from './browser-script.js';
 import type { WorkerEnv } from './env.js';
 import { fillRequest, readInto } from './flow-vars.js';
+import { runMediaStep, type MediaFile } from './media-step.js';
 import { httpPage, renderPage, type Fetched, type PageRequest } from './page-fetch.js';
 
 /** Follow-ups (continuation pages) stop when less than this is left before the deadline. */
@@ -42,6 +43,8 @@ export interface FlowRun {
   vars: Readonly<Vars>;
   requestBytes: number;
   responseBytes: number;
+  /** The file a media step wrote (a temp file: the caller uploads it and removes `media.dir`). */
+  media?: MediaFile;
 }
 
 /** What the last attempt's check said, so that running out of attempts can report it. */
@@ -104,7 +107,7 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
       page = out.page;
       continue;
     }
-    if ((step.setup && reused) || (step.when && !step.when(vars))) continue;
+    if (step.kind !== 'fetch' || (step.setup && reused) || (step.when && !step.when(vars))) continue;
     const asPage = i === pageAt;
     let res: Fetched;
     try {
@@ -135,6 +138,14 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
     }
   }
   if (session && !reused && flow.steps.some((s) => s.kind === 'fetch' && s.setup)) env.sessions.save(session.key, proxy?.url, jar, vars, session.ttlMs);
+  // A media step runs on the attempt's proxy, after the check: stream URLs are often bound to
+  // the address that fetched the page, and a refused stream retries from a fresh page.
+  const media = flow.steps.find((s): s is MediaStep => s.kind === 'media');
+  if (media) {
+    run.media = await runMediaStep(media, page.body, vars, { ctx, proxy });
+    run.requestBytes += run.media.requestBytes;
+    run.responseBytes += run.media.fetchedBytes;
+  }
   return run;
 }
 
@@ -163,10 +174,11 @@ async function followUps(
   }
 }
 
-/** The page step: the one marked `page`, else the last. */
+/** The page step: a browser script, or the fetch step marked `page`, else the last fetch step. */
 function pageIndex(steps: readonly Step[]): number {
-  const marked = steps.findIndex((s) => s.kind === 'browser' || s.page === true);
-  return marked >= 0 ? marked : steps.length - 1;
+  const marked = steps.findIndex((s) => s.kind === 'browser' || (s.kind === 'fetch' && s.page === true));
+  if (marked >= 0) return marked;
+  return steps.findLastIndex((s) => s.kind === 'fetch');
 }
 
 function toRequest(r: ReturnType<typeof fillRequest>): PageRequest {

@@ -6,7 +6,8 @@
 import type { LlmConfig } from '../../core/config.js';
 import { extractJson } from '../../core/extraction/index.js';
 import { htmlToMarkdown } from '../../core/markdown/index.js';
-import { parsePage } from '../../core/targets/index.js';
+import type { PageInput } from '../../core/parsers/types.js';
+import { extractionPage, parsePage } from '../../core/targets/index.js';
 import type { OutputFormat, PageMetadata, PageResult } from '../../core/wire.js';
 import type { TaskAbort } from './abort.js';
 
@@ -53,8 +54,10 @@ export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<Pa
   if (ctx.formats.has('json') && !p.binary) {
     const spec = ctx.params.json as { schema?: Record<string, unknown> | null; prompt?: string | null } | null | undefined;
     if (spec && (spec.schema || spec.prompt)) {
+      // Subtitles: the answer is in the flow's later requests, which only the parser joins.
+      const parsedDoc = extractionPage(ctx.routeId, pageInput(p, ctx));
       const extracted = await extractJson(
-        { html: p.body, url: p.url, ...(markdown !== null ? { markdown } : {}) },
+        parsedDoc !== undefined ? { html: parsedDoc, url: p.url } : { html: p.body, url: p.url, ...(markdown !== null ? { markdown } : {}) },
         { schema: spec.schema ?? null, prompt: spec.prompt ?? null },
         { llm: ctx.llm, signal: ctx.abort.signal },
       );
@@ -62,7 +65,7 @@ export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<Pa
       metadata.json_source = extracted.source;
       if (extracted.unfilled !== undefined) metadata.unfilled = extracted.unfilled;
     } else {
-      const parsed = parsePage(ctx.routeId, { html: p.body, url: p.url, page: ctx.page, params: ctx.params, ...(ctx.parts && Object.keys(ctx.parts).length ? { parts: ctx.parts } : {}) });
+      const parsed = parsePage(ctx.routeId, pageInput(p, ctx));
       if (parsed) {
         json = parsed.json;
         metadata.json_source = 'builtin';
@@ -77,4 +80,8 @@ export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<Pa
     json,
     metadata,
   };
+}
+
+function pageInput(p: FetchedPage, ctx: OutputContext): PageInput {
+  return { html: p.body, url: p.url, page: ctx.page, params: ctx.params, ...(ctx.parts && Object.keys(ctx.parts).length ? { parts: ctx.parts } : {}) };
 }

@@ -23,5 +23,6 @@ export async function persistResults(dataDir: string, id: string, outcome: Scrap
     store = { root, results: root.openDB({ name: 'results' }) };
   }
   await store.results.put(id, { results: outcome.results } satisfies JobResult);
-  return { status: outcome.status, results: [], usage: outcome.usage, stored: true };
+  // Everything but the results goes back (a media download's object among it).
+  return { ...outcome, results: [], stored: true };
 }

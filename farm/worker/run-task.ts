@@ -6,7 +6,7 @@
  */
 import { GleanerError, toWireError } from '../../core/errors.js';
 import { planFlows } from '../../core/targets/index.js';
-import type { PageResult, ScrapeOutcome, TaskReply } from '../../core/wire.js';
+import type { PageResult, ScrapeOutcome, StoredMedia, TaskReply } from '../../core/wire.js';
 import { deviceFor } from '../devices.js';
 import type { TaskMessage } from '../messages.js';
 import { ProxyRotation, proxyPoolFor } from '../net/proxies.js';
@@ -15,6 +15,7 @@ import { F_TASKS } from '../stats.js';
 import { TaskAbort } from './abort.js';
 import type { WorkerEnv } from './env.js';
 import { runFlow, type FlowContext } from './flow.js';
+import { deliverMedia } from './media-delivery.js';
 import { outputFormats, pageResult } from './outputs.js';
 import { persistResults } from './persist.js';
 
@@ -59,10 +60,18 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   const results: PageResult[] = [];
   let requestBytes = 0;
   let responseBytes = 0;
+  let media: StoredMedia | undefined;
   for (const flow of flows) {
     const run = await runFlow(flow, ctx, new ProxyRotation(pool));
     requestBytes += run.requestBytes;
     responseBytes += run.responseBytes;
+    if (run.media) {
+      // A media step's file goes to the job's bucket; the result names the object.
+      const uploaded = await deliverMedia(run, run.media, flow.page, msg, env, abort);
+      media = uploaded.stored;
+      results.push(uploaded.result);
+      continue;
+    }
     results.push(await pageResult(run.page, { routeId: route.id, params, page: flow.page, formats, llm: config.llm, abort, parts: run.parts }));
   }
   return {
@@ -70,6 +79,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     results,
     // A browser script (an assistant's chat page) is rendered whatever `run_js` says.
     usage: { pages: results.length, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started },
+    ...(media ? { media } : {}),
   };
 }
 

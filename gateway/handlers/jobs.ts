@@ -45,10 +45,21 @@ export function newJobRecord(
   };
 }
 
+/**
+ * Media routes (`media/video/download`) need ffmpeg on this node: without it they are refused
+ * at submit with the start-up check's reason (501), rather than accepted to fail every job.
+ */
+function requireMediaTools(svc: Services, jobs: readonly JobRecord[]): void {
+  const ffmpeg = svc.ffmpeg;
+  if (!ffmpeg || ffmpeg.ok || !jobs.some((job) => routeById(job.routeId)?.outputKind === 'media')) return;
+  throw new GleanerError('FFMPEG_NOT_AVAILABLE', `Media downloads need ffmpeg and ffprobe on the server: ${ffmpeg.reason}.`);
+}
+
 /** Commits, hands to the dispatcher and announces; resolves once durable. */
 export async function acceptJobs(svc: Services, jobs: JobRecord[]): Promise<void> {
   const runner = svc.jobs;
   if (!runner) throw new GleanerError('SERVICE_UNAVAILABLE');
+  requireMediaTools(svc, jobs);
   await svc.store.jobs.enqueue(jobs);
   runner.accept(jobs);
   for (const job of jobs) {

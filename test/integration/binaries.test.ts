@@ -39,7 +39,7 @@ describe('probes', () => {
     const good = join(dir, 'ffmpeg');
     writeFileSync(good, '#!/bin/sh\necho "ffmpeg version 9.9 test build"\n');
     chmodSync(good, 0o755);
-    expect(await probeFfmpeg(good)).toEqual({ ok: true, path: good, version: 'ffmpeg version 9.9 test build' });
+    expect(await probeFfmpeg(good)).toEqual({ ok: true, path: good, version: '9.9' });
     const missing = await probeFfmpeg(MISSING_FFMPEG);
     expect(missing.fix).toContain('apt-get install -y ffmpeg');
   });
@@ -51,7 +51,7 @@ describe('a service without browser and ffmpeg', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'ready', browser: false, ffmpeg: false });
     expect(r.body.browser_reason).toBe(`${MISSING_CHROMIUM} does not exist; install Debian's headless shell (\`apt-get install -y chromium-headless-shell\`) or point GLEANER_CHROMIUM at a Chromium binary`);
-    expect(r.body.ffmpeg_reason).toContain(`${MISSING_FFMPEG} does not exist`);
+    expect(r.body.ffmpeg_reason).toContain(`${MISSING_FFMPEG} was not found`);
   });
 
   test('run_js is refused with the binary tried and the fix; plain fetches work', async () => {

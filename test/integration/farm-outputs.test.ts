@@ -9,10 +9,10 @@ import { htmlToMarkdown } from '../../core/markdown/index.js';
 import { DEVICES } from '../../farm/devices.js';
 import { createFarm, type Farm } from '../../farm/index.js';
 import { routeById } from '../../core/registry/index.js';
-import { planFlows, type Flow } from '../../core/targets/index.js';
+import { planFlows, type FetchStep, type Flow } from '../../core/targets/index.js';
 
 /** Each flow's page request, as the one-fetch planners of these routes make them. */
-const pagesOf = (flows: Flow[]) => flows.map((f) => ({ url: String(f.steps[f.steps.length - 1]!.url), page: f.page }));
+const pagesOf = (flows: Flow[]) => flows.map((f) => ({ url: String((f.steps[f.steps.length - 1] as FetchStep).url), page: f.page }));
 import { codeOf, task } from '../helpers/farm.js';
 import { JS_ONLY_HTML, STATIC_HTML } from '../sites/generic.js';
 import { startSimulator, type Simulator } from '../sites/server.js';

@@ -1,7 +1,8 @@
 /**
  * The video simulator's one real media file: a 10-second test pattern with a 440 Hz tone,
  * made by Debian's ffmpeg on first use and cached in the temp folder (one muxed mp4, and its
- * video-only and audio-only streams as the adaptive formats), served with HTTP range support
+ * video-only (360p copy, 240p re-encoded) and audio-only streams as the adaptive formats), served
+ * with HTTP range support
  * (`Range:` header and the platform's own `&range=a-b` parameter). Without ffmpeg the page
  * lists no formats and the media paths answer 501.
  */
@@ -30,10 +31,14 @@ export interface MediaFile {
 export const MEDIA_SECONDS = 10;
 const DIR = join(tmpdir(), 'gleaner-video-sim-v1');
 
+const X264 = ['-c:v', 'libx264', '-profile:v', 'baseline', '-preset', 'veryfast', '-crf', '35', '-g', '25', '-pix_fmt', 'yuv420p'];
+
+/** The muxed file, then streams made from it: copies, and a 240p video-only one (only adaptive: a download of it merges). */
 const SPECS = [
-  { itag: 18, file: 'muxed.mp4', mime: 'video/mp4; codecs="avc1.42001E, mp4a.40.2"', adaptive: false, audio: true, height: 360, args: [] as string[] },
-  { itag: 134, file: 'video.mp4', mime: 'video/mp4; codecs="avc1.42001E"', adaptive: true, audio: false, height: 360, args: ['-an'] },
-  { itag: 140, file: 'audio.m4a', mime: 'audio/mp4; codecs="mp4a.40.2"', adaptive: true, audio: true, height: 0, args: ['-vn'] },
+  { itag: 18, file: 'muxed.mp4', mime: 'video/mp4; codecs="avc1.42001E, mp4a.40.2"', adaptive: false, audio: true, width: 640, height: 360, args: [] as string[] },
+  { itag: 134, file: 'video.mp4', mime: 'video/mp4; codecs="avc1.42001E"', adaptive: true, audio: false, width: 640, height: 360, args: ['-an', '-c', 'copy'] },
+  { itag: 133, file: 'video-240.mp4', mime: 'video/mp4; codecs="avc1.42C015"', adaptive: true, audio: false, width: 426, height: 240, args: ['-an', '-vf', 'scale=426:240', ...X264] },
+  { itag: 140, file: 'audio.m4a', mime: 'audio/mp4; codecs="mp4a.40.2"', adaptive: true, audio: true, width: 0, height: 0, args: ['-vn', '-c', 'copy'] },
 ];
 
 async function make(): Promise<MediaFile[]> {
@@ -49,17 +54,17 @@ async function make(): Promise<MediaFile[]> {
   await once(muxed, [
     '-f', 'lavfi', '-i', `testsrc=size=640x360:rate=25:duration=${MEDIA_SECONDS}`,
     '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=44100:duration=${MEDIA_SECONDS}`,
-    '-c:v', 'libx264', '-profile:v', 'baseline', '-preset', 'veryfast', '-crf', '35', '-g', '25', '-pix_fmt', 'yuv420p',
+    ...X264,
     '-c:a', 'aac', '-b:a', '64k', '-ac', '1', '-movflags', '+faststart', '-shortest',
   ]);
   const out: MediaFile[] = [];
   for (const s of SPECS) {
     const path = join(DIR, s.file);
-    if (s.args.length > 0) await once(path, ['-i', muxed, ...s.args, '-c', 'copy', '-movflags', '+faststart']);
+    if (s.args.length > 0) await once(path, ['-i', muxed, ...s.args, '-movflags', '+faststart']);
     const size = statSync(path).size;
     out.push({
       itag: s.itag, mime: s.mime, path, size, durationMs: MEDIA_SECONDS * 1000, bitrate: Math.round((size * 8) / MEDIA_SECONDS),
-      adaptive: s.adaptive, audio: s.audio, ...(s.height ? { width: 640, height: s.height } : {}),
+      adaptive: s.adaptive, audio: s.audio, ...(s.height ? { width: s.width, height: s.height } : {}),
     });
   }
   return out;

@@ -13,13 +13,15 @@
  *   under any of the three prefixes (a missing optional token falls back to `video`);
  * - `/video/videoplayback?id=&itag=` the real media file with range support.
  *
- * A search query containing `__fail__` answers 503.
+ * A search query containing `__fail__` answers 503; video-walls.ts lists the consent and captcha
+ * triggers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CHANNEL_ID } from './video-data.js';
 import { aboutAnswer, channelContinuation, channelPage } from './video-channel.js';
 import { searchContinuation, searchPage, untoken } from './video-lists.js';
 import { mediaFiles, serveRange } from './video-media.js';
+import { consentPage, sendCaptcha, toCaptcha } from './video-walls.js';
 import { json3, transcript, watchPage } from './video-watch.js';
 import type { SiteContext, SiteHandler } from './types.js';
 
@@ -118,7 +120,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, url: URL, ctx: 
     return json(res, JSON.stringify({ kind: 'youtube#videoTrainability', etag: `etag-${id}`, videoId: id, permitted }));
   }
   if (prefix !== '/video') return false;
-  if (path === '/watch') return html(res, watchPage(sp.get('v') ?? '', site, await mediaFiles()));
+  if (path === '/watch') {
+    if (sp.get('v') === 'consent0000') return html(res, consentPage(site, url.href));
+    return html(res, watchPage(sp.get('v') ?? '', site, await mediaFiles()));
+  }
+  if (path === '/sorry/index') return sendCaptcha(res, sp.get('continue') ?? '');
   if (path === '/api/timedtext') {
     if (sp.has('exp')) return send(res, 403, 'text/html', '<html><body>Forbidden</body></html>');
     const body = sp.get('fmt') === 'json3' ? json3(sp.get('v') ?? '', sp.get('lang') ?? '', sp.get('kind') ?? '') : undefined;
@@ -129,9 +135,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, url: URL, ctx: 
   if (path === '/results') {
     const q = sp.get('search_query') ?? '';
     if (q.includes('__fail__')) return html(res, '<html><body><h1>Service Unavailable</h1></body></html>', 503);
+    if (q.includes('__captcha__') || (q.includes('__captcha1__') && ctx.hits.get(url.pathname + url.search) === 1)) return toCaptcha(res, site, url.href);
     return html(res, searchPage(q, sp.get('sp')));
   }
   const channel = /^\/(?:channel\/([\w-]+)|(@[\w.-]+))(?:\/(\w+))?$/.exec(path);
+  if (channel?.[2] === '@captcha') return sendCaptcha(res, url.href);
   if (channel) {
     const page = channelPage(channel[1] ?? decodeURIComponent(channel[2] ?? ''), channel[3] ?? 'featured', site);
     return page ? html(res, page) : html(res, '<html><body><h1>This channel does not exist.</h1></body></html>', 404);

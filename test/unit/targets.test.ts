@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { GleanerError } from '../../core/errors.js';
 import { routeById } from '../../core/registry/index.js';
 import type { RouteSpec } from '../../core/registry/types.js';
-import { planFlows, type Flow } from '../../core/targets/index.js';
+import { planFlows, type FetchStep, type Flow } from '../../core/targets/index.js';
 
 /** Each flow's page request, as the one-fetch planners of these routes make them. */
-const pagesOf = (flows: Flow[]) => flows.map((f) => ({ url: String(f.steps[f.steps.length - 1]!.url), page: f.page }));
+const pagesOf = (flows: Flow[]) => flows.map((f) => ({ url: String((f.steps[f.steps.length - 1] as FetchStep).url), page: f.page }));
 
 const SIM = 'http://127.0.0.1:8090';
 const TARGETS = {

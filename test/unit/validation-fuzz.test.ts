@@ -97,6 +97,7 @@ function validBody(endpoint: Endpoint): Record<string, unknown> {
   if (id.startsWith('mkt1') && body.location != null) body.location = MKT1_MARKETPLACES[(body.domain as string) ?? 'com']!.example;
   if (typeof body.min_price === 'number' && typeof body.max_price === 'number' && body.min_price > body.max_price) body.max_price = body.min_price;
   if (body.start_at !== undefined && body.end_at !== undefined) Object.assign(body, { start_at: '00:00:01', end_at: '00:10:00' });
+  if (id === 'media/video/download' && (body.storage === undefined || body.storage === null)) body.storage = { type: 's3', url: 's3://bucket/prefix' };
   return body;
 }
 

@@ -231,11 +231,12 @@ describe('dedicated route parameters', () => {
 
   test('video download: output video|audio or the array without json; no json parameter', () => {
     const D = scrape('media/video/download', 'async');
-    expect(paramsOf(D, { query: 'abc' })).toEqual({ query: 'abc', output: 'video', location: null, device: 'desktop', run_js: false, ...QUEUED });
-    expect(paramsOf(D, { query: 'abc', output: 'audio', start_at: '00:01:00' })).toMatchObject({ output: 'audio', start_at: '00:01:00' });
-    expect(errorsOf(D, { query: 'abc', output: 'mp4' })).toEqual([{ pointer: '#/output', detail: 'must be one of "video", "audio"' }]);
-    expect(errorsOf(D, { query: 'abc', output: 3 })).toEqual([{ pointer: '#/output', detail: 'must be "video", "audio" or an array of output formats' }]);
-    expect(errorsOf(D, { query: 'abc', output: ['json'], json: { prompt: 'p' }, start_at: '1:00' })).toEqual([
+    const storage = { type: 's3', url: 's3://b/p' };
+    expect(paramsOf(D, { query: 'abc', storage })).toEqual({ query: 'abc', output: 'video', location: null, device: 'desktop', run_js: false, ...QUEUED, storage });
+    expect(paramsOf(D, { query: 'abc', output: 'audio', start_at: '00:01:00', storage })).toMatchObject({ output: 'audio', start_at: '00:01:00' });
+    expect(errorsOf(D, { query: 'abc', output: 'mp4', storage })).toEqual([{ pointer: '#/output', detail: 'must be one of "video", "audio"' }]);
+    expect(errorsOf(D, { query: 'abc', output: 3, storage })).toEqual([{ pointer: '#/output', detail: 'must be "video", "audio" or an array of output formats' }]);
+    expect(errorsOf(D, { query: 'abc', output: ['json'], json: { prompt: 'p' }, start_at: '1:00', storage })).toEqual([
       { pointer: '#/json', detail: 'unknown parameter' },
       { pointer: '#/start_at', detail: 'must look like a time hh:mm:ss' },
       { pointer: '#/output/0', detail: 'must be one of "html", "markdown", "screenshot"' },
@@ -263,6 +264,7 @@ describe('cross-field rules (one test each)', () => {
       'json-output-needs-json-object',
       'run-js-required',
       'price-range-ordered',
+      'media-needs-storage',
       'time-range-ordered',
       'mkt1-postal-fits-marketplace',
     ]);
@@ -347,8 +349,15 @@ describe('cross-field rules (one test each)', () => {
     });
   });
 
+  test('media-needs-storage', () => {
+    const detail = 'is required on this route: the downloaded file is uploaded to the bucket it names';
+    expect(errorsOf(scrape('media/video/download', 'async'), { query: 'v' })).toEqual([{ pointer: '#/storage', detail }]);
+    expect(errorsOf(scrape('media/video/download', 'batch'), { query: ['v'], storage: null })).toEqual([{ pointer: '#/storage', detail }]);
+    expect(errorsOf(scrape('media/video/download', 'async'), { query: 'v', storage: 's3://b' })).toEqual([{ pointer: '#/storage', detail: 'must be an object or null' }]);
+  });
+
   test('time-range-ordered', () => {
-    expect(errorsOf(scrape('media/video/download', 'batch'), { query: ['v'], start_at: '00:10:00', end_at: '00:09:59' })).toEqual([
+    expect(errorsOf(scrape('media/video/download', 'batch'), { query: ['v'], start_at: '00:10:00', end_at: '00:09:59', storage: { type: 's3', url: 's3://b' } })).toEqual([
       { pointer: '#/end_at', detail: 'must be later than start_at' },
     ]);
   });

@@ -111,7 +111,8 @@ describe.skipIf(!HAS_FFMPEG)('the simulator media behind the chosen formats', ()
     const files = await mediaFiles();
     const formats = await page('vid00000001');
     expect(formats.map((f) => [f.itag, f.protection, f.content_length])).toEqual([
-      [18, null, files.find((m) => m.itag === 18)?.size], [136, 'signature', null], [134, null, files.find((m) => m.itag === 134)?.size], [140, null, files.find((m) => m.itag === 140)?.size],
+      [18, null, files.find((m) => m.itag === 18)?.size], [136, 'signature', null], [134, null, files.find((m) => m.itag === 134)?.size],
+      [133, null, files.find((m) => m.itag === 133)?.size], [140, null, files.find((m) => m.itag === 140)?.size],
     ]);
     const choice = chooseFormats(formats, { video_quality: '720' });
     expect(itags(choice)).toEqual([18, null, 'mp4']);

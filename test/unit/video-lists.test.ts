@@ -129,6 +129,18 @@ describe('media/video/channel', () => {
     expect([all.requests.length, (all.json as J).videos.length, (all.json as J).continuation]).toEqual([4, 75, null]);
   });
 
+  it('a captcha on the search or channel page is retried on the next attempt; one on every attempt is blocked', async () => {
+    const once = await runRoute(sim, 'media/video/search', { query: 'trail __captcha1__' });
+    const results = 'GET SIM/video/results?search_query=trail%20__captcha1__&hl=en';
+    const sorry = `GET SIM/video/sorry/index?continue=${encodeURIComponent(`SIM/video/results?search_query=trail%20__captcha1__&hl=en`).replace('SIM', encodeURIComponent(sim.origin))}`;
+    expect(once.requests).toEqual([results, sorry, results]);
+    expect(once.status).toBe('parsed');
+    const always = await runRoute(sim, 'media/video/search/max', { query: 'x __captcha__' });
+    expect([always.requests.length, always.status, always.json]).toEqual([6, 'blocked', null]);
+    const channel = await runRoute(sim, 'media/video/channel', { query: '@captcha', limit: 40 });
+    expect([channel.requests, channel.status]).toEqual([Array(3).fill('GET SIM/video/@captcha/videos?hl=en'), 'blocked']);
+  });
+
   it('an unknown channel and strange bodies are unrecognised', async () => {
     expect((await runRoute(sim, 'media/video/channel', { query: '@nobody' })).status).toBe('unrecognised');
     for (const html of ['', '[]', '<p>x</p>']) expect(parseChannel({ html, url: 'http://sim/video/@x', page: 1, params: {} })).toEqual({ json: null, status: 'unrecognised' });

@@ -8,6 +8,7 @@ import { parseWatch } from '../../core/targets/video/watch.js';
 import { closeFlowRunner } from '../helpers/flow-runner.js';
 import { runRoute } from '../helpers/video.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
+import { captchaPage, consentPage } from '../sites/video-walls.js';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -106,6 +107,17 @@ describe('media/video/metadata', () => {
     }
     expect(parseSubtitles(input('<html></html>'))).toEqual({ json: null, status: 'unrecognised' });
   });
+
+  it('a wall on every attempt is retried, then returned and called blocked', async () => {
+    const run = await runRoute(sim, 'media/video/metadata', { query: 'consent0000' });
+    expect(run.requests).toEqual([WATCH('consent0000'), WATCH('consent0000'), WATCH('consent0000')]);
+    expect([run.status, run.json]).toEqual(['blocked', null]);
+    const subs = await runRoute(sim, 'media/video/subtitles', { query: 'consent0000', language_code: 'en' });
+    expect([subs.requests.length, subs.status, subs.json]).toEqual([3, 'blocked', null]);
+    const input = (html: string, url: string) => ({ html, url, page: 1, params: { query: 'x' } });
+    expect(parseWatch(input(consentPage('http://sim/video', 'http://sim/video/watch?v=x'), 'http://sim/video/watch?v=x')).status).toBe('blocked');
+    expect(parseWatch(input(captchaPage('http://sim/video/watch?v=x'), 'http://sim/video/sorry/index?continue=x')).status).toBe('blocked');
+  });
 });
 
 describe('media/video/subtitles', () => {
@@ -116,9 +128,9 @@ describe('media/video/subtitles', () => {
   ];
   const TRANSCRIPT = 'POST SIM/video/youtubei/v1/get_transcript?prettyPrint=false';
 
-  it('fetches the chosen track in json3 and returns its segments', async () => {
+  it('fetches the chosen track in json3 and returns its segments; the transcript panel is not asked', async () => {
     const run = await runRoute(sim, 'media/video/subtitles', { query: 'vid00000001', language_code: 'en' });
-    expect(run.requests).toEqual([WATCH('vid00000001'), `GET ${TRACK('lang=en')}&fmt=json3`, TRANSCRIPT]);
+    expect(run.requests).toEqual([WATCH('vid00000001'), `GET ${TRACK('lang=en')}&fmt=json3`]);
     expect([run.status, run.json]).toEqual(['parsed', { video_id: 'vid00000001', language_code: 'en', name: 'English', origin: 'uploader_provided', source: 'track', segments: SEGMENTS_EN }]);
   });
 

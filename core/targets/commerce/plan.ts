@@ -18,7 +18,7 @@
 import type { Params, Targets } from '../adapter.js';
 import { baseFor, pageRange, str, targetConfig, wire } from '../base.js';
 import { planDefault } from '../default.js';
-import { wallCheck, type FetchStep, type Flow, type Reader } from '../flow.js';
+import { pageUrl, wallCheck, type FetchStep, type Flow, type Reader } from '../flow.js';
 import { isBlocked } from './blocked.js';
 import type { RouteSpec } from '../../registry/types.js';
 import { GleanerError } from '../../errors.js';
@@ -97,7 +97,7 @@ function planPages(route: RouteSpec, params: Params, targets: Targets): Flow[] {
     } else {
       // No template for this kind: the default convention, less what went to cookies or headers.
       const rest = Object.fromEntries(Object.entries(params).filter(([k]) => !mapped.has(k)).map(([k, v]) => [k, NOT_UPSTREAM.has(k) ? v : (upstream(e, k, params) ?? v)]));
-      url = String(planDefault(route, { ...rest, start_page: n, pages: 1 }, targets)[0]?.steps[0]?.url ?? base.url);
+      url = pageUrl(planDefault(route, { ...rest, start_page: n, pages: 1 }, targets)[0]) ?? base.url;
     }
     const headers: Record<string, string> = Object.fromEntries(renderPairs(e.headers, values, 'header'));
     const cookies = renderPairs(e.cookies, values, 'cookie');

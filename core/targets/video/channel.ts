@@ -14,6 +14,7 @@ import { countOf } from './counts.js';
 import { arr, at, bestThumbnail, findAll, int, obj, str, textOf, type Obj } from './json.js';
 import { itemOf } from './items.js';
 import { absolute, pageData, siteBase } from './page.js';
+import { wallOf } from './wall.js';
 
 export interface ChannelVideo {
   position: number;
@@ -150,7 +151,7 @@ export function parseChannel(input: PageInput): Parsed {
   const { data, canonical } = pageData(input.html);
   const meta = obj(at(data, 'metadata', 'channelMetadataRenderer'));
   const tab = selectedTab(data);
-  if (!meta && !obj(at(data, 'header')) && tab.content === undefined) return { json: null, status: 'unrecognised' };
+  if (!meta && !obj(at(data, 'header')) && tab.content === undefined) return { json: null, status: wallOf(input.html, input.url) ? 'blocked' : 'unrecognised' };
   const base = siteBase(canonical) ?? siteBase(input.url);
   const head = blocks.run('header', () => headerFacts(data), headerFacts(undefined));
   const others = Object.values(input.parts ?? {}).flat().filter((b) => b !== input.html);

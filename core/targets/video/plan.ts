@@ -6,13 +6,18 @@
  *
  * | route | requests |
  * |---|---|
- * | `metadata`, `download` | `GET {video}/watch?v=<id>&hl=en&bpctr=9999999999&has_verified=1` (the last two skip the content-warning interstitial, as the OSS downloader does) |
- * | `subtitles` | the watch page, then follow-up `GET <chosen track baseUrl>&fmt=json3`; then `POST {video}/youtubei/v1/get_transcript` `{context, params}` (optional, the fallback: `params` built for the chosen track; skipped when no track matches or the page has no transcript panel; made even when the track answered, as a step cannot depend on an earlier one failing) |
- * | `channel` | `GET {video}/channel/<UC id>/videos` (`/@handle/videos` for a handle); follow-ups `POST {video}/youtubei/v1/browse` `{context, continuation}` until `limit` videos; then the About panel `POST .../browse` with the header's continuation (optional) |
+ * | `metadata` | `GET {video}/watch?v=<id>&hl=en&bpctr=9999999999&has_verified=1` (the last two skip the content-warning interstitial, as the OSS downloader does) |
+ * | `download` | the same watch page, then a media step: the chosen streams by range (download.ts) |
+ * | `subtitles` | the watch page; `GET <chosen track baseUrl>&fmt=json3` (optional, only when a track matches: its URL is read whole from the page); then `POST {video}/youtubei/v1/get_transcript` `{context, params}` (optional, the fallback: only when the track gave no segments and the page has a transcript panel; `params` built for the chosen track) |
+ * | `channel` | `GET {video}/channel/<UC id>/videos` (`/@handle/videos` for a handle); follow-ups `POST {video}/youtubei/v1/browse` `{context, continuation}` until `limit` videos (the page's cards plus the follow-ups gathered); then the About panel `POST .../browse` with the header's continuation (optional) |
  * | `search` | `GET {video}/results?search_query=<q>&sp=<filter>&hl=en` |
  * | `search/max` | the same, then follow-ups `POST {video}/youtubei/v1/search` `{context, continuation}`, at most 35 (≈700 results) within the deadline |
  * | `autocomplete` | `GET {video_suggest}/complete/search?client=youtube&ds=yt&q=<q>&hl=<language>&gl=<location>` (JSONP) |
  * | `video/trainability` | `GET {video_api}/v3/videoTrainability?id=<id>` |
+ *
+ * Watch, results and channel flows `check` their page for the platform's walls (wall.ts: consent
+ * interstitial, captcha, bot check) and retry them on the next proxy; the last one is returned
+ * for the parser to call `blocked` (a download fails instead).
  *
  * `location` (a country code) adds `gl=<CC>` to page URLs and `gl` to the API context; `sp`
  * is built by sp.ts from `upload_date`, `type`, `duration`, `sort_by` and the feature flags.
@@ -22,96 +27,48 @@
  */
 import { GleanerError } from '../../errors.js';
 import type { RouteSpec } from '../../registry/types.js';
-import { baseFor, buildUrl, int, str, type Params, type Query, type Targets } from '../base.js';
-import type { FetchStep, Flow, StepRequest, Vars } from '../flow.js';
-import { captionTracks, chooseTrack, hasTranscriptPanel, json3Url, transcriptParams } from './captions.js';
+import { buildUrl, int, str, type Params, type Query, type Targets } from '../base.js';
+import type { FetchStep, Flow, Vars } from '../flow.js';
+import { captionTracks, chooseTrack, hasTranscriptPanel, json3Segments, json3Url, transcriptParams } from './captions.js';
 import { countCards } from './continuation.js';
+import { downloadFlow } from './download.js';
 import { at } from './json.js';
-import { absolute, pageData, ytcfgValue } from './page.js';
+import { absolute, pageData } from './page.js';
+import { apiRequest, channelPath, CLIENT_VERSION, country, hostsOf, pageTail, SITE_HEADERS, watchStep, type Hosts } from './requests.js';
 import { searchFilter } from './sp.js';
+import { wallCheck } from './wall.js';
+
+export { apiRequest, channelPath, DEFAULT_CLIENT_VERSION } from './requests.js';
 
 /** GLEANER_TARGETS tokens this family reads besides `video`. */
 export const VIDEO_HOSTS: readonly string[] = ['video_api', 'video_suggest'];
 
-/** The web client version sent when a page does not name its own (any recent one is accepted). */
-export const DEFAULT_CLIENT_VERSION = '2.20250101.00.00';
 /** Continuation pages of `search/max`: the reference serves up to ~700 results, 20 a page. */
 export const SEARCH_MAX_FOLLOW_UPS = 35;
 /** Videos a channel grid page holds; `limit` above it needs continuations. */
 const CHANNEL_PAGE = 30;
 
-const SITE_HEADERS = { cookie: 'SOCS=CAI' } as const;
-
-interface Hosts {
-  video: string;
-  api: string;
-  suggest: string;
-}
-
-function hostsOf(targets: Targets, params: Params): Hosts {
-  const video = baseFor(targets, 'video', params).url;
-  const has = (t: string) => Object.prototype.hasOwnProperty.call(targets, t) && typeof targets[t]?.baseUrl === 'string' && targets[t]?.baseUrl !== '';
-  return {
-    video,
-    api: has('video_api') ? baseFor(targets, 'video_api', params).url : video,
-    suggest: has('video_suggest') ? baseFor(targets, 'video_suggest', params).url : video,
-  };
-}
-
-function country(params: Params): string | undefined {
-  const loc = str(params.location);
-  return loc && /^[A-Za-z]{2}$/.test(loc) ? loc.toUpperCase() : undefined;
-}
-
-/** Query parameters every page request ends with: interface language, and the country asked for. */
-function pageTail(params: Params): Query {
-  const q: Query = [['hl', 'en']];
-  const gl = country(params);
-  if (gl) q.push(['gl', gl]);
-  return q;
-}
-
-/** The client version of the page a follow-up continues, read once by the page step. */
-const CLIENT_VERSION = { from: 'fn', read: (body: string) => ytcfgValue(body, 'INNERTUBE_CLIENT_VERSION') ?? DEFAULT_CLIENT_VERSION } as const;
-
-/** An internal API request (`/youtubei/v1/<endpoint>`) with the web client's context. */
-export function apiRequest(video: string, endpoint: string, params: Params, vars: Readonly<Vars>, payload: Record<string, unknown>): StepRequest {
-  const client: Record<string, string> = { clientName: 'WEB', clientVersion: vars.client_version ?? DEFAULT_CLIENT_VERSION, hl: 'en' };
-  const gl = country(params);
-  if (gl) client.gl = gl;
-  return {
-    method: 'POST',
-    url: `${video}/youtubei/v1/${endpoint}?prettyPrint=false`,
-    headers: { ...SITE_HEADERS, 'content-type': 'application/json', 'x-youtube-client-name': '1', 'x-youtube-client-version': client.clientVersion as string },
-    body: JSON.stringify({ context: { client }, ...payload }),
-  };
-}
-
-function watchUrl(hosts: Hosts, params: Params): string {
-  const id = str(params.query) ?? '';
-  return buildUrl(hosts.video, '/watch', [['v', id], ...pageTail(params), ['bpctr', '9999999999'], ['has_verified', '1']]);
-}
-
-/** `UC...` ids and `@handles` as the site addresses them; other names as legacy custom URLs. */
-export function channelPath(query: string): string {
-  if (/^UC[\w-]{22}$/.test(query)) return `/channel/${query}`;
-  if (query.startsWith('@')) return `/${encodeURIComponent(query).replace(/^%40/, '@')}`;
-  return `/c/${encodeURIComponent(query)}`;
-}
+/** A wall on a page the parser reads is retried, then handed to the parser (which says `blocked`). */
+const WALLS = wallCheck('return');
 
 function subtitlesFlow(hosts: Hosts, params: Params): Flow {
   const language = str(params.language_code) ?? null;
   const origin = str(params.subtitle_origin) ?? null;
   const videoId = str(params.query) ?? '';
   const choose = (body: string) => chooseTrack(captionTracks(pageData(body).player), language, origin);
-  const watch: FetchStep = {
-    kind: 'fetch',
+  const watch = watchStep(hosts, params, {
     name: 'watch',
     page: true,
-    url: watchUrl(hosts, params),
-    headers: SITE_HEADERS,
     read: {
       client_version: CLIENT_VERSION,
+      // The chosen track in its JSON format; unset when no track matches (the track step is skipped).
+      track_url: {
+        from: 'fn',
+        read: (body: string) => {
+          const url = choose(body)?.url;
+          return url ? json3Url(absolute(url, hosts.video) as string) : undefined;
+        },
+      },
       // Only when the page offers the panel and a track matches: unset, the fallback step is skipped.
       transcript_params: {
         from: 'fn',
@@ -121,16 +78,17 @@ function subtitlesFlow(hosts: Hosts, params: Params): Flow {
         },
       },
     },
-    // The chosen track in its JSON format, as a follow-up: its URL comes whole from the page
-    // (a signed query), which a `{{var}}` in a step URL cannot carry (variables are URL-encoded).
-    more: {
-      max: 1,
-      next: (body: string, count: number) => {
-        if (count > 0) return undefined;
-        const url = choose(body)?.url;
-        return url ? { url: json3Url(absolute(url, hosts.video) as string), headers: SITE_HEADERS } : undefined;
-      },
-    },
+  });
+  const track: FetchStep = {
+    kind: 'fetch',
+    name: 'track',
+    optional: true,
+    keep: true,
+    // The URL comes whole from the page (a signed query a `{{var}}` would re-encode).
+    url: (vars) => vars.track_url ?? '',
+    headers: SITE_HEADERS,
+    when: (vars) => vars.track_url !== undefined,
+    read: { track_segments: { from: 'fn', read: (body: string) => ((json3Segments(body)?.length ?? 0) > 0 ? '1' : undefined) } },
   };
   const fallback: FetchStep = {
     kind: 'fetch',
@@ -138,17 +96,18 @@ function subtitlesFlow(hosts: Hosts, params: Params): Flow {
     optional: true,
     keep: true,
     ...apiRequest(hosts.video, 'get_transcript', params, { client_version: '{{client_version}}' }, { params: '{{transcript_params}}' }),
+    // Only when the track was refused or empty, and the page has the panel.
+    when: (vars) => vars.track_segments === undefined && vars.transcript_params !== undefined,
   };
-  return { page: 1, steps: [watch, fallback] };
+  return { page: 1, steps: [watch, track, fallback], check: WALLS };
 }
+
+/** Result cards of a channel tab or continuation body. */
+const cardsIn = (body: string): number => countCards(body).cards;
 
 function channelFlow(hosts: Hosts, params: Params): Flow {
   const query = str(params.query) ?? '';
   const limit = Math.max(1, int(params.limit) ?? CHANNEL_PAGE);
-  // Videos gathered so far by this flow's follow-ups. Reset on the first call of each attempt
-  // (count 0): a retried attempt re-runs the page step and starts counting again. Each planned
-  // flow owns its counter; flows are not shared between tasks.
-  let gathered = 0;
   const page: FetchStep = {
     kind: 'fetch',
     name: 'page',
@@ -158,14 +117,15 @@ function channelFlow(hosts: Hosts, params: Params): Flow {
     read: {
       client_version: CLIENT_VERSION,
       about_token: { from: 'fn', read: (body: string) => aboutToken(body) },
+      page_cards: { from: 'fn', read: (body: string) => String(cardsIn(body)) },
     },
     more: {
       max: Math.ceil(limit / CHANNEL_PAGE) + 1,
-      next: (body: string, count: number, vars: Readonly<Vars>) => {
-        if (count === 0) gathered = 0;
-        const { cards, token } = countCards(body);
-        gathered += cards;
-        if (gathered >= limit || !token) return undefined;
+      // Videos so far: the page's, read once by the page step, plus every follow-up gathered.
+      next: (body: string, _count: number, vars: Readonly<Vars>, gathered: readonly string[]) => {
+        const videos = Number(vars.page_cards ?? 0) + gathered.reduce((n, b) => n + cardsIn(b), 0);
+        const token = countCards(body).token;
+        if (videos >= limit || !token) return undefined;
         return apiRequest(hosts.video, 'browse', params, vars, { continuation: token });
       },
     },
@@ -177,7 +137,7 @@ function channelFlow(hosts: Hosts, params: Params): Flow {
     keep: true,
     ...apiRequest(hosts.video, 'browse', params, { client_version: '{{client_version}}' }, { continuation: '{{about_token}}' }),
   };
-  return { page: 1, steps: [page, about] };
+  return { page: 1, steps: [page, about], check: WALLS };
 }
 
 /** The About panel's continuation token, from the channel header (description preview or links suffix). */
@@ -195,9 +155,10 @@ function searchFlow(hosts: Hosts, params: Params, max: boolean): Flow {
   const sp = searchFilter(params);
   const q: Query = [['search_query', str(params.query) ?? ''], ...(sp ? ([['sp', sp]] as Query) : []), ...pageTail(params)];
   const page: FetchStep = { kind: 'fetch', name: 'page', url: buildUrl(hosts.video, '/results', q), headers: SITE_HEADERS };
-  if (!max) return { page: 1, steps: [page] };
+  if (!max) return { page: 1, steps: [page], check: WALLS };
   return {
     page: 1,
+    check: WALLS,
     steps: [
       {
         ...page,
@@ -223,8 +184,9 @@ export function planVideo(route: RouteSpec, params: Params, targets: Targets): F
   const query = str(params.query) ?? '';
   switch (route.id) {
     case 'media/video/metadata':
+      return [{ page: 1, steps: [watchStep(hosts, params)], check: WALLS }];
     case 'media/video/download':
-      return [one(watchUrl(hosts, params), SITE_HEADERS)];
+      return [downloadFlow(watchStep(hosts, params), params, hosts.video)];
     case 'media/video/subtitles':
       return [subtitlesFlow(hosts, params)];
     case 'media/video/channel':

@@ -13,6 +13,7 @@ import type { PageInput, Parsed } from '../../parsers/types.js';
 import { itemOf, type ChannelItem, type PlaylistItem, type ShortItem, type VideoItem } from './items.js';
 import { arr, at, findAll, int, obj, str, textOf, type Obj } from './json.js';
 import { pageData, siteBase } from './page.js';
+import { wallOf } from './wall.js';
 
 export interface SearchJson {
   query: string | null;
@@ -130,7 +131,7 @@ export function parseSearch(input: PageInput): Parsed {
   const into = new Collector();
   const notes: Notes = { corrected: null, original: null, didYouMean: null, refinements: [] };
   const first = readBody(input.html, base, into, notes);
-  if (!first.ok) return { json: null, status: 'unrecognised' };
+  if (!first.ok) return { json: null, status: wallOf(input.html, input.url) ? 'blocked' : 'unrecognised' };
   let token = first.token;
   // search/max: the continuation answers the flow gathered, in fetch order.
   for (const bodies of Object.values(input.parts ?? {})) {

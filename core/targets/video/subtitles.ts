@@ -1,9 +1,10 @@
 /**
  * `media/video/subtitles`: the flow fetches the watch page, then the chosen caption track in
- * its JSON format (the watch step's follow-up), then the transcript panel (`parts.transcript`) as the
- * fallback for a track URL the platform refuses (since 2025 many need a proof-of-origin token).
- * The parser picks the same track the planner's follow-up picked (same inputs, same rule), and
- * returns its segments from the track when it answered, else from the panel.
+ * its JSON format (`parts.track`), then — only when the track gave no segments — the transcript
+ * panel (`parts.transcript`), the fallback for a track URL the platform refuses (since 2025 many
+ * need a proof-of-origin token). The parser picks the same track the planner's step picked (same
+ * inputs, same rule), and returns its segments from the track when it answered, else from the
+ * panel. A wall in place of the watch page is `blocked`.
  *
  * No matching track is an empty result (`segments: []`), not an error (spec 4.3). The spec's
  * rule stays: this route has no built-in parser for callers, `json` is required, and these
@@ -13,6 +14,7 @@ import type { PageInput, Parsed } from '../../parsers/types.js';
 import { captionTracks, chooseTrack, json3Segments, transcriptSegments, type Origin, type Segment } from './captions.js';
 import { at, str } from './json.js';
 import { pageData, videoIdOfUrl } from './page.js';
+import { wallOf } from './wall.js';
 
 export interface SubtitlesJson {
   video_id: string | null;
@@ -27,7 +29,7 @@ export interface SubtitlesJson {
 
 /**
  * The track answer and the transcript answer among the flow's other bodies, whatever step kept
- * them (the track comes as the watch step's follow-up, the panel as its own step).
+ * them (`track` and `transcript` steps).
  */
 function answers(input: PageInput): { track: Segment[] | undefined; transcript: Segment[] | undefined } {
   let track: Segment[] | undefined;
@@ -42,6 +44,8 @@ function answers(input: PageInput): { track: Segment[] | undefined; transcript: 
 
 export function parseSubtitles(input: PageInput): Parsed {
   const { player } = pageData(input.html);
+  // A wall (consent, captcha, bot check) in place of the watch page: no tracks to speak of.
+  if (wallOf(input.html, input.url)) return { json: null, status: 'blocked' };
   if (!player) {
     // Not the watch page: the flow may hand the track itself as the page.
     const own = json3Segments(input.html);

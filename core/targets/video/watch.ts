@@ -16,6 +16,7 @@ import { chaptersOf, type Chapter } from './chapters.js';
 import { countOf, englishDate } from './counts.js';
 import { arr, at, bestThumbnail, findFirst, int, obj, str, textOf, thumbnailsOf, type Obj } from './json.js';
 import { absolute, pageData, siteBase, videoIdOfUrl } from './page.js';
+import { wallOf } from './wall.js';
 
 export type LiveStatus = 'not_live' | 'is_live' | 'is_upcoming' | 'was_live';
 
@@ -138,7 +139,7 @@ export function parseWatch(input: PageInput): Parsed {
   const details = obj(at(player, 'videoDetails'));
   const micro = obj(at(player, 'microformat', 'playerMicroformatRenderer'));
   const { primary, secondary } = watchRenderers(data);
-  if (!player && !primary) return { json: null, status: 'unrecognised' };
+  if (!player && !primary) return { json: null, status: wallOf(input.html, input.url) ? 'blocked' : 'unrecognised' };
   const base = siteBase(canonical) ?? siteBase(input.url);
   const state = availabilityOf(player, details, micro);
   const owner = obj(at(secondary, 'owner', 'videoOwnerRenderer'));
