@@ -84,7 +84,7 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   const fetchStep = async (req: PageRequest, asPage: boolean): Promise<Fetched> => {
     const res =
       asPage && ctx.runJs
-        ? await renderPage(ctx.msg, env, req, proxy, ctx.device, { screenshot: ctx.screenshot, cookies: browserCookies(jar, req.url) }, abort.signal)
+        ? await renderPage(ctx.msg, env, withoutCookieHeader(req), proxy, ctx.device, { screenshot: ctx.screenshot, cookies: browserCookies(jar, req) }, abort.signal)
         : await httpPage(env, req, proxy, ctx.device, abort, jar);
     requestBytes += res.requestBytes;
     responseBytes += res.responseBytes;
@@ -189,9 +189,37 @@ function isUpstreamFailure(err: unknown): boolean {
   return err instanceof GleanerError && err.code === 'UPSTREAM_FAILED';
 }
 
-/** The jar's cookies for the page's URL, as the browser context takes them. */
-function browserCookies(jar: CookieJar, url: string): BrowserCookie[] {
-  return jar.getCookiesSync(url).map((c) => ({ name: c.key, value: c.value, url }));
+/**
+ * The cookies of a rendered page step: the jar's for its URL, and those of the step's own
+ * `cookie` header (a currency or store preference), which wins for a name both hold. The header
+ * cannot travel as an extra HTTP header: Chromium replaces it with the context's cookies
+ * whenever the context has any (a session's), and the step's choice is silently lost.
+ */
+function browserCookies(jar: CookieJar, req: PageRequest): BrowserCookie[] {
+  const byName = new Map<string, BrowserCookie>();
+  for (const c of jar.getCookiesSync(req.url)) byName.set(c.key, { name: c.key, value: c.value, url: req.url });
+  for (const [name, value] of headerCookies(req.headers)) byName.set(name, { name, value, url: req.url });
+  return [...byName.values()];
+}
+
+/** `name=value` pairs of a request's `cookie` header (any case), in order. */
+function headerCookies(headers: PageRequest['headers']): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [key, line] of Object.entries(headers ?? {})) {
+    if (key.toLowerCase() !== 'cookie') continue;
+    for (const part of line.split(';')) {
+      const eq = part.indexOf('=');
+      const name = eq > 0 ? part.slice(0, eq).trim() : '';
+      if (name) out.push([name, part.slice(eq + 1).trim()]);
+    }
+  }
+  return out;
+}
+
+/** The request without its `cookie` header: on the browser path its cookies go to the context. */
+function withoutCookieHeader(req: PageRequest): PageRequest {
+  if (!req.headers || !Object.keys(req.headers).some((k) => k.toLowerCase() === 'cookie')) return req;
+  return { ...req, headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.toLowerCase() !== 'cookie')) };
 }
 
 function flat(headers: RawHeaders): Record<string, string> {

@@ -9,7 +9,8 @@
  * - department1's API answers 401 unless `key` equals the `visitorId` cookie its home page set
  *   (a flow whose session step read that cookie);
  * - social1's `x-shop-region: GB` prices in GBP;
- * - query `blocked` is a captcha page; `blocked-once` is one the first time that URL is asked.
+ * - query `blocked` is a captcha page; a query starting `blocked-once` is one the first time that
+ *   URL is asked, then the results of its other words (`blocked-once outdoor`).
  *
  * `GET /commerce/_requests` lists the commerce requests seen (path, cookie, mapped headers).
  */
@@ -190,7 +191,7 @@ function matchRoute(token: string, entry: Entry, prefix: string, url: URL, req: 
 function answer(res: ServerResponse, token: string, entry: Entry, prefix: string, found: Found, url: URL, req: IncomingMessage, ctx: SiteContext): true {
   const { kind, params } = found;
   const query = params.query ?? '';
-  if (query === 'blocked' || (query === 'blocked-once' && (ctx.hits.get(url.pathname + url.search) ?? 0) <= 1)) return send(res, 200, CAPTCHA_PAGE);
+  if (query === 'blocked' || (query.startsWith('blocked-once') && (ctx.hits.get(url.pathname + url.search) ?? 0) <= 1)) return send(res, 200, CAPTCHA_PAGE);
   if (token === 'department1' && kind !== 'item' && entry.session && params.visitor_id !== cookiesOf(req).get('visitorId')) {
     return send(res, 401, JSON.stringify({ error: 'missing or wrong visitor key' }), 'application/json');
   }

@@ -1,6 +1,6 @@
 /**
- * Commerce target entries are checked at start: every problem is one message naming the token
- * (the caller adds the GLEANER_TARGETS file name), and the shipped simulator mapping is clean.
+ * Commerce target entries are checked at start: every problem is one message (the caller puts the
+ * GLEANER_TARGETS file name and the token in front), and the shipped simulator mapping is clean.
  */
 import { describe, expect, it } from 'vitest';
 import type { TargetConfig } from '../../core/config.js';
@@ -20,27 +20,27 @@ describe('commerce target entries', () => {
     expect(checkTarget('se1', { baseUrl: 'nonsense', templates: 1 } as unknown as TargetConfig)).toEqual([]);
   });
 
-  it('an unknown placeholder names the token, the template and the placeholder, with the known ones', () => {
+  it('an unknown placeholder names the template and the placeholder, with the known ones', () => {
     expect(check('grocery1', { templates: { search: '/s?q={query}&store={stor_id}' } })).toEqual([
-      'grocery1: template "search" names an unknown placeholder {stor_id}; known: brand, delivery_zip, domain, fulfillment_type, location, price_range, query, store_id, subdomain',
+      'template "search" names an unknown placeholder {stor_id}; known: brand, delivery_zip, domain, fulfillment_type, location, price_range, query, store_id, subdomain',
     ]);
     expect(check('mkt2', { templates: { product: '/p/{query}?page={page}' } })).toEqual([
-      'mkt2: template "product" names an unknown placeholder {page}; known: domain, location, query, subdomain',
+      'template "product" names an unknown placeholder {page}; known: domain, location, query, subdomain',
     ]);
-    expect(check('mkt2', { baseUrl: 'https://{region}.shop.example' })).toEqual(['mkt2: baseUrl names an unknown placeholder {region}; known: domain, subdomain']);
+    expect(check('mkt2', { baseUrl: 'https://{region}.shop.example' })).toEqual(['baseUrl names an unknown placeholder {region}; known: domain, subdomain']);
   });
 
   it('cookies and headers may use any parameter of the token; session reads become placeholders', () => {
     expect(check('department1', { cookies: { s: '{store_id}' }, headers: { 'x-z': '{zip}' } })).toEqual([
-      'department1: header "x-z" names an unknown placeholder {zip}; known: delivery_zip, domain, fulfillment_type, location, query, store_id, subdomain',
+      'header "x-z" names an unknown placeholder {zip}; known: delivery_zip, domain, fulfillment_type, location, query, store_id, subdomain',
     ]);
     expect(check('department1', { session: { url: '/', read: { vid: { cookie: 'v' } } }, templates: { search: '/api?k={vid}&q={query}' } })).toEqual([]);
   });
 
   it('templates must belong to a route of the token and be a path or an absolute URL', () => {
     expect(check('pet1', { templates: { product: '/p/{query}', search: 's/{query}' } })).toEqual([
-      'pet1: templates has "product", which is not a route of pet1; its routes: search',
-      'pet1: template "search" must be a path starting with / or an absolute URL',
+      'templates has "product", which is not a route of pet1; its routes: search',
+      'template "search" must be a path starting with / or an absolute URL',
     ]);
     expect(check('social1', { templates: { 'shop/search': 'https://shop.example/s?q={query}&c={country}' } })).toEqual([]);
   });
@@ -56,17 +56,17 @@ describe('commerce target entries', () => {
         templates: { search: '/s?q={{query}}' },
       }),
     ).toEqual([
-      'mkt3: unknown key "tempaltes"; known: baseUrl, templates, page, cookies, headers, values, session, defaultDomain, defaultSubdomain',
-      'mkt3: session read "v-id" is not a name (letters, digits and _)',
-      'mkt3: session read "t": the pattern needs a capture group for the value',
-      'mkt3: session read "u" must be {"cookie": …}, {"header": …}, {"pattern": …} or {"json": …}',
-      'mkt3: session.ttlMs must be a number of milliseconds',
-      'mkt3: template "search" uses {{…}}; placeholders are written {name}',
-      'mkt3: cookie name "bad name" is not a valid token',
-      'mkt3: values names an unknown parameter "colour"',
-      'mkt3: page.first must be an integer ≥ 0',
-      'mkt3: page.step must be an integer ≥ 1',
+      'unknown key "tempaltes"; known: baseUrl, templates, page, cookies, headers, values, session, defaultDomain, defaultSubdomain',
+      'session read "v-id" is not a name (letters, digits and _)',
+      'session read "t": the pattern needs a capture group for the value',
+      'session read "u" must be {"cookie": …}, {"header": …}, {"pattern": …} or {"json": …}',
+      'session.ttlMs must be a number of milliseconds',
+      'template "search" uses {{…}}; placeholders are written {name}',
+      'cookie name "bad name" is not a valid token',
+      'values names an unknown parameter "colour"',
+      'page.first must be an integer ≥ 0',
+      'page.step must be an integer ≥ 1',
     ]);
-    expect(check('mkt3', { baseUrl: 'ftp://x' })).toEqual(['mkt3: baseUrl must be an absolute http(s) URL']);
+    expect(check('mkt3', { baseUrl: 'ftp://x' })).toEqual(['baseUrl must be an absolute http(s) URL']);
   });
 });

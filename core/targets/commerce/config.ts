@@ -15,8 +15,8 @@
  *                `{url, read: {name: {cookie} | {header} | {pattern} | {json}}, ttlMs}`
  *   defaultDomain, defaultSubdomain   what {domain} / {subdomain} are when the request names none
  *
- * `checkTarget` validates an entry at start: every problem is one message naming the token
- * (the caller adds the file name).
+ * `checkTarget` validates an entry at start: one message per problem; the caller
+ * (`checkTargets`) puts the file name and the token in front, as for every family.
  */
 import type { TargetConfig } from '../../config.js';
 import { COMMERCE_ROUTES } from './routes.js';
@@ -90,74 +90,75 @@ export function knownPlaceholders(route: RouteSpec, session: Session | null): Se
   return names;
 }
 
-function checkRead(token: string, name: string, spec: unknown): string[] {
-  if (!/^[a-z_][a-z0-9_]*$/i.test(name)) return [`${token}: session read "${name}" is not a name (letters, digits and _)`];
-  if (!isObj(spec)) return [`${token}: session read "${name}" must be {"cookie": …}, {"header": …}, {"pattern": …} or {"json": …}`];
+function checkRead(name: string, spec: unknown): string[] {
+  if (!/^[a-z_][a-z0-9_]*$/i.test(name)) return [`session read "${name}" is not a name (letters, digits and _)`];
+  if (!isObj(spec)) return [`session read "${name}" must be {"cookie": …}, {"header": …}, {"pattern": …} or {"json": …}`];
   const keys = Object.keys(spec);
   if (keys.length !== 1 || !['cookie', 'header', 'pattern', 'json'].includes(keys[0] as string) || typeof spec[keys[0] as string] !== 'string') {
-    return [`${token}: session read "${name}" must be {"cookie": …}, {"header": …}, {"pattern": …} or {"json": …}`];
+    return [`session read "${name}" must be {"cookie": …}, {"header": …}, {"pattern": …} or {"json": …}`];
   }
   if ('pattern' in spec) {
     try {
       new RegExp(spec.pattern as string);
     } catch {
-      return [`${token}: session read "${name}": the pattern is not a regular expression`];
+      return [`session read "${name}": the pattern is not a regular expression`];
     }
-    if (!/\((?!\?[:=!<])/.test((spec.pattern as string).replace(/\\./g, ''))) return [`${token}: session read "${name}": the pattern needs a capture group for the value`];
+    if (!/\((?!\?[:=!<])/.test((spec.pattern as string).replace(/\\./g, ''))) return [`session read "${name}": the pattern needs a capture group for the value`];
   }
   return [];
 }
 
-function unknownIn(token: string, where: string, template: string, known: Set<string>): string[] {
-  if (template.includes('{{')) return [`${token}: ${where} uses {{…}}; placeholders are written {name}`];
+function unknownIn(where: string, template: string, known: Set<string>): string[] {
+  if (template.includes('{{')) return [`${where} uses {{…}}; placeholders are written {name}`];
   return placeholders(template)
     .filter((p) => !known.has(p))
-    .map((p) => `${token}: ${where} names an unknown placeholder {${p}}; known: ${[...known].sort().join(', ')}`);
+    .map((p) => `${where} names an unknown placeholder {${p}}; known: ${[...known].sort().join(', ')}`);
 }
 
 /**
- * Problems of a commerce token's entry, one message each; empty when good. Tokens that are not
- * commerce targets are not this adapter's and give no messages.
+ * Problems of a commerce token's entry, one message each (without the token: the caller names
+ * it); empty when good. Tokens that are not commerce targets are not this adapter's and give no
+ * messages.
  */
 export function checkTarget(token: string, cfg: TargetConfig): string[] {
   const routes = COMMERCE_ROUTES.filter((r) => r.target === token);
   if (routes.length === 0) return [];
   const out: string[] = [];
-  if (typeof cfg.baseUrl !== 'string' || !/^https?:\/\/[^/]/i.test(cfg.baseUrl)) out.push(`${token}: baseUrl must be an absolute http(s) URL`);
-  else out.push(...unknownIn(token, 'baseUrl', cfg.baseUrl, new Set(['domain', 'subdomain'])));
-  for (const k of Object.keys(cfg)) if (!KEYS.has(k)) out.push(`${token}: unknown key "${k}"; known: ${[...KEYS].join(', ')}`);
+  if (typeof cfg.baseUrl !== 'string' || !/^https?:\/\/[^/]/i.test(cfg.baseUrl)) out.push(`baseUrl must be an absolute http(s) URL`);
+  else out.push(...unknownIn('baseUrl', cfg.baseUrl, new Set(['domain', 'subdomain'])));
+  for (const k of Object.keys(cfg)) if (!KEYS.has(k)) out.push(`unknown key "${k}"; known: ${[...KEYS].join(', ')}`);
   for (const k of ['templates', 'cookies', 'headers', 'values', 'page', 'session']) {
-    if (cfg[k] !== undefined && !isObj(cfg[k])) out.push(`${token}: ${k} must be an object`);
+    if (cfg[k] !== undefined && !isObj(cfg[k])) out.push(`${k} must be an object`);
   }
   const session = commerceEntry(cfg).session;
   if (isObj(cfg.session)) {
-    if (typeof cfg.session.url !== 'string') out.push(`${token}: session.url must be a URL or a path below baseUrl`);
-    else out.push(...unknownIn(token, 'session.url', cfg.session.url, new Set(ALWAYS)));
-    for (const [name, spec] of Object.entries(isObj(cfg.session.read) ? cfg.session.read : {})) out.push(...checkRead(token, name, spec));
-    if (cfg.session.ttlMs !== undefined && !(typeof cfg.session.ttlMs === 'number' && cfg.session.ttlMs >= 0)) out.push(`${token}: session.ttlMs must be a number of milliseconds`);
+    if (typeof cfg.session.url !== 'string') out.push(`session.url must be a URL or a path below baseUrl`);
+    else out.push(...unknownIn('session.url', cfg.session.url, new Set(ALWAYS)));
+    for (const [name, spec] of Object.entries(isObj(cfg.session.read) ? cfg.session.read : {})) out.push(...checkRead(name, spec));
+    if (cfg.session.ttlMs !== undefined && !(typeof cfg.session.ttlMs === 'number' && cfg.session.ttlMs >= 0)) out.push(`session.ttlMs must be a number of milliseconds`);
   }
   const byKind = new Map(routes.map((r) => [kindOf(r), r]));
   for (const [kind, t] of Object.entries(isObj(cfg.templates) ? cfg.templates : {})) {
     const route = byKind.get(kind);
-    if (kind === '' || !route) out.push(`${token}: templates has "${kind}", which is not a route of ${token}; its routes: ${[...byKind.keys()].filter((k) => k !== '').join(', ')}`);
-    else if (typeof t !== 'string' || !(t.startsWith('/') || /^https?:\/\//i.test(t))) out.push(`${token}: template "${kind}" must be a path starting with / or an absolute URL`);
-    else out.push(...unknownIn(token, `template "${kind}"`, t, knownPlaceholders(route, session)));
+    if (kind === '' || !route) out.push(`templates has "${kind}", which is not a route of ${token}; its routes: ${[...byKind.keys()].filter((k) => k !== '').join(', ')}`);
+    else if (typeof t !== 'string' || !(t.startsWith('/') || /^https?:\/\//i.test(t))) out.push(`template "${kind}" must be a path starting with / or an absolute URL`);
+    else out.push(...unknownIn(`template "${kind}"`, t, knownPlaceholders(route, session)));
   }
   const anyRoute = new Set(routes.flatMap((r) => [...knownPlaceholders(r, session)]));
   for (const [where, pairs] of [['cookie', cfg.cookies], ['header', cfg.headers]] as const) {
     for (const [name, t] of Object.entries(isObj(pairs) ? pairs : {})) {
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) out.push(`${token}: ${where} name "${name}" is not a valid token`);
-      if (typeof t !== 'string') out.push(`${token}: ${where} "${name}" must be a string template`);
-      else out.push(...unknownIn(token, `${where} "${name}"`, t, anyRoute));
+      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) out.push(`${where} name "${name}" is not a valid token`);
+      if (typeof t !== 'string') out.push(`${where} "${name}" must be a string template`);
+      else out.push(...unknownIn(`${where} "${name}"`, t, anyRoute));
     }
   }
   for (const name of Object.keys(isObj(cfg.values) ? cfg.values : {})) {
-    if (!anyRoute.has(name)) out.push(`${token}: values names an unknown parameter "${name}"`);
+    if (!anyRoute.has(name)) out.push(`values names an unknown parameter "${name}"`);
   }
   if (isObj(cfg.page)) {
     const { first, step } = cfg.page;
-    if (first !== undefined && !(Number.isInteger(first) && (first as number) >= 0)) out.push(`${token}: page.first must be an integer ≥ 0`);
-    if (step !== undefined && !(Number.isInteger(step) && (step as number) >= 1)) out.push(`${token}: page.step must be an integer ≥ 1`);
+    if (first !== undefined && !(Number.isInteger(first) && (first as number) >= 0)) out.push(`page.first must be an integer ≥ 0`);
+    if (step !== undefined && !(Number.isInteger(step) && (step as number) >= 1)) out.push(`page.step must be an integer ≥ 1`);
   }
   return out;
 }

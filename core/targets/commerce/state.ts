@@ -5,6 +5,7 @@
  * script bodies), with the JSON-boundary-aware scanner of core/parsers/embedded.ts. A page
  * that is itself JSON (an API response served as the page) is its own state.
  */
+import { decodeHTML } from 'entities/decode';
 import { jsonAfter, parseJson, scriptJsonById } from '../../parsers/embedded.js';
 
 /** Assignment targets sites hydrate from, most specific first. */
@@ -23,9 +24,19 @@ const MARKERS = [
 /** Largest JSON script block read (a state blob past this size is not a product page's). */
 const MAX_BLOCK = 8_000_000;
 
-/** The body parsed as JSON when the page is a JSON document, else undefined. */
+/**
+ * A JSON document as the browser shows it (`run_js`): Chromium wraps the response text in a
+ * lone `<pre>` (entities escaped), with a formatter placeholder after it in newer versions.
+ */
+const BROWSER_JSON_VIEW = /^<html><head>(?:<meta [^>]*>)*<\/head><body><pre[^>]*>([\s\S]*)<\/pre>(?:<div class="json-formatter-container"><\/div>)?<\/body><\/html>\s*$/;
+
+/** The body parsed as JSON when the page is a JSON document (raw, or rendered by the browser), else undefined. */
 export function bodyJson(body: string): unknown {
-  const t = body.trimStart();
+  let t = body.trimStart();
+  if (t.startsWith('<html><head>') && t.includes('<body><pre')) {
+    const viewed = BROWSER_JSON_VIEW.exec(t);
+    if (viewed) t = decodeHTML(viewed[1] as string).trimStart();
+  }
   if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
   return parseJson(t);
 }
