@@ -86,6 +86,12 @@ export const ERROR_CODES = {
     disposition: 'fail',
     detail: 'Extraction by prompt needs a language model: set GLEANER_LLM_URL (and GLEANER_LLM_MODEL, GLEANER_LLM_KEY as the endpoint requires).',
   },
+  /** A dedicated route whose target has no upstream in GLEANER_TARGETS on this server; refused before anything is queued. */
+  TARGET_NOT_CONFIGURED: {
+    status: 501,
+    disposition: 'fail',
+    detail: 'This route\'s upstream is not configured on this server: its target needs a baseUrl in the GLEANER_TARGETS file.',
+  },
   /** A media download (`media/video/download`) needs ffmpeg and ffprobe, and this node has none that runs. */
   FFMPEG_NOT_AVAILABLE: {
     status: 501,

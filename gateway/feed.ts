@@ -27,7 +27,7 @@ import type { Services } from './context.js';
 import { copyRequest, Reply } from './http.js';
 import { refuseBadText } from './pipeline.js';
 import { submitJobs } from './handlers/jobs.js';
-import { refuseUnrunnableExtraction } from './webapi.js';
+import { refuseUnrunnable } from './runnable.js';
 
 const HIGH_WATER = 256 * 1024;
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -176,7 +176,7 @@ async function handleMessage(ws: WebSocket<FeedSocketData>, raw: Buffer, isBinar
     if (!entitled(account.entitlements, route.entitlement!)) throw new GleanerError('FORBIDDEN');
     const result = validate(route.endpoint!, msg.body);
     if (!result.ok) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: result.errors });
-    refuseUnrunnableExtraction(result.params, svc);
+    refuseUnrunnable(route.entitlement, result.params, svc);
     const mode = route.kind === 'submit' ? 'async' : 'batch';
     const body = await submitJobs(svc, account.clientId, route.entitlement!, mode, result.params);
     if (!ws.getUserData().closed) ws.cork(() => send(ws, { op: 'submitted', ref, status: 202, body }));

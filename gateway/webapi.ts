@@ -4,7 +4,6 @@
  * to the route's kind. Handlers only see valid, authenticated requests.
  */
 import { GleanerError } from '../core/errors.js';
-import { checkExtractionConfig } from '../core/extraction/index.js';
 import { validate } from '../core/schema/index.js';
 import { entitled } from '../core/store/accounts.js';
 import type { Ctx, Handler, Services } from './context.js';
@@ -17,6 +16,7 @@ import { consolePage, status, statusJob } from './handlers/status.js';
 import { mcp } from './mcp/handler.js';
 import type { FrontDoor } from './pipeline.js';
 import type { HttpRoute, Router, RouteKind } from './routes.js';
+import { refuseUnrunnable } from './runnable.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -71,21 +71,12 @@ export function webApiDoor(svc: Services, router: Router<HttpRoute>): FrontDoor<
         if (route.kind === 'submitBatch') checkBatchSize(request.body, svc.config.maxBatch);
         const result = validate(route.endpoint, request.body);
         if (!result.ok) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: result.errors });
-        refuseUnrunnableExtraction(result.params, svc);
+        refuseUnrunnable(route.endpoint.kind === 'scrape' ? route.endpoint.routeId : undefined, result.params, svc);
         ctx.params = result.params;
       }
       await HANDLERS[route.kind](ctx, svc);
     },
   };
-}
-
-/**
- * A `json.prompt` with no model configured (LLM_NOT_CONFIGURED), or a `json.schema` ajv cannot
- * compile, is refused before anything is fetched or queued.
- */
-export function refuseUnrunnableExtraction(params: Record<string, unknown>, svc: Services): void {
-  const spec = params.json as { prompt?: string | null; schema?: Record<string, unknown> | null } | null | undefined;
-  if (spec && (spec.prompt || spec.schema)) checkExtractionConfig(spec, svc.config.llm);
 }
 
 /** A batch above the documented maximum is 413 (spec part 7), checked before validation. */

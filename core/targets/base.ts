@@ -28,7 +28,7 @@ export function targetConfig(targets: Targets, token: string): TargetConfig {
   const cfg = Object.prototype.hasOwnProperty.call(targets, token) ? targets[token] : undefined;
   if (!cfg || typeof cfg.baseUrl !== 'string' || cfg.baseUrl === '') {
     throw new GleanerError(
-      'INTERNAL_ERROR',
+      'TARGET_NOT_CONFIGURED',
       `No upstream is configured for target '${token}': add {"${token}": {"baseUrl": "https://..."}} to the GLEANER_TARGETS file.`,
       { target: token },
     );

@@ -12,6 +12,7 @@ import type { JobRecord } from '../../core/store/jobs.js';
 import type { Account } from '../../core/store/accounts.js';
 import { entitled } from '../../core/store/accounts.js';
 import type { Services } from '../context.js';
+import { requireTarget } from '../runnable.js';
 import type { Reply } from '../http.js';
 import { needOf, quotaReport } from '../quota.js';
 import { charge } from '../usage.js';
@@ -49,6 +50,7 @@ function mapOrThrow(svc: Services, account: Account, input: JobApiInput, mode: '
   if (!entitled(account.entitlements, mapped.mapped.route.id)) {
     throw new GleanerError('FORBIDDEN', `This account is not entitled to source ${input.source}.`);
   }
+  requireTarget(mapped.mapped.route.id, svc);
   return mapped.mapped;
 }
 

@@ -16,7 +16,7 @@ import type { Services } from '../context.js';
 import { collectionBody, submitJobs } from '../handlers/jobs.js';
 import { runAdmitted, scrapeResponse } from '../handlers/scrape.js';
 import { runSearch } from '../handlers/search.js';
-import { refuseUnrunnableExtraction } from '../webapi.js';
+import { refuseUnrunnable } from '../runnable.js';
 import { needOf } from '../quota.js';
 import { charge } from '../usage.js';
 import { EXTRACT_FIELDS, type ToolDef } from './tools.js';
@@ -104,7 +104,7 @@ async function runTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: Call
       throw new GleanerError('VALIDATION_ERROR', undefined, { errors });
     }
     const params = checked.params;
-    refuseUnrunnableExtraction(params, svc);
+    refuseUnrunnable(tool.endpoint.kind === 'scrape' ? tool.endpoint.routeId : undefined, params, svc);
     if (tool.kind === 'search') {
       const answer = await runSearch(svc, params, account.clientId, cc.signal, requestId);
       if (!answer.ok) return errorResult(problemFromWire({ code: 'REQUEST_FAILED_AFTER_MANY_RETRIES', message: answer.detail }, { requestId, state: 'faulted', params: answer.params }));

@@ -3,7 +3,7 @@
  * rule of the foundation issue, asserting status, content type and the problem body.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { call, postJson, startGateway, type HttpAnswer, type TestGateway } from '../helpers/gateway.js';
+import { call, postJson, startGateway, TEST_PASSWORD, TEST_USER, type HttpAnswer, type TestGateway } from '../helpers/gateway.js';
 
 let gw: TestGateway;
 
@@ -115,6 +115,18 @@ describe('bodies', () => {
   test('a batch above the maximum is 413', async () => {
     const a = await postJson(gw, '/v1/async/scrape/batch', { url: ['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://a.test/4'] });
     expectProblem(a, 413, 'PAYLOAD_TOO_LARGE', { detail: 'A batch takes at most 3 values; url has 4.' });
+  });
+});
+
+describe('targets', () => {
+  test('a dedicated route whose target has no upstream configured is 501 TARGET_NOT_CONFIGURED, on both APIs, before anything is queued', async () => {
+    // This gateway's GLEANER_TARGETS is empty.
+    const detail = 'No upstream is configured for mkt1 on this server: the operator adds {"mkt1": {"baseUrl": "https://..."}} to the GLEANER_TARGETS file.';
+    expectProblem(await postJson(gw, '/v1/scrape/mkt1/product', { query: 'B0SIMLMP01' }), 501, 'TARGET_NOT_CONFIGURED', { detail });
+    expectProblem(await postJson(gw, '/v1/async/scrape/mkt1/product', { query: 'B0SIMLMP01' }), 501, 'TARGET_NOT_CONFIGURED', { detail });
+    const basic = `Basic ${Buffer.from(`${TEST_USER}:${TEST_PASSWORD}`).toString('base64')}`;
+    const r = await call(`${gw.server.dataUrl}/v1/queries`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ source: 'mkt1_product', query: 'B0SIMLMP01' }) });
+    expect([r.status, r.body.title, r.body.detail]).toEqual([501, 'TARGET_NOT_CONFIGURED', detail]);
   });
 });
 
@@ -239,9 +251,8 @@ describe('operations', () => {
     }
   });
 
-  test('an internal error leaks nothing', async () => {
-    // se1 with no GLEANER_TARGETS: the planner fails with a message naming configuration.
+  test('se1 with no GLEANER_TARGETS says what the operator must configure (not an internal error)', async () => {
     const a = await postJson(gw, '/v1/scrape/se1/search', { query: 'x' });
-    expectProblem(a, 500, 'INTERNAL_ERROR', { detail: 'An internal error occurred.' });
+    expectProblem(a, 501, 'TARGET_NOT_CONFIGURED', { detail: 'No upstream is configured for se1 on this server: the operator adds {"se1": {"baseUrl": "https://..."}} to the GLEANER_TARGETS file.' });
   });
 });

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ERROR_CODES, PROBLEM_TITLES, shownCode, type ErrorCode } from '../../core/errors.js';
+import { ERROR_CODES, PROBLEM_TITLES, shownCode, toWireError, type ErrorCode } from '../../core/errors.js';
 import { buildProblem, problemFromWire } from '../../core/problem.js';
 import { call, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { newJobRecord } from '../../gateway/handlers/jobs.js';
@@ -55,6 +55,12 @@ describe('problem titles', () => {
         detail: 'The browser crashed while rendering the page.',
       });
     }
+  });
+
+  test('an unknown thrown value becomes INTERNAL_ERROR with the generic detail: its text (paths, secrets) never leaves', () => {
+    const wire = toWireError(new Error('ENOENT: /etc/gleaner/secret-key.pem'));
+    expect(wire).toEqual({ code: 'INTERNAL_ERROR', message: 'An internal error occurred.' });
+    expect(problemFromWire(wire)).toMatchObject({ title: 'INTERNAL_ERROR', status: 500, detail: 'An internal error occurred.' });
   });
 
   test('a job stored as faulted with BROWSER_CRASHED is collected with the documented title', async () => {
