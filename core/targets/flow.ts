@@ -206,7 +206,16 @@ export interface StepResponse {
  */
 export type Verdict =
   | { ok: true }
-  | { ok: false; retry: boolean; code: ErrorCode; message: string; data?: Record<string, unknown>; lastResort?: 'fail' | 'return' };
+  | {
+      ok: false;
+      retry: boolean;
+      code: ErrorCode;
+      message: string;
+      data?: Record<string, unknown>;
+      lastResort?: 'fail' | 'return';
+      /** A page returned as a last resort is not charged (a bot wall carries no content). */
+      uncharged?: boolean;
+    };
 
 export interface Flow {
   /** 1-based page number of the page this flow produces (`results[].metadata.page`). */
@@ -228,15 +237,33 @@ export function single(url: string, page = 1, extra: Partial<Omit<FetchStep, 'ki
   return { page, steps: [{ kind: 'fetch', name: 'page', url, ...extra }] };
 }
 
+/** What a wall detector saw: a phrase for the problem detail, and data for it. */
+export interface WallSeen {
+  /** `mkt1 answered with its robot check`. */
+  what: string;
+  data?: Record<string, unknown>;
+}
+
 /**
- * A check that treats a bot wall as a failed attempt: retried on the next proxy, and when every
- * attempt met a wall, the last one is returned as it is (its parser then says `blocked`).
+ * A check that treats a bot wall (captcha, consent page, bot check) as a failed attempt:
+ * retried on the next proxy; when every attempt met one, the last is returned as it is (its
+ * parser then says `blocked`) and not charged — or, with `lastResort: 'fail'` (a download has
+ * nothing to return), the page ends with the problem.
  */
-export function wallCheck(isWall: (body: string) => boolean, target: string): NonNullable<Flow['check']> {
-  return (page) =>
-    page.status < 500 && isWall(page.body)
-      ? { ok: false, retry: true, code: 'REQUEST_FAILED_AFTER_MANY_RETRIES', message: `${target} answered with a bot wall instead of the page.`, lastResort: 'return' }
-      : { ok: true };
+export function wallCheck(seen: (page: StepResponse) => WallSeen | undefined, lastResort: 'return' | 'fail' = 'return'): NonNullable<Flow['check']> {
+  return (page) => {
+    const wall = page.status < 500 ? seen(page) : undefined;
+    if (!wall) return { ok: true };
+    return {
+      ok: false,
+      retry: true,
+      code: 'REQUEST_FAILED_AFTER_MANY_RETRIES',
+      message: `${wall.what} instead of the page on every attempt.`,
+      ...(wall.data ? { data: wall.data } : {}),
+      lastResort,
+      ...(lastResort === 'return' ? { uncharged: true } : {}),
+    };
+  };
 }
 
 /** Checks in order; the first verdict that is not ok wins. */

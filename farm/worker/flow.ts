@@ -41,6 +41,8 @@ export interface FlowRun {
   parts: Record<string, string[]>;
   /** The flow's variables at the end (what its readers found). */
   vars: Readonly<Vars>;
+  /** Returned as a last resort by a check that says it is not charged (a bot wall). */
+  uncharged?: boolean;
   requestBytes: number;
   responseBytes: number;
   /** The file a media step wrote (a temp file: the caller uploads it and removes `media.dir`). */
@@ -65,7 +67,7 @@ export async function runFlow(flow: Flow, ctx: FlowContext, rotation: ProxyRotat
   } catch (err) {
     const v = memo.verdict;
     if (!v || !(err instanceof GleanerError) || err.code !== 'REQUEST_FAILED_AFTER_MANY_RETRIES') throw err;
-    if (v.lastResort === 'return' && memo.run) return memo.run;
+    if (v.lastResort === 'return' && memo.run) return v.uncharged ? { ...memo.run, uncharged: true } : memo.run;
     throw new GleanerError(v.code, v.message, v.data);
   }
 }

@@ -258,11 +258,16 @@ describe.concurrent('pages and parameters', () => {
     expect(facts(de)).toEqual([30.6, 'EUR', 'Auf Lager', 'GRATIS Lieferung']);
   });
 
-  test('a robot check is retried, then returned with parse_status blocked', async () => {
-    const a = await postJson(gw, '/v1/scrape/mkt1/search', { query: '__captcha__ lamp', output: ['json'] });
+  test('a robot check is retried, then returned with parse_status blocked, and not charged', async () => {
+    const acct = await account('walled');
+    const a = await postJson(gw, '/v1/scrape/mkt1/search', { query: '__captcha__ lamp', output: ['json'] }, acct.auth);
     const path = '/mkt1/com/s?k=__captcha__%20lamp';
     expect(logged(`GET ${path}`)).toHaveLength(3);
     expect([a.status, a.body.results]).toEqual([200, [{ html: null, markdown: null, screenshot: null, json: null, metadata: meta(sim.origin + path, 1, { parse_status: 'blocked' }) }]]);
+    // The next request is charged; the wall was not.
+    const good = await postJson(gw, '/v1/scrape/mkt1/search', { query: 'lamp' }, acct.auth);
+    expect(good.status).toBe(200);
+    expect(await acct.charged(1)).toBe(1);
   });
 });
 

@@ -105,7 +105,7 @@ describe('se1 planning', () => {
     expect(urls('se1', { url: `${SIM}/se1/search?q=x&start=10` })).toEqual([[1, `${SIM}/se1/search?q=x&start=10`]]);
   });
 
-  it('a missing target is an internal error that names GLEANER_TARGETS', () => {
+  it('a missing target is TARGET_NOT_CONFIGURED naming GLEANER_TARGETS (a job queued before a reload removed it)', () => {
     let err: unknown;
     try {
       plan('se1/search', { query: 'x' }, {});
@@ -114,7 +114,7 @@ describe('se1 planning', () => {
     }
     expect(err).toBeInstanceOf(GleanerError);
     expect((err as GleanerError).toWire()).toEqual({
-      code: 'INTERNAL_ERROR',
+      code: 'TARGET_NOT_CONFIGURED',
       message: `No upstream is configured for target 'se1': add {"se1": {"baseUrl": "https://..."}} to the GLEANER_TARGETS file.`,
       data: { target: 'se1' },
     });

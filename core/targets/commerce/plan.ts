@@ -57,7 +57,7 @@ function leftovers(route: RouteSpec, params: Params, e: CommerceEntry, placed: S
 
 /** The flows of a commerce route; a bot wall or captcha is retried on another proxy before it is returned. */
 export function planCommerce(route: RouteSpec, params: Params, targets: Targets): Flow[] {
-  const check = wallCheck(isBlocked, route.target);
+  const check = wallCheck((page) => (isBlocked(page.body) ? { what: `${route.target} answered with a captcha or bot wall` } : undefined));
   return planPages(route, params, targets).map((flow) => ({ ...flow, check }));
 }
 

@@ -200,7 +200,7 @@ export function planMkt1(route: RouteSpec, params: Params, targets: Targets): Fl
   const headers = stepHeaders(str(params.currency));
   const setup = postal ? locationSteps(site.base, headers, kind === 'pricing') : [];
   // A robot check is retried on another proxy first; then the location must be the one asked for.
-  const check = allChecks(wallCheck(isBotWall, 'mkt1'), locationCheck(site.domain, postal, params.check_empty_geo === true));
+  const check = allChecks(wallCheck((page) => (isBotWall(page.body) ? { what: 'mkt1 answered with its robot check' } : undefined)), locationCheck(site.domain, postal, params.check_empty_geo === true));
   return pagesOf(kind, params).map((page) => {
     const step: FetchStep = { kind: 'fetch', name: 'page', page: true, url: pageUrl(route, params, site, kind, page, domainInHost), ...(headers ? { headers } : {}) };
     const flow: Flow = { page, steps: [...setup, step] };

@@ -17,7 +17,7 @@ import { availabilityOf } from './availability.js';
 import { chooseFormats, streamFormats, type DownloadRequest, type StreamFormat } from './formats.js';
 import { at, obj } from './json.js';
 import { absolute, pageData } from './page.js';
-import { wallCheck } from './wall.js';
+import { videoWallCheck } from './wall.js';
 
 /** `hh:mm:ss` → seconds; undefined when absent or malformed (validation already refused those). */
 export function seconds(time: unknown): number | undefined {
@@ -99,6 +99,6 @@ export function downloadFlow(watch: FetchStep, params: Params, site: string): Fl
         choose: (page) => chooseDownload(page, params, site),
       },
     ],
-    check: wallCheck('fail'),
+    check: videoWallCheck('fail'),
   };
 }

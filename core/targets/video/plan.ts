@@ -36,7 +36,7 @@ import { at } from './json.js';
 import { absolute, pageData } from './page.js';
 import { apiRequest, channelPath, CLIENT_VERSION, country, hostsOf, pageTail, SITE_HEADERS, watchStep, type Hosts } from './requests.js';
 import { searchFilter } from './sp.js';
-import { wallCheck } from './wall.js';
+import { videoWallCheck } from './wall.js';
 
 export { apiRequest, channelPath, DEFAULT_CLIENT_VERSION } from './requests.js';
 
@@ -49,7 +49,7 @@ export const SEARCH_MAX_FOLLOW_UPS = 35;
 const CHANNEL_PAGE = 30;
 
 /** A wall on a page the parser reads is retried, then handed to the parser (which says `blocked`). */
-const WALLS = wallCheck('return');
+const WALLS = videoWallCheck('return');
 
 function subtitlesFlow(hosts: Hosts, params: Params): Flow {
   const language = str(params.language_code) ?? null;

@@ -13,7 +13,7 @@
  * - `bot_check`: a watch page whose player refuses with "Sign in to confirm you're not a bot"
  *   (availability.ts `botCheck`).
  */
-import type { StepResponse, Verdict } from '../flow.js';
+import { wallCheck, type Flow } from '../flow.js';
 import { availabilityOf } from './availability.js';
 import { at, obj } from './json.js';
 import { pageData } from './page.js';
@@ -62,21 +62,13 @@ const WHAT: Readonly<Record<Wall, string>> = {
 };
 
 /**
- * A flow `check` that retries a wall on the next proxy. `lastResort: 'return'` hands the last
- * wall to the parser (which says `blocked`); `'fail'` ends the page with the problem (a download
- * has nothing to return).
+ * The flows' check (core/targets/flow.ts `wallCheck`): a wall is retried on the next proxy;
+ * `lastResort: 'return'` hands the last wall to the parser (which says `blocked`, not charged),
+ * `'fail'` ends the page with the problem (a download has nothing to return).
  */
-export function wallCheck(lastResort: 'return' | 'fail'): (page: StepResponse) => Verdict {
-  return (page) => {
+export function videoWallCheck(lastResort: 'return' | 'fail'): NonNullable<Flow['check']> {
+  return wallCheck((page) => {
     const wall = wallOf(page.body, page.url);
-    if (!wall) return { ok: true };
-    return {
-      ok: false,
-      retry: true,
-      code: 'REQUEST_FAILED_AFTER_MANY_RETRIES',
-      message: `The platform answered ${WHAT[wall]} instead of the page on every attempt.`,
-      data: { wall },
-      lastResort,
-    };
-  };
+    return wall ? { what: `The platform answered ${WHAT[wall]}`, data: { wall } } : undefined;
+  }, lastResort);
 }
