@@ -18,10 +18,15 @@ export function refuseUnrunnable(routeId: string | undefined, params: Record<str
   if (spec && (spec.prompt || spec.schema)) checkExtractionConfig(spec, svc.config.llm);
 }
 
-/** A dedicated route works only when GLEANER_TARGETS gives its target an upstream. */
+/**
+ * A dedicated route works only when GLEANER_TARGETS gives its target an upstream — except a
+ * route by URL (`/mkt1`, `/se1`, `/{token}`), whose URL names the upstream itself.
+ */
 export function requireTarget(routeId: string, svc: Services): void {
-  const target = routeById(routeId)?.target;
-  if (target === undefined || target === 'universal' || Object.hasOwn(svc.config.targets, target)) return;
+  const route = routeById(routeId);
+  if (!route || route.input === 'url') return;
+  const target = route.target;
+  if (Object.hasOwn(svc.config.targets, target)) return;
   throw new GleanerError(
     'TARGET_NOT_CONFIGURED',
     `No upstream is configured for ${target} on this server: the operator adds {"${target}": {"baseUrl": "https://..."}} to the GLEANER_TARGETS file.`,

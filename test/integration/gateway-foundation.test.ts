@@ -128,6 +128,11 @@ describe('targets', () => {
     const r = await call(`${gw.server.dataUrl}/v1/queries`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: JSON.stringify({ source: 'mkt1_product', query: 'B0SIMLMP01' }) });
     expect([r.status, r.body.title, r.body.detail]).toEqual([501, 'TARGET_NOT_CONFIGURED', detail]);
   });
+
+  test('a route by URL needs no target entry: the URL names the upstream (here a closed port, so the fetch fails)', async () => {
+    const a = await postJson(gw, '/v1/scrape/mkt1', { url: 'http://127.0.0.1:9/dp/B0SIMLMP01' });
+    expect([a.status, a.body.title]).toEqual([500, 'REQUEST_FAILED_AFTER_MANY_RETRIES']);
+  });
 });
 
 describe('validation', () => {

@@ -114,6 +114,10 @@ describe('commerce planning details', () => {
     ]);
   });
 
+  it('the url route needs no GLEANER_TARGETS entry: the URL names its upstream', () => {
+    expect(pageUrl(planCommerce(route('pet1'), { url: 'https://shop.example/a', store_id: '7' }, {})[0])).toBe('https://shop.example/a?store_id=7');
+  });
+
   it('the url route fetches the URL as given, with the family parameters appended when the request has them', () => {
     expect(stepsOf('department1', only('department1'))).toEqual([[['page', 'https://shop.example/item/P1?x=1&delivery_zip=10001&fulfillment_type=pickup&store_id=S2', null]]]);
     expect(pageUrl(planCommerce(route('mkt2'), { url: 'https://shop.example/a#top' }, only('mkt2'))[0])).toBe('https://shop.example/a#top');

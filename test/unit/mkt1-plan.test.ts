@@ -91,6 +91,12 @@ describe('mkt1 URL vocabulary', () => {
       2, `${SIM}/mkt1/com/gp/aod/ajax?asin=B0SIMLMP01&filters=%7B%22all%22%3Atrue%2C%22new%22%3Atrue%7D&pageno=2`,
     ]);
     expect(urls('mkt1', { url: 'https://www.example.com/gp/help/x', pages: 2 })).toEqual([[1, 'https://www.example.com/gp/help/x']]);
+    // A URL that names its page starts there, unless the request asked for another start.
+    expect(urls('mkt1', { url: `${SIM}/mkt1/com/gp/aod/ajax?asin=B0SIMLMP01&pageno=3`, pages: 2, start_page: 1 })).toEqual([
+      [3, `${SIM}/mkt1/com/gp/aod/ajax?asin=B0SIMLMP01&pageno=3`],
+      [4, `${SIM}/mkt1/com/gp/aod/ajax?asin=B0SIMLMP01&pageno=4`],
+    ]);
+    expect(urls('mkt1', { url: `${SIM}/mkt1/com/s?k=lamp&page=3`, pages: 1, start_page: 5 })).toEqual([[5, `${SIM}/mkt1/com/s?k=lamp&page=5`]]);
     // No mkt1 entry in GLEANER_TARGETS: a URL request still plans, on the URL's own origin.
     expect(plan('mkt1', { url: 'https://www.example.de/s?k=x', location: '10115' }, {}).map((f) => f.steps.map((s) => s.url))).toEqual([
       [`https://www.example.de${FRAGMENT_PATH}`, 'https://www.example.de/portal-migration/hz/glow/address-change?actionSource=glow', 'https://www.example.de/s?k=x'],

@@ -62,15 +62,16 @@ export function planCommerce(route: RouteSpec, params: Params, targets: Targets)
 }
 
 function planPages(route: RouteSpec, params: Params, targets: Targets): Flow[] {
-  const cfg = targetConfig(targets, route.target);
+  // A URL request names its own upstream: without an entry for the token it is fetched as given.
+  const cfg = route.input === 'url' && !Object.hasOwn(targets, route.target) ? { baseUrl: '' } : targetConfig(targets, route.target);
   const e = commerceEntry(cfg);
   const kind = kindOf(route);
-  const base = baseFor(targets, route.target, params);
   if (isDefault(e)) {
     if (kind !== '') return planDefault(route, params, targets);
     const rest = leftovers(route, params, e, new Set(), new Set(['location']));
     return [{ page: 1, steps: [{ kind: 'fetch', name: 'page', url: appendQuery(requireUrl(route, params), rest) }] }];
   }
+  const base = baseFor(targets, route.target, params);
 
   const template = kind === '' ? undefined : e.templates[kind];
   const sessionVars = new Set(Object.keys(e.session?.read ?? {}));

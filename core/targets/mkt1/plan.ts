@@ -180,6 +180,17 @@ function pageUrl(route: RouteSpec, params: Params, site: Site, kind: PageKind | 
   return buildUrl(site.base, path, [...q, ...tail]);
 }
 
+/** The page number a storefront URL carries in its kind's page parameter, if any. */
+function pageOfUrl(url: string, kind: PageKind): number | undefined {
+  const name = PAGE_PARAM[kind];
+  if (!name) return undefined;
+  try {
+    return int(new URL(url).searchParams.get(name) ?? undefined);
+  } catch {
+    return undefined;
+  }
+}
+
 /** One flow per page of a validated mkt1 request (see the table above). Pure; may throw GleanerError. */
 export function planMkt1(route: RouteSpec, params: Params, targets: Targets): Flow[] {
   let site: Site;
@@ -189,6 +200,9 @@ export function planMkt1(route: RouteSpec, params: Params, targets: Targets): Fl
     const url = requireInput(route, params, 'url');
     site = siteOfUrl(url, targets);
     kind = kindOfUrl(url);
+    // A URL that names its page (`pageno=2`) starts there unless the request asked for another.
+    const own = kind === undefined ? undefined : pageOfUrl(url, kind);
+    if (own !== undefined && own > 1 && (int(params.start_page) ?? 1) === 1) params = { ...params, start_page: own };
   } else {
     const base = baseFor(targets, 'mkt1', params, MKT1_DEFAULT_DOMAIN);
     site = { base: base.url, domain: str(params.domain) ?? MKT1_DEFAULT_DOMAIN };
