@@ -198,20 +198,73 @@ function hasCdata(html: string): boolean {
 }
 
 /**
- * Inline `data:` images (base64 thumbnails, often a third of what is left of a page) are emptied
- * too: no parser reads them, and the tokenizer would otherwise walk every byte.
+ * The text the DOM is built from: raw-text bodies and comments stripped (`stripRawText`), and
+ * inline `data:` images (base64 thumbnails, often a third of what is left of a page) emptied:
+ * no parser reads them, and the tokenizer would otherwise walk every byte.
+ */
+export function leanHtml(html: string): string {
+  return emptyDataUris(stripRawText(html));
+}
+
+/** `\s` of a regular expression: ASCII whitespace and the Unicode space separators. */
+const JS_SPACE = /\s/;
+
+/**
+ * The inline `data:` URIs `/(["'(])data:[a-z]+\/[^"')\s]{200,}/g` matches, as [start, end)
+ * ranges after the opening quote or parenthesis, found by indexOf: the regular expression tests
+ * every quote and parenthesis of the page, this only the `data:` occurrences.
+ */
+export function dataUris(s: string): number[] {
+  const ranges: number[] = [];
+  for (let i = s.indexOf('data:', 1); i >= 0; i = s.indexOf('data:', i + 5)) {
+    const before = s.charCodeAt(i - 1);
+    if (before !== 0x22 && before !== 0x27 && before !== 0x28) continue;
+    let j = i + 5;
+    while (j < s.length && s.charCodeAt(j) >= 0x61 && s.charCodeAt(j) <= 0x7a) j++;
+    if (j === i + 5 || s.charCodeAt(j) !== 0x2f /* / */) continue;
+    const from = ++j;
+    for (; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c === 0x22 || c === 0x27 || c === 0x29 || (c <= 0x20 ? c >= 0x09 && (c <= 0x0d || c === 0x20) : c >= 0xa0 && JS_SPACE.test(s[j] as string))) break;
+    }
+    if (j - from < 200) continue;
+    ranges.push(i, j);
+    i = j - 5;
+  }
+  return ranges;
+}
+
+/** `s` without the `dataUris` ranges. */
+export function emptyDataUris(s: string, ranges = dataUris(s)): string {
+  if (ranges.length === 0) return s;
+  const parts: string[] = [];
+  let pos = 0;
+  for (let r = 0; r < ranges.length; r += 2) {
+    parts.push(s.slice(pos, ranges[r]));
+    pos = ranges[r + 1] as number;
+  }
+  parts.push(s.slice(pos));
+  return parts.join('');
+}
+
+/**
+ * The DOM of a lean page (see `leanHtml`), with its seed for the query index.
  *
  * The page is tokenised without entity decoding: htmlparser2 then skips text and attribute
  * values with indexOf instead of stepping through every character (about a third of the parse).
  * The few strings holding `&` are decoded afterwards by `decodeInPlace`, giving the same DOM as
  * a decoding parse (checked node for node on every captured page).
  */
-export function loadHtml(html: string): Document {
-  const lean = stripRawText(html).replace(/(["'(])data:[a-z]+\/[^"')\s]{200,}/g, '$1');
+export function leanDom(lean: string): Document {
   // CDATA sections (foreign content) are never decoded and can share a text node with decoded
   // text, which the re-tokenising cannot reproduce: such pages take the decoding parse.
   let handler = hasCdata(lean) ? parseWith(lean, true) : parseWith(lean, false);
   if (!handler.decoded && !decodeInPlace(handler.raw)) handler = parseWith(lean, true);
   seeds.set(handler.root, handler.seed);
   return handler.root;
+}
+
+/** The DOM parsers read: `leanDom(leanHtml(html))`. */
+export function loadHtml(html: string): Document {
+  return leanDom(leanHtml(html));
 }

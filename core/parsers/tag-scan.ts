@@ -1,0 +1,291 @@
+/**
+ * A tag-level tokenizer for htmlparser2's `Parser`: it reports start tags, end tags and the end
+ * of input exactly where htmlparser2's own tokenizer (HTML mode) does, but jumps over text,
+ * quoted attribute values and raw-text element bodies with `indexOf` and reports no text,
+ * comments or attributes. The Parser, fed by it, still does the tree building (implied closes,
+ * void elements, foreign content, the ignored second `<form>`), so a handler sees the same
+ * element structure as a full parse at a fraction of the cost. Pure, no I/O.
+ *
+ * The scan writes the position of the tag being reported, and the attributes of a start tag
+ * that the caller watches, into a shared `ScanCursor` the handler reads in its callbacks.
+ */
+import { Tokenizer, type ParserOptions, type TokenizerCallbacks } from 'htmlparser2';
+import { decodeHTMLAttribute } from 'entities/decode';
+
+export interface ScanCursor {
+  /** `open` while a start tag's name is handled (implied closes), `opened` at its `>`, `close` for an end tag, `end` at the end of input. */
+  event: 'open' | 'opened' | 'close' | 'end';
+  /** Index of the `<` of the tag being reported. */
+  tagStart: number;
+  /** Index just past the `>` of that tag (its start tag for `opened`). */
+  tagEnd: number;
+  /** Watched attributes of the current start tag (first wins, as in `attribs`). */
+  attrs: TagAttributes;
+  /** False when the input ended inside markup this scan leaves to the full tokenizer (an open tag, CDATA). */
+  complete: boolean;
+}
+
+/**
+ * The watched attributes of the start tag being reported: names (lower case) to collect, and
+ * where their values lie in the page; a value is sliced (and entity-decoded) only when asked for.
+ */
+export class TagAttributes {
+  private source = '';
+  // Parallel arrays reused from tag to tag (`count` entries valid): setting an array's length is slow.
+  private count = 0;
+  private readonly names: string[] = [];
+  private readonly from: number[] = [];
+  private readonly to: number[] = [];
+
+  constructor(readonly watch: readonly string[]) {}
+
+  /** Forgets the previous tag's attributes. */
+  reset(source: string): void {
+    this.source = source;
+    this.count = 0;
+  }
+
+  add(name: string, from: number, to: number): void {
+    if (this.indexOf(name) >= 0) return;
+    const i = this.count++;
+    this.names[i] = name;
+    this.from[i] = from;
+    this.to[i] = to;
+  }
+
+  private indexOf(name: string): number {
+    for (let i = 0; i < this.count; i++) if (this.names[i] === name) return i;
+    return -1;
+  }
+
+  has(name: string): boolean {
+    return this.indexOf(name) >= 0;
+  }
+
+  /** The decoded value, as in the DOM's `attribs`; undefined when the tag has no such (watched) attribute. */
+  get(name: string): string | undefined {
+    const i = this.indexOf(name);
+    if (i < 0) return undefined;
+    const raw = this.source.slice(this.from[i], this.to[i]);
+    return raw.indexOf('&') >= 0 ? decodeHTMLAttribute(raw) : raw;
+  }
+}
+
+export interface ScanOptions extends ParserOptions {
+  cursor: ScanCursor;
+}
+
+const GT = 0x3e;
+const SLASH = 0x2f;
+const EQ = 0x3d;
+const DQ = 0x22;
+const SQ = 0x27;
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0c || c === 0x0d;
+}
+
+/** The tokenizer's end of a tag-name section: whitespace, `/` or `>`. */
+function isSectionEnd(c: number): boolean {
+  return c === SLASH || c === GT || isSpace(c);
+}
+
+function isAlpha(c: number): boolean {
+  const l = c | 0x20;
+  return l >= 0x61 && l <= 0x7a;
+}
+
+/** Elements whose body the tokenizer reads as text up to their own end tag (outside foreign content). */
+const SPECIAL = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
+
+export class TagScanner extends Tokenizer {
+  private readonly cb: TokenizerCallbacks;
+  private readonly cursor: ScanCursor;
+
+  constructor(options: { xmlMode?: boolean; decodeEntities?: boolean; recognizeSelfClosing?: boolean }, cbs: TokenizerCallbacks) {
+    super(options, cbs);
+    this.cb = cbs;
+    this.cursor = (options as ScanOptions).cursor;
+  }
+
+  override write(chunk: string): void {
+    if (!this.scan(chunk)) this.cursor.complete = false;
+  }
+
+  override end(): void {
+    this.cursor.event = 'end';
+    this.cb.onend();
+  }
+
+  /** Scans one whole document (the Parser is given it in one `end(html)`). False when it stops early. */
+  private scan(s: string): boolean {
+    const n = s.length;
+    let i = 0;
+    while (i < n) {
+      const lt = s.indexOf('<', i);
+      // A `<` ending the input is text.
+      if (lt < 0 || lt + 1 >= n) return true;
+      const c = s.charCodeAt(lt + 1);
+      if (isAlpha(c)) i = this.startTag(s, lt);
+      else if (c === SLASH) i = this.endTag(s, lt);
+      else if (c === 0x21 /* ! */) i = this.declaration(s, lt);
+      else if (c === 0x3f /* ? */) i = skipTo(s, lt + 2);
+      else i = lt + 1;
+      if (i < 0) return false;
+    }
+    return true;
+  }
+
+  private startTag(s: string, lt: number): number {
+    const n = s.length;
+    const cur = this.cursor;
+    let j = lt + 2;
+    while (j < n && !isSectionEnd(s.charCodeAt(j))) j++;
+    // Input ending in a tag name: the tokenizer drops the tag.
+    if (j >= n) return n;
+    const lower = s.slice(lt + 1, j).toLowerCase();
+    const special = SPECIAL.has(lower) && !this.cb.isInForeignContext?.();
+    cur.event = 'open';
+    cur.tagStart = lt;
+    cur.attrs.reset(s);
+    this.cb.onopentagname(lt + 1, j);
+    let k = j;
+    while (k < n) {
+      const c = s.charCodeAt(k);
+      if (c === GT) return this.opened(s, k, special ? lower : null, false);
+      if (c === SLASH) {
+        k++;
+        while (k < n && isSpace(s.charCodeAt(k))) k++;
+        if (k < n && s.charCodeAt(k) === GT) return this.opened(s, k, special ? lower : null, true);
+        continue;
+      }
+      if (isSpace(c)) {
+        k++;
+        continue;
+      }
+      // An attribute name runs to `=`, whitespace, `/` or `>` (its first character can be `=`).
+      const nameStart = k++;
+      while (k < n) {
+        const d = s.charCodeAt(k);
+        if (d === EQ || isSectionEnd(d)) break;
+        k++;
+      }
+      const nameEnd = k;
+      while (k < n && isSpace(s.charCodeAt(k))) k++;
+      if (k < n && s.charCodeAt(k) === EQ) {
+        k++;
+        while (k < n && isSpace(s.charCodeAt(k))) k++;
+        if (k >= n) return -1;
+        const q = s.charCodeAt(k);
+        if (q === DQ || q === SQ) {
+          const close = s.indexOf(q === DQ ? '"' : "'", k + 1);
+          if (close < 0) return -1;
+          this.attribute(s, nameStart, nameEnd, k + 1, close);
+          k = close + 1;
+        } else {
+          const from = k;
+          while (k < n) {
+            const d = s.charCodeAt(k);
+            if (d === GT || isSpace(d)) break;
+            k++;
+          }
+          this.attribute(s, nameStart, nameEnd, from, k);
+        }
+      } else this.attribute(s, nameStart, nameEnd, k, k);
+    }
+    // Input ending inside a start tag: left to the full tokenizer.
+    return -1;
+  }
+
+  private attribute(s: string, nameStart: number, nameEnd: number, from: number, to: number): void {
+    const attrs = this.cursor.attrs;
+    const len = nameEnd - nameStart;
+    for (const w of attrs.watch) {
+      if (w.length !== len || !sameName(s, nameStart, w)) continue;
+      attrs.add(w, from, to);
+      return;
+    }
+  }
+
+  /** The `>` of a start tag at `gt`; a raw-text element's body is skipped to its end tag. */
+  private opened(s: string, gt: number, special: string | null, selfClosing: boolean): number {
+    const cur = this.cursor;
+    cur.event = 'opened';
+    cur.tagEnd = gt + 1;
+    if (selfClosing) this.cb.onselfclosingtag(gt);
+    else this.cb.onopentagend(gt);
+    if (special === null) return gt + 1;
+    if (special === 'plaintext') return s.length;
+    const end = specialEnd(s, gt + 1, special);
+    if (end < 0) return s.length;
+    const nameEnd = end + 2 + special.length;
+    cur.event = 'close';
+    cur.tagStart = end;
+    cur.attrs.reset(s);
+    const close = s.indexOf('>', nameEnd);
+    cur.tagEnd = close < 0 ? s.length : close + 1;
+    this.cb.onclosetag(end + 2, nameEnd);
+    return cur.tagEnd;
+  }
+
+  private endTag(s: string, lt: number): number {
+    const n = s.length;
+    if (lt + 2 >= n) return n;
+    const c = s.charCodeAt(lt + 2);
+    if (c === GT) return lt + 3;
+    // `</ x>`, `</1>`: a bogus comment up to the next `>`.
+    if (!isAlpha(c)) return skipTo(s, lt + 2);
+    let j = lt + 3;
+    while (j < n && !isSectionEnd(s.charCodeAt(j))) j++;
+    if (j >= n) return n;
+    const cur = this.cursor;
+    cur.event = 'close';
+    cur.tagStart = lt;
+    // An end tag can open an element (`</p>`, `</br>`): it has no attributes.
+    cur.attrs.reset(s);
+    const close = s.indexOf('>', j);
+    cur.tagEnd = close < 0 ? n : close + 1;
+    this.cb.onclosetag(lt + 2, j);
+    return cur.tagEnd;
+  }
+
+  /** `<!...>`: doctype, comments and bogus comments; CDATA is left to the full tokenizer. */
+  private declaration(s: string, lt: number): number {
+    const c = s.charCodeAt(lt + 2);
+    if (c === 0x5b /* [ */) return s.startsWith('CDATA[', lt + 3) ? -1 : skipTo(s, lt + 3);
+    if (c === GT) return lt + 3;
+    if (c !== 0x2d /* - */ || s.charCodeAt(lt + 3) !== 0x2d) return skipTo(s, lt + 2);
+    // `<!--`: abruptly closed (`<!-->`, `<!--->`), else up to the first `-->` or `--!>`.
+    if (s.charCodeAt(lt + 4) === GT) return lt + 5;
+    if (s.charCodeAt(lt + 4) === 0x2d && s.charCodeAt(lt + 5) === GT) return lt + 6;
+    const a = s.indexOf('-->', lt + 4);
+    const b = s.indexOf('--!>', lt + 4);
+    if (a < 0 && b < 0) return s.length;
+    return a >= 0 && (b < 0 || a < b) ? a + 3 : b + 4;
+  }
+}
+
+/** Whether the attribute name at `at` is `name` (lower case), ignoring ASCII case as the Parser does. */
+function sameName(s: string, at: number, name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const c = s.charCodeAt(at + i);
+    if ((isAlpha(c) ? c | 0x20 : c) !== name.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/** Index past the next `>` at or after `from` (the end of a bogus comment), or the input's end. */
+function skipTo(s: string, from: number): number {
+  const gt = s.indexOf('>', from);
+  return gt < 0 ? s.length : gt + 1;
+}
+
+/** Index of the `</name` (any case, then whitespace, `/` or `>`) that ends a raw-text body, or -1. */
+function specialEnd(s: string, from: number, name: string): number {
+  for (let i = s.indexOf('</', from); i >= 0; i = s.indexOf('</', i + 2)) {
+    const after = i + 2 + name.length;
+    if (after < s.length && isSectionEnd(s.charCodeAt(after)) && s.slice(i + 2, after).toLowerCase() === name) return i;
+    if (after >= s.length) return -1;
+  }
+  return -1;
+}
