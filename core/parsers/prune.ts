@@ -1,8 +1,8 @@
 /**
  * A page cut down to what a parser reads, built without tokenising the page in full. A
  * parser names the elements it reads (`Keep`: ids, attributes, classes of a start tag); one
- * tag-level scan of the lean page (`TagScanner` feeding htmlparser2's Parser, so the element
- * structure is the full parse's) keeps each such element whole, and of everything else only
+ * tag-level scan of the lean page (`TagScanner` feeding `TagTree`, htmlparser2's tree rules, so
+ * the element structure is the full parse's) keeps each such element whole, and of everything else only
  * the start tags of the kept elements' ancestors. The DOM of the cut is the full DOM with every
  * element that neither is kept, lies inside a kept one, nor is an ancestor of one removed
  * (and the text of those ancestors): kept subtrees are node for node the same, their
@@ -11,14 +11,14 @@
  * test ancestors); siblings of kept elements that are not kept are gone.
  *
  * Why the cut parses the same: at each kept element's start tag the cut has exactly the full
- * parse's open elements (the ancestors), so the Parser takes the same decisions (implied
+ * parse's open elements (the ancestors), so the parser takes the same decisions (implied
  * closes, the ignored nested `<form>`, foreign content) inside it; a kept element closed
  * implicitly gets an explicit end tag at the point the full parse closed it.
  */
-import { Parser } from 'htmlparser2';
 import type { Document } from 'domhandler';
 import { dataUris, emptyDataUris, leanDom, stripRawText } from './load.js';
-import { TagAttributes, TagScanner, type ScanCursor, type ScanOptions } from './tag-scan.js';
+import { TagAttributes, TagScanner, type ScanCursor } from './tag-scan.js';
+import { TagTree, type TreeHandler } from './tag-tree.js';
 
 /**
  * Which elements a parser reads. `test` sees each element outside kept subtrees: its tag name,
@@ -43,8 +43,8 @@ interface Open {
   shell: string | null;
 }
 
-/** Parser handler writing the cut: kept subtrees whole, their ancestors' start and end tags. */
-class PruneHandler {
+/** Tree handler writing the cut: kept subtrees whole, their ancestors' start and end tags. */
+class PruneHandler implements TreeHandler {
   readonly out: string[] = [];
   kept = 0;
   private readonly stack: Open[] = [];
@@ -111,9 +111,7 @@ class PruneHandler {
 export function prunedHtml(lean: string, keep: Keep): { html: string; kept: number } | null {
   const cursor: ScanCursor = { event: 'open', tagStart: 0, tagEnd: 0, attrs: new TagAttributes(keep.attrs), complete: true };
   const handler = new PruneHandler(lean, keep, cursor);
-  const options: ScanOptions = { decodeEntities: false, Tokenizer: TagScanner, cursor };
-  new Parser(handler, options).end(lean);
-  if (!cursor.complete) return null;
+  if (!new TagScanner(cursor, new TagTree(handler)).run(lean)) return null;
   return { html: handler.out.join(''), kept: handler.kept };
 }
 

@@ -1,16 +1,25 @@
 /**
- * A tag-level tokenizer for htmlparser2's `Parser`: it reports start tags, end tags and the end
- * of input exactly where htmlparser2's own tokenizer (HTML mode) does, but jumps over text,
+ * A tag-level tokenizer: it reports start tags, end tags and the end of input exactly where
+ * htmlparser2's own tokenizer (HTML mode) does, with the same callbacks, but jumps over text,
  * quoted attribute values and raw-text element bodies with `indexOf` and reports no text,
- * comments or attributes. The Parser, fed by it, still does the tree building (implied closes,
- * void elements, foreign content, the ignored second `<form>`), so a handler sees the same
- * element structure as a full parse at a fraction of the cost. Pure, no I/O.
+ * comments or attribute events. `TagTree` (the Parser's tree rules) turns the tags into the
+ * element structure of a full parse, at a fraction of its cost. Pure, no I/O.
  *
  * The scan writes the position of the tag being reported, and the attributes of a start tag
- * that the caller watches, into a shared `ScanCursor` the handler reads in its callbacks.
+ * that the caller watches, into a shared `ScanCursor` the tree's handler reads in its callbacks.
  */
-import { Tokenizer, type ParserOptions, type TokenizerCallbacks } from 'htmlparser2';
 import { decodeHTMLAttribute } from 'entities/decode';
+
+/** What the scan reports (htmlparser2's tokenizer callbacks that shape the tree; tag names in lower case). */
+export interface TagSink {
+  onopentagname(name: string): void;
+  onopentagend(gt: number): void;
+  onselfclosingtag(gt: number): void;
+  onclosetag(name: string): void;
+  onend(): void;
+  /** Whether the current element is in SVG or MathML content (raw-text tags are ordinary there). */
+  isInForeignContext(): boolean;
+}
 
 export interface ScanCursor {
   /** `open` while a start tag's name is handled (implied closes), `opened` at its `>`, `close` for an end tag, `end` at the end of input. */
@@ -37,7 +46,12 @@ export class TagAttributes {
   private readonly from: number[] = [];
   private readonly to: number[] = [];
 
-  constructor(readonly watch: readonly string[]) {}
+  /** Watched names by length (an attribute name is compared only with names of its length). */
+  readonly byLength: (readonly string[] | undefined)[] = [];
+
+  constructor(watch: readonly string[]) {
+    for (const w of watch) this.byLength[w.length] = [...(this.byLength[w.length] ?? []), w];
+  }
 
   /** Forgets the previous tag's attributes. */
   reset(source: string): void {
@@ -71,10 +85,6 @@ export class TagAttributes {
   }
 }
 
-export interface ScanOptions extends ParserOptions {
-  cursor: ScanCursor;
-}
-
 const GT = 0x3e;
 const SLASH = 0x2f;
 const EQ = 0x3d;
@@ -98,23 +108,21 @@ function isAlpha(c: number): boolean {
 /** Elements whose body the tokenizer reads as text up to their own end tag (outside foreign content). */
 const SPECIAL = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 
-export class TagScanner extends Tokenizer {
-  private readonly cb: TokenizerCallbacks;
-  private readonly cursor: ScanCursor;
+export class TagScanner {
+  constructor(
+    private readonly cursor: ScanCursor,
+    private readonly cb: TagSink,
+  ) {}
 
-  constructor(options: { xmlMode?: boolean; decodeEntities?: boolean; recognizeSelfClosing?: boolean }, cbs: TokenizerCallbacks) {
-    super(options, cbs);
-    this.cb = cbs;
-    this.cursor = (options as ScanOptions).cursor;
-  }
-
-  override write(chunk: string): void {
-    if (!this.scan(chunk)) this.cursor.complete = false;
-  }
-
-  override end(): void {
+  /** Scans a whole document and reports its end; false (and no end) when it stopped early. */
+  run(s: string): boolean {
+    if (!this.scan(s)) {
+      this.cursor.complete = false;
+      return false;
+    }
     this.cursor.event = 'end';
     this.cb.onend();
+    return true;
   }
 
   /** Scans one whole document (the Parser is given it in one `end(html)`). False when it stops early. */
@@ -144,11 +152,11 @@ export class TagScanner extends Tokenizer {
     // Input ending in a tag name: the tokenizer drops the tag.
     if (j >= n) return n;
     const lower = s.slice(lt + 1, j).toLowerCase();
-    const special = SPECIAL.has(lower) && !this.cb.isInForeignContext?.();
+    const special = SPECIAL.has(lower) && !this.cb.isInForeignContext();
     cur.event = 'open';
     cur.tagStart = lt;
     cur.attrs.reset(s);
-    this.cb.onopentagname(lt + 1, j);
+    this.cb.onopentagname(lower);
     let k = j;
     while (k < n) {
       const c = s.charCodeAt(k);
@@ -199,9 +207,11 @@ export class TagScanner extends Tokenizer {
 
   private attribute(s: string, nameStart: number, nameEnd: number, from: number, to: number): void {
     const attrs = this.cursor.attrs;
-    const len = nameEnd - nameStart;
-    for (const w of attrs.watch) {
-      if (w.length !== len || !sameName(s, nameStart, w)) continue;
+    const names = attrs.byLength[nameEnd - nameStart];
+    if (names === undefined) return;
+    for (let i = 0; i < names.length; i++) {
+      const w = names[i] as string;
+      if (!sameName(s, nameStart, w)) continue;
       attrs.add(w, from, to);
       return;
     }
@@ -224,7 +234,7 @@ export class TagScanner extends Tokenizer {
     cur.attrs.reset(s);
     const close = s.indexOf('>', nameEnd);
     cur.tagEnd = close < 0 ? s.length : close + 1;
-    this.cb.onclosetag(end + 2, nameEnd);
+    this.cb.onclosetag(special);
     return cur.tagEnd;
   }
 
@@ -245,7 +255,7 @@ export class TagScanner extends Tokenizer {
     cur.attrs.reset(s);
     const close = s.indexOf('>', j);
     cur.tagEnd = close < 0 ? n : close + 1;
-    this.cb.onclosetag(lt + 2, j);
+    this.cb.onclosetag(s.slice(lt + 2, j).toLowerCase());
     return cur.tagEnd;
   }
 

@@ -10,6 +10,7 @@ import { one } from '../../core/parsers/dom.js';
 import type { PageInput } from '../../core/parsers/types.js';
 import { pageOf } from '../../core/targets/mkt1/common.js';
 import { parseProduct, productOf } from '../../core/targets/mkt1/product.js';
+import { hasVideos } from '../../core/targets/mkt1/product-media.js';
 import { PRODUCT_KEEP } from '../../core/targets/mkt1/regions.js';
 import { PRODUCTS, WORDS } from '../sites/mkt1-data.js';
 import { productPage } from '../sites/mkt1-product.js';
@@ -117,5 +118,16 @@ describe('fallback to the whole page', () => {
     for (const html of [HAND['ids repeated in a carousel, rows and bullets beside look-alike tables'] + '<math><![CDATA[x]]></math>', strange + '<div title="unclosed']) {
       expect(parseProduct(input(html))).toEqual(whole(input(html)));
     }
+  });
+});
+
+describe('raw-page reads', () => {
+  test('the video block is looked for in the first 2,000,000 characters, as before', () => {
+    const doc = pageOf(input('<p>x</p>')).doc;
+    const block = '"videos" :\n [ {"url":"v"}]';
+    expect(hasVideos(doc, `<script>var d = {${block}};</script>`)).toBe(true);
+    expect(hasVideos(doc, `<script>var d = {"videos": []};</script>`)).toBe(false);
+    expect(hasVideos(doc, `${' '.repeat(1_999_990)}${block}`)).toBe(false);
+    expect(hasVideos(doc, `${' '.repeat(1_999_970)}${block}`)).toBe(true);
   });
 });
