@@ -16,7 +16,8 @@
  * implicitly gets an explicit end tag at the point the full parse closed it.
  */
 import type { Document } from 'domhandler';
-import { dataUris, emptyDataUris, leanDom, stripRawText } from './load.js';
+import { dataUris, emptyDataUris, stripRawText } from './lean.js';
+import { leanDom } from './load.js';
 import { TagAttributes, TagScanner, type ScanCursor } from './tag-scan.js';
 import { TagTree, type TreeHandler } from './tag-tree.js';
 
