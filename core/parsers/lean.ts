@@ -105,6 +105,77 @@ function closingTag(html: string, tag: string, openedAt: number, from: number): 
 }
 
 /**
+ * `stripRawText`'s removals, followed along a tokenizer's walk of the raw page (`TagScanner`
+ * with a tracker): where the tokenizer meets a comment or a script, style or svg start tag, the
+ * removal strip makes there, and where the lean page goes on. The two walks agree on where tags
+ * start and end except in markup no real page is built of; where they could part (a `<` inside
+ * an end tag, a bogus comment or a raw-text body; an `=` strip reads as an attribute's and the
+ * tokenizer does not; strip stopping early at an unclosed comment or raw element) `ok` turns
+ * false and the caller strips the page first instead.
+ */
+export class StripTracker {
+  /** [from, to) ranges of the raw page strip removes, in page order. */
+  readonly removed: number[] = [];
+  ok = true;
+
+  /** At `<!--` (lt): the index past the removed comment, or -1 when strip stops there. */
+  comment(html: string, lt: number): number {
+    const end = html.indexOf('-->', lt + 4);
+    if (end < 0) return this.fail();
+    this.removed.push(lt, end + 3);
+    return end + 3;
+  }
+
+  /** After a start tag (`<` at lt, `>` at gt): where the lean page goes on (past a removed body). */
+  rawBody(html: string, lt: number, gt: number): number {
+    const tag = rawTag(html, lt);
+    // A self-closing script, style or svg keeps its body.
+    if (tag === null || html.charCodeAt(gt - 1) === 0x2f) return gt + 1;
+    const close = closingTag(html, tag, lt, gt + 1);
+    if (close < 0) return this.fail();
+    this.removed.push(gt + 1, close);
+    return close;
+  }
+
+  /** A span the tokenizer skips whole (an end tag, a bogus comment, a raw-text body): strip would look for tags in it. */
+  plain(html: string, from: number, to: number): void {
+    const lt = html.indexOf('<', from);
+    if (lt >= 0 && lt < to) this.fail();
+  }
+
+  /**
+   * An `=` in a start tag at `at`, which the tokenizer reads as the start of an attribute value
+   * (`assigns`) or as a plain character: strip reads every `=` as one, skipping characters up
+   * to U+0020 to a quote. The walks part when they disagree on a quoted value.
+   */
+  equals(html: string, at: number, assigns: boolean): void {
+    let k = at + 1;
+    if (assigns && html.charCodeAt(k) > 0x20) return;
+    while (k < html.length && html.charCodeAt(k) <= 0x20) k++;
+    const q = html.charCodeAt(k);
+    const stripQuoted = q === 0x22 || q === 0x27;
+    if (!assigns) {
+      if (stripQuoted) this.fail();
+      return;
+    }
+    // The tokenizer skips only its own whitespace before the value: a quote strip reaches past
+    // other control characters opens no value for it.
+    let t = at + 1;
+    while (t < html.length && isTokenizerSpace(html.charCodeAt(t))) t++;
+    if (stripQuoted && t !== k) this.fail();
+  }
+
+  private fail(): number {
+    this.ok = false;
+    return -1;
+  }
+}
+
+function isTokenizerSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0c || c === 0x0d;
+}
+
+/**
  * The text the DOM is built from: raw-text bodies and comments stripped (`stripRawText`), and
  * inline `data:` images (base64 thumbnails, often a third of what is left of a page) emptied:
  * no parser reads them, and the tokenizer would otherwise walk every byte.
@@ -119,11 +190,19 @@ const JS_SPACE = /\s/;
 /**
  * The inline `data:` URIs `/(["'(])data:[a-z]+\/[^"')\s]{200,}/g` matches, as [start, end)
  * ranges after the opening quote or parenthesis, found by indexOf: the regular expression tests
- * every quote and parenthesis of the page, this only the `data:` occurrences.
+ * every quote and parenthesis of the page, this only the `data:` occurrences. URIs starting in
+ * a `skip` range ([from, to) pairs in order) are not looked at.
  */
-export function dataUris(s: string): number[] {
+export function dataUris(s: string, skip: readonly number[] = []): number[] {
   const ranges: number[] = [];
+  let k = 0;
   for (let i = s.indexOf('data:', 1); i >= 0; i = s.indexOf('data:', i + 5)) {
+    // Inside a `skip` range (a body strip removes): go on past it.
+    while (k < skip.length && (skip[k + 1] as number) <= i) k += 2;
+    if (k < skip.length && (skip[k] as number) <= i) {
+      i = (skip[k + 1] as number) - 5;
+      continue;
+    }
     const before = s.charCodeAt(i - 1);
     if (before !== 0x22 && before !== 0x27 && before !== 0x28) continue;
     let j = i + 5;

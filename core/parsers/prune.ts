@@ -16,7 +16,7 @@
  * implicitly gets an explicit end tag at the point the full parse closed it.
  */
 import type { Document } from 'domhandler';
-import { dataUris, emptyDataUris, stripRawText } from './lean.js';
+import { dataUris, emptyDataUris, leanHtml, StripTracker, stripRawText } from './lean.js';
 import { leanDom } from './load.js';
 import { TagAttributes, TagScanner, type ScanCursor } from './tag-scan.js';
 import { TagTree, type TreeHandler } from './tag-tree.js';
@@ -107,12 +107,13 @@ class PruneHandler implements TreeHandler {
 
 /**
  * The cut of a lean page (`leanHtml`) and how many elements were kept, or null when the scan
- * met markup it leaves to the full tokenizer (CDATA, input ending inside a tag).
+ * met markup it leaves to the full tokenizer (CDATA, input ending inside a tag). With `strip`,
+ * `html` is the raw page read as its lean page (see `TagScanner`), and the cut is raw.
  */
-export function prunedHtml(lean: string, keep: Keep): { html: string; kept: number } | null {
+export function prunedHtml(html: string, keep: Keep, strip?: StripTracker): { html: string; kept: number } | null {
   const cursor: ScanCursor = { event: 'open', tagStart: 0, tagEnd: 0, attrs: new TagAttributes(keep.attrs), complete: true };
-  const handler = new PruneHandler(lean, keep, cursor);
-  if (!new TagScanner(cursor, new TagTree(handler)).run(lean)) return null;
+  const handler = new PruneHandler(html, keep, cursor);
+  if (!new TagScanner(cursor, new TagTree(handler), strip).run(html)) return null;
   return { html: handler.out.join(''), kept: handler.kept };
 }
 
@@ -120,20 +121,36 @@ export function prunedHtml(lean: string, keep: Keep): { html: string; kept: numb
  * The DOM of the page cut to the elements `keep` names, or null when the scan stopped early
  * (the caller then loads the whole page with `loadHtml`).
  *
- * `leanHtml` empties inline `data:` URIs of the whole page (a second copy of 1-2 MB); here they
- * are emptied in the cut only. Both give the same DOM when every such URI lies inside one token
+ * The raw page is scanned as its lean page (one walk instead of strip's and the scan's) and the
+ * cut is made lean; when the two walks could part, the page is stripped first and the lean page
+ * scanned. `leanHtml` empties inline `data:` URIs of the whole page; here they are emptied in
+ * the cut only. Both give the same DOM when every URI the lean page keeps lies inside one token
  * (an attribute value, a text run without markup): the scan then sees the same tags, and the
  * URIs of the kept parts are all in the cut. A URI running across `<` or `>` takes the
  * whole-page way.
  */
 export function loadPruned(html: string, keep: Keep): Document | null {
+  const strip = new StripTracker();
+  const raw = prunedHtml(html, keep, strip);
+  if (raw && !urisAcrossMarkup(html, strip.removed)) return leanDom(leanHtml(raw.html));
   const stripped = stripRawText(html);
   const uris = dataUris(stripped);
-  let acrossMarkup = false;
-  for (let r = 0; r < uris.length && !acrossMarkup; r += 2) {
-    const run = stripped.slice(uris[r], uris[r + 1]);
-    acrossMarkup = run.indexOf('<') >= 0 || run.indexOf('>') >= 0;
-  }
-  const cut = prunedHtml(acrossMarkup ? emptyDataUris(stripped, uris) : stripped, keep);
+  const across = urisAcrossMarkup(stripped, [], uris);
+  const cut = prunedHtml(across ? emptyDataUris(stripped, uris) : stripped, keep);
   return cut ? leanDom(emptyDataUris(cut.html)) : null;
+}
+
+/**
+ * Whether a `data:` URI of the lean page runs across `<` or `>`: on the raw page, one starting
+ * outside the `removed` ranges and holding either (one running into a removed range holds the
+ * `<` of the tag or comment before it), or one right after a removed range (strip would join it
+ * to what precedes the range).
+ */
+function urisAcrossMarkup(page: string, removed: readonly number[], uris = dataUris(page, removed)): boolean {
+  for (let r = 1; r < removed.length; r += 2) if (page.startsWith('data:', removed[r] as number)) return true;
+  for (let u = 0; u < uris.length; u += 2) {
+    const run = page.slice(uris[u], uris[u + 1]);
+    if (run.indexOf('<') >= 0 || run.indexOf('>') >= 0) return true;
+  }
+  return false;
 }

@@ -9,6 +9,7 @@
  * that the caller watches, into a shared `ScanCursor` the tree's handler reads in its callbacks.
  */
 import { decodeHTMLAttribute } from 'entities/decode';
+import type { StripTracker } from './lean.js';
 
 /** What the scan reports (htmlparser2's tokenizer callbacks that shape the tree; tag names in lower case). */
 export interface TagSink {
@@ -95,6 +96,16 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0c || c === 0x0d;
 }
 
+/** Character classes of the tag walk (ASCII): the tokenizer's whitespace, `/` and `>`, `=`. */
+const SPACE = 1;
+const END = 2;
+const EQ_CLASS = 4;
+const CLASS = new Uint8Array(128);
+for (const c of [0x20, 0x0a, 0x09, 0x0c, 0x0d]) CLASS[c] = SPACE;
+CLASS[SLASH] = END;
+CLASS[GT] = END;
+CLASS[EQ] = EQ_CLASS;
+
 /** The tokenizer's end of a tag-name section: whitespace, `/` or `>`. */
 function isSectionEnd(c: number): boolean {
   return c === SLASH || c === GT || isSpace(c);
@@ -108,15 +119,22 @@ function isAlpha(c: number): boolean {
 /** Elements whose body the tokenizer reads as text up to their own end tag (outside foreign content). */
 const SPECIAL = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 
+/**
+ * With a `StripTracker` the scan reads the raw page as the tokenizer would read
+ * `stripRawText(page)`: comments and script, style and svg bodies are stepped over as strip
+ * removes them, and the tracker is shown every place where strip's walk could part from the
+ * tokenizer's (then the scan stops, and the caller strips the page first).
+ */
 export class TagScanner {
   constructor(
     private readonly cursor: ScanCursor,
     private readonly cb: TagSink,
+    private readonly strip?: StripTracker,
   ) {}
 
   /** Scans a whole document and reports its end; false (and no end) when it stopped early. */
   run(s: string): boolean {
-    if (!this.scan(s)) {
+    if (!this.scan(s) || (this.strip !== undefined && !this.strip.ok)) {
       this.cursor.complete = false;
       return false;
     }
@@ -136,10 +154,10 @@ export class TagScanner {
       const c = s.charCodeAt(lt + 1);
       if (isAlpha(c)) i = this.startTag(s, lt);
       else if (c === SLASH) i = this.endTag(s, lt);
-      else if (c === 0x21 /* ! */) i = this.declaration(s, lt);
-      else if (c === 0x3f /* ? */) i = skipTo(s, lt + 2);
+      else if (c === 0x21 /* ! */) i = this.strip && lt + 4 < n && s.startsWith('<!--', lt) ? this.strip.comment(s, lt) : this.declaration(s, lt);
+      else if (c === 0x3f /* ? */) i = this.skipTo(s, lt + 2);
       else i = lt + 1;
-      if (i < 0) return false;
+      if (i < 0 || (this.strip !== undefined && !this.strip.ok)) return false;
     }
     return true;
   }
@@ -147,8 +165,13 @@ export class TagScanner {
   private startTag(s: string, lt: number): number {
     const n = s.length;
     const cur = this.cursor;
+    const strip = this.strip;
     let j = lt + 2;
-    while (j < n && !isSectionEnd(s.charCodeAt(j))) j++;
+    for (; j < n; j++) {
+      const c = s.charCodeAt(j);
+      if (c < 128 && (CLASS[c] as number) & (SPACE | END)) break;
+      if (c === EQ && strip) strip.equals(s, j, false);
+    }
     // Input ending in a tag name: the tokenizer drops the tag.
     if (j >= n) return n;
     const lower = s.slice(lt + 1, j).toLowerCase();
@@ -172,15 +195,24 @@ export class TagScanner {
         continue;
       }
       // An attribute name runs to `=`, whitespace, `/` or `>` (its first character can be `=`).
+      if (c === EQ && strip) strip.equals(s, k, false);
       const nameStart = k++;
-      while (k < n) {
+      for (; k < n; k++) {
         const d = s.charCodeAt(k);
-        if (d === EQ || isSectionEnd(d)) break;
-        k++;
+        if (d < 128 && (CLASS[d] as number) & (SPACE | END | EQ_CLASS)) break;
       }
       const nameEnd = k;
+      if (s.charCodeAt(k) === EQ && s.charCodeAt(k + 1) === DQ) {
+        // The usual `name="value"`.
+        const close = s.indexOf('"', k + 2);
+        if (close < 0) return -1;
+        this.attribute(s, nameStart, nameEnd, k + 2, close);
+        k = close + 1;
+        continue;
+      }
       while (k < n && isSpace(s.charCodeAt(k))) k++;
       if (k < n && s.charCodeAt(k) === EQ) {
+        strip?.equals(s, k, true);
         k++;
         while (k < n && isSpace(s.charCodeAt(k))) k++;
         if (k >= n) return -1;
@@ -192,10 +224,10 @@ export class TagScanner {
           k = close + 1;
         } else {
           const from = k;
-          while (k < n) {
+          for (; k < n; k++) {
             const d = s.charCodeAt(k);
             if (d === GT || isSpace(d)) break;
-            k++;
+            if (d === EQ && strip) strip.equals(s, k, false);
           }
           this.attribute(s, nameStart, nameEnd, from, k);
         }
@@ -224,9 +256,11 @@ export class TagScanner {
     cur.tagEnd = gt + 1;
     if (selfClosing) this.cb.onselfclosingtag(gt);
     else this.cb.onopentagend(gt);
-    if (special === null) return gt + 1;
-    if (special === 'plaintext') return s.length;
-    const end = specialEnd(s, gt + 1, special);
+    // Where the (lean) page goes on: past the body strip removes.
+    const body = this.strip ? this.strip.rawBody(s, cur.tagStart, gt) : gt + 1;
+    if (special === null || body < 0) return body;
+    const end = special === 'plaintext' ? -1 : specialEnd(s, body, special);
+    this.strip?.plain(s, body, end < 0 ? s.length : end);
     if (end < 0) return s.length;
     const nameEnd = end + 2 + special.length;
     cur.event = 'close';
@@ -244,7 +278,7 @@ export class TagScanner {
     const c = s.charCodeAt(lt + 2);
     if (c === GT) return lt + 3;
     // `</ x>`, `</1>`: a bogus comment up to the next `>`.
-    if (!isAlpha(c)) return skipTo(s, lt + 2);
+    if (!isAlpha(c)) return this.skipTo(s, lt + 2);
     let j = lt + 3;
     while (j < n && !isSectionEnd(s.charCodeAt(j))) j++;
     if (j >= n) return n;
@@ -255,6 +289,7 @@ export class TagScanner {
     cur.attrs.reset(s);
     const close = s.indexOf('>', j);
     cur.tagEnd = close < 0 ? n : close + 1;
+    this.strip?.plain(s, lt + 2, cur.tagEnd);
     this.cb.onclosetag(s.slice(lt + 2, j).toLowerCase());
     return cur.tagEnd;
   }
@@ -262,16 +297,25 @@ export class TagScanner {
   /** `<!...>`: doctype, comments and bogus comments; CDATA is left to the full tokenizer. */
   private declaration(s: string, lt: number): number {
     const c = s.charCodeAt(lt + 2);
-    if (c === 0x5b /* [ */) return s.startsWith('CDATA[', lt + 3) ? -1 : skipTo(s, lt + 3);
+    if (c === 0x5b /* [ */) return s.startsWith('CDATA[', lt + 3) ? -1 : this.skipTo(s, lt + 3);
     if (c === GT) return lt + 3;
-    if (c !== 0x2d /* - */ || s.charCodeAt(lt + 3) !== 0x2d) return skipTo(s, lt + 2);
+    if (c !== 0x2d /* - */ || s.charCodeAt(lt + 3) !== 0x2d) return this.skipTo(s, lt + 2);
     // `<!--`: abruptly closed (`<!-->`, `<!--->`), else up to the first `-->` or `--!>`.
     if (s.charCodeAt(lt + 4) === GT) return lt + 5;
     if (s.charCodeAt(lt + 4) === 0x2d && s.charCodeAt(lt + 5) === GT) return lt + 6;
     const a = s.indexOf('-->', lt + 4);
     const b = s.indexOf('--!>', lt + 4);
-    if (a < 0 && b < 0) return s.length;
-    return a >= 0 && (b < 0 || a < b) ? a + 3 : b + 4;
+    const end = a < 0 && b < 0 ? s.length : a >= 0 && (b < 0 || a < b) ? a + 3 : b + 4;
+    this.strip?.plain(s, lt + 4, end);
+    return end;
+  }
+
+  /** Index past the next `>` at or after `from` (the end of a bogus comment), or the input's end. */
+  private skipTo(s: string, from: number): number {
+    const gt = s.indexOf('>', from);
+    const end = gt < 0 ? s.length : gt + 1;
+    this.strip?.plain(s, from, end);
+    return end;
   }
 }
 
@@ -282,12 +326,6 @@ function sameName(s: string, at: number, name: string): boolean {
     if ((isAlpha(c) ? c | 0x20 : c) !== name.charCodeAt(i)) return false;
   }
   return true;
-}
-
-/** Index past the next `>` at or after `from` (the end of a bogus comment), or the input's end. */
-function skipTo(s: string, from: number): number {
-  const gt = s.indexOf('>', from);
-  return gt < 0 ? s.length : gt + 1;
 }
 
 /** Index of the `</name` (any case, then whitespace, `/` or `>`) that ends a raw-text body, or -1. */

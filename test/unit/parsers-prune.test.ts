@@ -9,6 +9,7 @@
 import type { AnyNode, Element } from 'domhandler';
 import { describe, expect, test } from 'vitest';
 import { leanDom, leanHtml, loadHtml } from '../../core/parsers/load.js';
+import { StripTracker } from '../../core/parsers/lean.js';
 import { loadPruned, prunedHtml, type Keep } from '../../core/parsers/prune.js';
 import type { TagAttributes } from '../../core/parsers/tag-scan.js';
 import { mulberry32 } from '../helpers/random.js';
@@ -117,6 +118,57 @@ describe('random markup soup', () => {
         expect({ seed, tree: got }).toEqual({ seed, tree: restricted(loadHtml(html).children, keep, []) });
       }
     }
+  });
+});
+
+/**
+ * Pages as real ones are written (scripts, styles and SVG with markup inside, comments around
+ * markup, odd but common attributes, data: URIs in attributes): the raw page is scanned as its
+ * lean page in one walk (`StripTracker`), which must not give up on them.
+ */
+function page(seed: number): string {
+  const r = mulberry32(seed * 7919);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+  const tags = ['div', 'p', 'span', 'b', 'li', 'ul', 'table', 'tr', 'td', 'form', 'option', 'select', 'h1', 'a', 'br', 'img', 'input', 'math', 'mi', 'section', 'dd', 'dt'];
+  const uri = `data:image/png;base64,${'A'.repeat(210)}`;
+  const attrs = [' id="x"', ' id=y', " class='k'", ' class="k z"', ' class=shell', ' title="a>b"', " t='<script>x</script>'", ' d="<!-- c -->"', ' disabled', ' a="b"c=d', ' u=a=b', ` src='${uri}'`, ' v = "w>"'];
+  const bits: string[] = [];
+  for (let i = 0, n = 10 + Math.floor(r() * 100); i < n; i++) {
+    const x = r();
+    const tag = pick(tags);
+    if (x < 0.4) bits.push(`<${r() < 0.1 ? tag.toUpperCase() : tag}${Array.from({ length: Math.floor(r() * 3) }, () => pick(attrs)).join('')}>`);
+    else if (x < 0.65) bits.push(`</${tag}>`);
+    else if (x < 0.8) bits.push(pick(['text', ' ', 'a &amp; b', '< b', '>', `(${uri} y`, '<title>t</title>', '<textarea>plain</textarea>']));
+    else bits.push(pick(['<!-- c -->', '<!-- <div id=x class=k> -->', '<!-- a --!> <b id=x> -->', '<!DOCTYPE html>', '<script>var a = "<div id=x>";</script>', '<SCRIPT type="x">if (a<b) "</div>"</SCRIPT>', '<style>.a{}</style>', '<svg viewBox="0"><b id="x" class="k">in svg</b><path d="M0"/></svg>', '<svg/>', '<noscript><b id=x>ns</b></noscript>']));
+  }
+  return bits.join('');
+}
+
+describe('the raw page scanned as its lean page', () => {
+  test('300 pages, four ways of keeping: one walk, and the same DOM', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const html = page(seed);
+      for (const keep of [byId, byClass, shells, tagged]) {
+        expect({ seed, oneWalk: prunedHtml(html, keep, new StripTracker()) !== null }).toEqual({ seed, oneWalk: true });
+        const doc = loadPruned(html, keep);
+        expect({ seed, tree: doc && doc.children.filter(isElement).map(ser) }).toEqual({ seed, tree: restricted(loadHtml(html).children, keep, []) });
+      }
+    }
+  });
+
+  test.each([
+    ['markup inside an end tag', '<div id="x">a</div <!-- b -->><p id="y">c</p>'],
+    ['a comment strip ends at --> and the tokenizer at --!>', '<!-- a --!> <div id="x">in</div> --><p id="y">p</p>'],
+    ['an = strip reads as a value', '<div id="x" a=b="c>d">e</div><p id="y">f</p>'],
+    ['a control character before a quote', '<div id="x" a=\x0b"c>d">e</div><p id="y">f</p>'],
+    ['markup in a raw-text body', '<textarea id="x"><!-- </textarea> --></textarea><p id="y">f</p>'],
+    ['a self-closed script over markup', '<script src="a"/><p id="x">not a p</p></script><p id="y">p</p>'],
+    ['an unclosed comment', '<p id="x">a</p><!-- <p id="y">b</p>'],
+    ['an unclosed script', '<p id="x">a</p><script>var a; <p id="y">b</p>'],
+    ['a script closed in another case', '<script>a</SCRIPT><p id="x">b</p></script><p id="y">c</p>'],
+    ['a data: URI joined across a removed comment', `<p id="x" title="a<!-- c -->data:x/${'a'.repeat(250)}">b</p>`],
+  ])('where the walks could part (%s): the page is stripped first, and the DOM is the same', (_name, html) => {
+    expect(loadPruned(html, byId)?.children.filter(isElement).map(ser)).toEqual(restricted(loadHtml(html).children, byId, []));
   });
 });
 
