@@ -29,7 +29,7 @@ export interface Page {
  * as before.
  */
 export function pageOf(input: PageInput, keep?: Keep, recognised?: (doc: Document) => boolean): Page {
-  const cut = keep ? loadPruned(input.html, keep) : null;
+  const cut = keep ? cutPage(input.html, keep) : null;
   const doc = cut && (!recognised || recognised(cut)) ? cut : loadHtml(input.html);
   // The request's domain, else the page URL's, else the page's own canonical or og:url link.
   const own = attr(one('link[rel=canonical]', doc), 'href') ?? attr(one('meta[property="og:url"]', doc), 'content');
@@ -41,6 +41,15 @@ export function pageOf(input: PageInput, keep?: Keep, recognised?: (doc: Documen
   // A requested currency preference shows prices in that currency: it is the better hint.
   const wanted = typeof input.params.currency === 'string' ? input.params.currency.toUpperCase() : undefined;
   return { doc, html: input.html, url: input.url, domain, currency: wanted ?? currencyOfDomain(domain) };
+}
+
+/** The cut page, or null: the cut only saves time, so anything going wrong in it means the whole page. */
+function cutPage(html: string, keep: Keep): Document | null {
+  try {
+    return loadPruned(html, keep);
+  } catch {
+    return null;
+  }
 }
 
 /** The reference service's parse status codes. */
