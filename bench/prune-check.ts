@@ -15,7 +15,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { leanHtml, StripTracker } from '../core/parsers/lean.js';
 import { loadHtml } from '../core/parsers/load.js';
 import { loadPruned, prunedHtml, type Keep } from '../core/parsers/prune.js';
-import type { TagAttributes } from '../core/parsers/tag-scan.js';
+import type { TagAttributes } from '../core/parsers/tag-cursor.js';
 import { PRODUCT_KEEP } from '../core/targets/mkt1/regions.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/fixtures');

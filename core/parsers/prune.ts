@@ -18,7 +18,8 @@
 import type { Document } from 'domhandler';
 import { dataUris, emptyDataUris, leanHtml, StripTracker, stripRawText } from './lean.js';
 import { leanDom } from './load.js';
-import { TagAttributes, TagScanner, type ScanCursor } from './tag-scan.js';
+import { TagAttributes, type ScanCursor } from './tag-cursor.js';
+import { TagScanner } from './tag-scan.js';
 import { TagTree, type TreeHandler } from './tag-tree.js';
 
 /**

@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { leanDom, leanHtml, loadHtml } from '../../core/parsers/load.js';
 import { StripTracker } from '../../core/parsers/lean.js';
 import { loadPruned, prunedHtml, type Keep } from '../../core/parsers/prune.js';
-import type { TagAttributes } from '../../core/parsers/tag-scan.js';
+import type { TagAttributes } from '../../core/parsers/tag-cursor.js';
 import { mulberry32 } from '../helpers/random.js';
 
 function ser(n: AnyNode): string {
