@@ -1,112 +1,14 @@
 /**
- * Loading a page for the parsers: the raw-content strip and the DOM build. Pure, no I/O.
+ * Loading a page for the parsers: the DOM build of the lean page (lean.ts). Pure, no I/O.
  */
-import { Parser } from 'htmlparser2';
+import { Parser, Tokenizer } from 'htmlparser2';
 import { DomHandler } from 'domhandler';
 import type { Document, Element, Text } from 'domhandler';
 import { decodeInPlace } from './entities.js';
 import type { RawEntities } from './entities.js';
+import { leanHtml } from './lean.js';
 
-/**
- * Removes what no parser reads before the page is tokenised: the bodies of `<script>`, `<style>`
- * and `<svg>` elements (the tags stay) and comments. Real result pages carry 1-2 MB of inline
- * script, style and vector paths; dropping them roughly halves tokenising time. A plain indexOf
- * scan, linear and allocation-light.
- *
- * Start tags are stepped over whole, quoted attribute values included: pages carry HTML inside
- * attributes (a product page's widget config holds `<title></title><style>…`), and a `<style`
- * found there is not an element; stripping from it to the next real `</style>` would swallow
- * the attribute's closing quote and most of the page.
- */
-export function stripRawText(html: string): string {
-  const parts: string[] = [];
-  let pos = 0;
-  let i = 0;
-  for (;;) {
-    i = html.indexOf('<', i);
-    if (i < 0 || i + 4 >= html.length) break;
-    if (html.startsWith('<!--', i)) {
-      const end = html.indexOf('-->', i + 4);
-      if (end < 0) break;
-      parts.push(html.slice(pos, i));
-      pos = i = end + 3;
-      continue;
-    }
-    const tag = rawTag(html, i);
-    if (tag === null) {
-      if (!isLetter(html.charCodeAt(i + 1))) {
-        i += 1;
-        continue;
-      }
-      const end = tagEnd(html, i);
-      if (end < 0) break;
-      i = end + 1;
-      continue;
-    }
-    const open = tagEnd(html, i);
-    if (open < 0) break;
-    if (html.charCodeAt(open - 1) === 0x2f /* self-closing */) {
-      i = open + 1;
-      continue;
-    }
-    const close = closingTag(html, tag, i, open + 1);
-    if (close < 0) break;
-    parts.push(html.slice(pos, open + 1));
-    pos = i = close;
-    i += 2;
-  }
-  if (pos === 0) return html;
-  parts.push(html.slice(pos));
-  return parts.join('');
-}
-
-function isLetter(c: number): boolean {
-  const l = c | 0x20;
-  return l >= 0x61 && l <= 0x7a;
-}
-
-/**
- * Index of the `>` that ends the start tag opening at `i`, or -1. A quote opens a value only
- * after `=` (as in the tokenizer); quoted values are skipped with indexOf, the rest of the tag
- * (names, unquoted values) is walked, which on real pages is a small part of the bytes.
- */
-function tagEnd(html: string, i: number): number {
-  for (let j = i + 1; j < html.length; j++) {
-    const c = html.charCodeAt(j);
-    if (c === 0x3e /* > */) return j;
-    if (c !== 0x3d /* = */) continue;
-    let k = j + 1;
-    while (k < html.length && html.charCodeAt(k) <= 0x20) k++;
-    const q = html.charCodeAt(k);
-    if (q === 0x22 || q === 0x27) {
-      const close = html.indexOf(q === 0x22 ? '"' : "'", k + 1);
-      if (close < 0) return -1;
-      j = close;
-    } else j = k - 1;
-  }
-  return -1;
-}
-
-/** `script`, `style` or `svg` when a raw-content element opens at `i`, else null. */
-function rawTag(html: string, i: number): string | null {
-  const c = html.charCodeAt(i + 1) | 0x20;
-  if (c !== 0x73 /* s */) return null;
-  const head = html.slice(i + 1, i + 8).toLowerCase();
-  const tag = head.startsWith('script') ? 'script' : head.startsWith('style') ? 'style' : head.startsWith('svg') ? 'svg' : null;
-  if (tag === null) return null;
-  const after = html.charCodeAt(i + 1 + tag.length);
-  // `<scripts>` or `<styled>` are not the raw-content elements.
-  return after === 0x3e || after === 0x20 || after === 0x2f || after === 0x09 || after === 0x0a || after === 0x0d ? tag : null;
-}
-
-/**
- * The closing tag, in the case the opening tag was written in (lower or upper; mixed case is
- * not seen on result pages). Searching both cases every time would rescan the page per element.
- */
-function closingTag(html: string, tag: string, openedAt: number, from: number): number {
-  const upper = html.charCodeAt(openedAt + 1) < 0x61;
-  return html.indexOf(`</${upper ? tag.toUpperCase() : tag}`, from);
-}
+export { leanHtml, stripRawText } from './lean.js';
 
 /** What the load handler saw of a page: its elements (for the query index) and the strings holding `&`. */
 export interface PageSeed {
@@ -134,25 +36,27 @@ class LoadHandler extends DomHandler {
   /** Whether the tokenizer decoded entities itself (nothing left to decode). */
   decoded = false;
 
-  /** Attribute names of the tag being read (first occurrence of each) and whether its value holds `&`. */
-  private names: string[] = [];
-  private amps: boolean[] = [];
+  /**
+   * Attribute names of the tag being read (first occurrence of each) and whether its value holds
+   * `&`: arrays reused from tag to tag, `count` entries valid (a fresh pair per tag was a good
+   * part of the load's garbage).
+   */
+  private readonly names: string[] = [];
+  private readonly amps: boolean[] = [];
+  private count = 0;
 
   // The parser reports the tag name, then each attribute, then `onopentag`; a repeated name keeps
   // its first value, as in `attribs`. Enumerating the fresh `attribs` object instead is a slow
   // path. A second `<form>` gets attributes but no `onopentagname`/`onopentag`: the reset here
   // drops them.
   onopentagname(): void {
-    if (this.names.length > 0) {
-      this.names = [];
-      this.amps = [];
-    }
+    this.count = 0;
   }
 
   onattribute(name: string, value: string): void {
-    if (this.names.includes(name)) return;
-    this.names.push(name);
-    this.amps.push(value.indexOf('&') >= 0);
+    for (let i = 0; i < this.count; i++) if (this.names[i] === name) return;
+    this.names[this.count] = name;
+    this.amps[this.count++] = value.indexOf('&') >= 0;
   }
 
   override onopentag(name: string, attribs: Record<string, string>): void {
@@ -160,9 +64,8 @@ class LoadHandler extends DomHandler {
     const el = this.tagStack[this.tagStack.length - 1] as Element;
     const tag = el.type === 'tag';
     if (tag) this.seed.elements.push(el);
-    const names = this.names;
-    for (let i = 0; i < names.length; i++) {
-      const key = names[i];
+    for (let i = 0; i < this.count; i++) {
+      const key = this.names[i] as string;
       if (tag) {
         const list = this.seed.byAttr.get(key);
         if (list) list.push(el);
@@ -170,7 +73,7 @@ class LoadHandler extends DomHandler {
       }
       if (this.amps[i]) this.raw.attrs.push({ el, name: key });
     }
-    this.onopentagname();
+    this.count = 0;
   }
 
   override ontext(data: string): void {
@@ -183,10 +86,41 @@ class LoadHandler extends DomHandler {
   }
 }
 
+/** The tokenizer's state `fastForwardTo` reads and moves (htmlparser2 12's private fields). */
+interface TokenizerState {
+  buffer: string;
+  index: number;
+  offset: number;
+}
+
+/** One-character strings of the ASCII codes the tokenizer skips to (`<`, `>`, quotes, `-`, `]`, `?`). */
+const CHARS: string[] = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
+
+/**
+ * htmlparser2's tokenizer, with `fastForwardTo` (the skip to the next `<` of text, the closing
+ * quote of an attribute value, the `>` of an end tag or a comment's next `-`) done by indexOf
+ * instead of a charCodeAt loop: the same stop, found natively. On attribute-heavy pages the
+ * loop was a sixth of the parse. The method is internal to htmlparser2 12, so it is replaced on
+ * the prototype; test/unit/parsers-load.test.ts holds the DOM to the stock tokenizer's.
+ */
+export class FastTokenizer extends Tokenizer {}
+Object.defineProperty(FastTokenizer.prototype, 'fastForwardTo', {
+  value(this: TokenizerState, c: number): boolean {
+    const at = this.buffer.indexOf(CHARS[c] ?? String.fromCharCode(c), this.index + 1 - this.offset);
+    if (at >= 0) {
+      this.index = at + this.offset;
+      return true;
+    }
+    // As the loop leaves it: the caller's `index++` ends the buffer.
+    this.index = this.buffer.length + this.offset - 1;
+    return false;
+  },
+});
+
 function parseWith(html: string, decodeEntities: boolean): LoadHandler {
   const handler = new LoadHandler();
   handler.decoded = decodeEntities;
-  new Parser(handler, { decodeEntities }).end(html);
+  new Parser(handler, { decodeEntities, Tokenizer: FastTokenizer }).end(html);
   return handler;
 }
 
@@ -198,20 +132,23 @@ function hasCdata(html: string): boolean {
 }
 
 /**
- * Inline `data:` images (base64 thumbnails, often a third of what is left of a page) are emptied
- * too: no parser reads them, and the tokenizer would otherwise walk every byte.
+ * The DOM of a lean page (see `leanHtml`), with its seed for the query index.
  *
  * The page is tokenised without entity decoding: htmlparser2 then skips text and attribute
  * values with indexOf instead of stepping through every character (about a third of the parse).
  * The few strings holding `&` are decoded afterwards by `decodeInPlace`, giving the same DOM as
  * a decoding parse (checked node for node on every captured page).
  */
-export function loadHtml(html: string): Document {
-  const lean = stripRawText(html).replace(/(["'(])data:[a-z]+\/[^"')\s]{200,}/g, '$1');
+export function leanDom(lean: string): Document {
   // CDATA sections (foreign content) are never decoded and can share a text node with decoded
   // text, which the re-tokenising cannot reproduce: such pages take the decoding parse.
   let handler = hasCdata(lean) ? parseWith(lean, true) : parseWith(lean, false);
   if (!handler.decoded && !decodeInPlace(handler.raw)) handler = parseWith(lean, true);
   seeds.set(handler.root, handler.seed);
   return handler.root;
+}
+
+/** The DOM parsers read: `leanDom(leanHtml(html))`. */
+export function loadHtml(html: string): Document {
+  return leanDom(leanHtml(html));
 }

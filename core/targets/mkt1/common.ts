@@ -7,6 +7,7 @@
 import type { Document, Element } from '../../parsers/dom.js';
 import { all, attr, contains, loadHtml, one, text } from '../../parsers/dom.js';
 import { parseCount, parsePrice, parseRating } from '../../parsers/money.js';
+import { loadPruned, type Keep } from '../../parsers/prune.js';
 import type { PageInput, ParseStatus } from '../../parsers/types.js';
 import { currencyOfDomain, domainOfUrl, MKT1_DEFAULT_DOMAIN } from './marketplaces.js';
 
@@ -21,8 +22,15 @@ export interface Page {
   currency: string | undefined;
 }
 
-export function pageOf(input: PageInput): Page {
-  const doc = loadHtml(input.html);
+/**
+ * The page context. With `keep`, the DOM holds only the elements the parser reads (see
+ * regions.ts); when that cut lacks what `recognised` looks for (the page is not of the kind
+ * expected, or the scan stopped early) the whole page is loaded, so a strange page is parsed
+ * as before.
+ */
+export function pageOf(input: PageInput, keep?: Keep, recognised?: (doc: Document) => boolean): Page {
+  const cut = keep ? cutPage(input.html, keep) : null;
+  const doc = cut && (!recognised || recognised(cut)) ? cut : loadHtml(input.html);
   // The request's domain, else the page URL's, else the page's own canonical or og:url link.
   const own = attr(one('link[rel=canonical]', doc), 'href') ?? attr(one('meta[property="og:url"]', doc), 'content');
   const domain =
@@ -33,6 +41,15 @@ export function pageOf(input: PageInput): Page {
   // A requested currency preference shows prices in that currency: it is the better hint.
   const wanted = typeof input.params.currency === 'string' ? input.params.currency.toUpperCase() : undefined;
   return { doc, html: input.html, url: input.url, domain, currency: wanted ?? currencyOfDomain(domain) };
+}
+
+/** The cut page, or null: the cut only saves time, so anything going wrong in it means the whole page. */
+function cutPage(html: string, keep: Keep): Document | null {
+  try {
+    return loadPruned(html, keep);
+  } catch {
+    return null;
+  }
 }
 
 /** The reference service's parse status codes. */

@@ -157,5 +157,21 @@ export function reviews(doc: Document): Review[] {
 export function hasVideos(doc: Document, html: string): boolean {
   const count = textAt('#videoCount', doc);
   if (count) return (countOf(count) ?? 1) > 0;
-  return /"videos"\s*:\s*\[\s*\{/.test(html.slice(0, 2_000_000));
+  return videosBlock(html);
+}
+
+const VIDEOS = /"videos"\s*:\s*\[\s*\{/y;
+
+/**
+ * `/"videos"\s*:\s*\[\s*\{/.test(html.slice(0, 2_000_000))`, tried only where `"videos"` occurs:
+ * the regular expression alone walks the whole 2 MB page.
+ */
+function videosBlock(html: string): boolean {
+  const limit = Math.min(html.length, 2_000_000);
+  for (let at = html.indexOf('"videos"'); at >= 0 && at < limit; at = html.indexOf('"videos"', at + 8)) {
+    VIDEOS.lastIndex = at;
+    const m = VIDEOS.exec(html);
+    if (m && at + m[0].length <= limit) return true;
+  }
+  return false;
 }
