@@ -41,13 +41,15 @@ export interface SearchItem {
 
 const SPONSORED_LABEL = /^(sponsored|gesponsert|patrocinado|sponsorisé|sponsorizzato|gesponsord|sponsrad|sponsorowane|スポンサー)/i;
 
-/** Classes whose first element a card field reads. */
-const KEYS = [
+/** Classes whose first element a card field reads (list-regions.ts keeps them in a cut card). */
+export const CARD_KEYS = [
   'puis-sponsored-label-text', 's-sponsored-label-text', 's-sponsored-info-icon', 's-label-popover-default', 'a-icon-prime', 's-prime',
   's-coupon-unclipped', 's-coupon-clipped', 'a-badge-text', 'a-badge-label', 'a-truncate-full', 's-image', 'udm-primary-delivery-message',
 ] as const;
-type Key = (typeof KEYS)[number];
-const KEY_SET: ReadonlySet<string> = new Set(KEYS);
+type Key = (typeof CARD_KEYS)[number];
+const KEY_SET: ReadonlySet<string> = new Set(CARD_KEYS);
+/** The `data-cy` parts `readCard` reads (list-regions.ts keeps them whole in a cut card). */
+export const CARD_RECIPES = ['title-recipe', 'price-recipe', 'reviews-block', 'secondary-offer-recipe', 'delivery-recipe'] as const;
 const BADGE: ReadonlySet<string> = new Set(['a-badge-text', 'a-badge-label', 's-label-popover-default']);
 
 /**

@@ -13,6 +13,7 @@ import { all, attr, closest, hasClass, one, text } from '../../parsers/dom.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import type { Page } from './common.js';
 import { hrefOf, inside, isBotWall, pageOf, statusCode } from './common.js';
+import { cardsComplete, RESULT, SEARCH_KEEP } from './list-regions.js';
 import { snake } from './product-info.js';
 import type { SearchItem } from './search-item.js';
 import { indexCard, isSponsored, readCard } from './search-item.js';
@@ -23,8 +24,6 @@ export interface Refinement {
   value: string;
   refinement_display_name: string;
 }
-
-const RESULT = 'div.s-result-item[data-component-type=s-search-result]';
 
 function results(doc: Document, page: Page): { organic: SearchItem[]; paid: SearchItem[] } {
   const organic: SearchItem[] = [];
@@ -143,7 +142,9 @@ function queryOf(input: PageInput, doc: Document): string {
 
 export function parseSearch(input: PageInput): Parsed {
   if (isBotWall(input.html)) return { json: null, status: 'blocked' };
-  const page = pageOf(input);
+  // The DOM is cut to what the blocks below read (list-regions.ts); a page whose cut lacks
+  // complete result cards is loaded whole.
+  const page = pageOf(input, SEARCH_KEEP, cardsComplete);
   const { doc } = page;
   const b = new Blocks();
   const { organic, paid } = b.run('results', () => results(doc, page), { organic: [], paid: [] });
