@@ -140,11 +140,17 @@ function queryOf(input: PageInput, doc: Document): string {
   return attr(one('#twotabsearchtextbox', doc), 'value') ?? '';
 }
 
+/**
+ * The search page. Its DOM is cut to the elements the blocks below read (list-regions.ts);
+ * a page whose cut lacks complete result cards is loaded whole.
+ */
 export function parseSearch(input: PageInput): Parsed {
   if (isBotWall(input.html)) return { json: null, status: 'blocked' };
-  // The DOM is cut to what the blocks below read (list-regions.ts); a page whose cut lacks
-  // complete result cards is loaded whole.
-  const page = pageOf(input, SEARCH_KEEP, cardsComplete);
+  return searchOf(input, pageOf(input, SEARCH_KEEP, cardsComplete));
+}
+
+/** The search JSON of a loaded page (the cut one, or the whole one: the same answer). */
+export function searchOf(input: PageInput, page: Page): Parsed {
   const { doc } = page;
   const b = new Blocks();
   const { organic, paid } = b.run('results', () => results(doc, page), { organic: [], paid: [] });
