@@ -15,11 +15,11 @@
  * `cardsComplete` checks the cut for that, and the search parser loads the whole page when any
  * card lacks one (or when the cut has no result card at all: not a search page we know).
  */
-import type { Document, Element } from '../../parsers/dom.js';
-import { all, one } from '../../parsers/dom.js';
+import type { AnyNode, Document, Element } from '../../parsers/dom.js';
+import { all } from '../../parsers/dom.js';
 import type { Keep } from '../../parsers/prune.js';
 import type { TagAttributes } from '../../parsers/tag-cursor.js';
-import { CARD_KEYS, CARD_RECIPES } from './search-item.js';
+import { CARD_KEY_CLASS, CARD_RECIPES } from './search-item.js';
 
 /** The result cards `results()` reads (search.ts). */
 export const RESULT = 'div.s-result-item[data-component-type=s-search-result]';
@@ -41,8 +41,6 @@ const classes = (names: readonly string[]) => new RegExp(`(?:^|\\s)(?:${names.jo
 const PAGINATION = classes(['s-pagination-strip', 'a-pagination']);
 /** What `recognised` only tests for presence: kept as shells (start tags). */
 const MARKS = classes(['s-no-outline', 's-no-results', 's-main-slot']);
-/** Classes whose first element a card's index reads (search-item.ts). */
-const CARD_CLASSES = classes(CARD_KEYS);
 /** Headings of a filter group (`refinements` reads the first in each group). */
 const HEADING = classes(['sf-refinement-heading']);
 const BOLD = classes(['a-text-bold', 'puis-bold-weight-text']);
@@ -56,7 +54,7 @@ function readInCard(tag: string, a: TagAttributes, cls: string, component: strin
   const cy = a.get('data-cy');
   if (cy !== undefined && RECIPES.has(cy)) return true;
   if (component !== undefined && CARD_COMPONENTS.has(component)) return true;
-  return CARD_CLASSES.test(cls);
+  return CARD_KEY_CLASS.test(cls);
 }
 
 /** Inside the filter panel (`#s-refinements`): every `div[id]` (a group, or what bounds one), headings, `rh=` links. */
@@ -96,11 +94,25 @@ export const SEARCH_KEEP: Keep = {
   },
 };
 
+/** Whether a card holds the recipes `indexCard` finds (`tag` elements below the card), in one walk. */
+function hasRecipes(card: Element): boolean {
+  const missing = new Set<string>(NEEDED_RECIPES);
+  const stack: AnyNode[] = [...card.children];
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (node.type !== 'tag') continue;
+    const cy = node.attribs['data-cy'];
+    if (cy !== undefined && missing.delete(cy) && missing.size === 0) return true;
+    for (const c of node.children) stack.push(c);
+  }
+  return false;
+}
+
 /**
  * Whether the cut answers as the whole page: it has result cards, and each has the recipes
  * `readCard` reads instead of the whole card. (Cards are cut; the recipes, when present, are whole.)
  */
 export function cardsComplete(doc: Document): boolean {
   const cards = all(RESULT, doc);
-  return cards.length > 0 && cards.every((card: Element) => NEEDED_RECIPES.every((r) => one(`[data-cy="${r}"]`, card) !== null));
+  return cards.length > 0 && cards.every(hasRecipes);
 }

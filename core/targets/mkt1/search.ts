@@ -155,7 +155,9 @@ export function searchOf(input: PageInput, page: Page): Parsed {
   const b = new Blocks();
   const { organic, paid } = b.run('results', () => results(doc, page), { organic: [], paid: [] });
   const { suggested, choice } = b.run('widgets', () => widgets(doc, page), { suggested: [], choice: [] });
-  const bar = text(one('[data-component-type=s-result-info-bar] h1, [data-component-type=s-result-info-bar] h2, [data-component-type=s-result-info-bar] .a-section', doc));
+  // The first `h1, h2, .a-section` inside the count bar, looked up inside the bars: as a
+  // page-wide selector it tested every `.a-section` of the page against its ancestors.
+  const bar = text(inside('[data-component-type=s-result-info-bar]', 'h1, h2, .a-section', doc)[0]);
   const count = resultCount(bar.split(/ for | für | pour | para | per | voor /)[0] ?? '');
   const json = {
     url: input.url,
