@@ -10,8 +10,8 @@ import { describe, expect, test } from 'vitest';
 import { one } from '../../core/parsers/dom.js';
 import type { PageInput } from '../../core/parsers/types.js';
 import { pageOf } from '../../core/targets/mkt1/common.js';
-import { cardsComplete, SEARCH_KEEP } from '../../core/targets/mkt1/list-regions.js';
-import { parseSearch, searchOf } from '../../core/targets/mkt1/search.js';
+import { SEARCH_KEEP } from '../../core/targets/mkt1/list-regions.js';
+import { cutComplete, parseSearch, searchOf } from '../../core/targets/mkt1/search.js';
 import { WORDS } from '../sites/mkt1-data.js';
 import { searchPage } from '../sites/mkt1-lists.js';
 import type { View } from '../sites/mkt1-shell.js';
@@ -25,7 +25,7 @@ const VIEWS: View[] = [
 const whole = (input: PageInput) => searchOf(input, pageOf(input));
 const input = (html: string, url = 'https://www.example.com/s?k=charger'): PageInput => ({ html, url, page: 1, params: {} });
 /** The page the parser reads: the cut, unless the fallback loaded the whole page. */
-const readPage = (i: PageInput) => pageOf(i, SEARCH_KEEP, cardsComplete).doc;
+const readPage = (i: PageInput) => pageOf(i, SEARCH_KEEP, cutComplete).doc;
 
 describe('simulator search pages: the cut gives the whole page answer', () => {
   const pages: [string, string][] = [];
@@ -43,12 +43,14 @@ const shell = (body: string) =>
   `<input type="text" id="twotabsearchtextbox" value="charger">${body}</body></html>`;
 
 /** A 2024+ card: recipes, and around them the parts no field reads (swatches, add-to-cart, side sheets). */
-function card(asin: string, opts: { ad?: boolean; range?: boolean; noPriceRecipe?: boolean; badge?: string; coupon?: string } = {}): string {
+function card(asin: string, opts: { ad?: boolean; range?: boolean; noPriceRecipe?: boolean; badge?: string; coupon?: string; grid?: 'item' | 'inner' } = {}): string {
   const price = (amount: string, strike = false) =>
     `<span class="a-price"${strike ? ' data-a-strike="true"' : ''}><span class="a-offscreen">$${amount}</span><span aria-hidden="true"><span class="a-price-whole">${amount.split('.')[0]}.</span></span></span>`;
   const prices = `<div class="a-row a-size-base a-color-base"><a class="a-link-normal s-no-hover" href="/dp/${asin}">${price('19.99')}${opts.range ? ` - ${price('24.99')}` : ''}</a><div class="a-section aok-inline-block"><span class="a-size-base a-color-secondary">List: </span>${price('29.99', true)}</div></div>`;
   return (
-    `<div data-asin="${asin}" data-component-type="s-search-result" class="sg-col-20-of-24 s-result-item s-asin${opts.ad ? ' AdHolder' : ''}"><div class="sg-col-inner"><span class="a-declarative"><div class="puis-card-container" data-cy="asin-faceout-container">` +
+    // A grid widget's card: the id on the grid item, or only on the add-to-cart container inside.
+    (opts.grid === 'item' ? `<div data-asin="${asin}" class="sg-col-4-of-24 s-result-item sg-col">` : opts.grid === 'inner' ? '<div class="a-section a-spacing-base desktop-grid-content-view">' : `<div data-asin="${asin}" data-component-type="s-search-result" class="sg-col-20-of-24 s-result-item s-asin${opts.ad ? ' AdHolder' : ''}">`) +
+    `<div class="sg-col-inner"><span class="a-declarative"><div class="puis-card-container" data-cy="asin-faceout-container">` +
     `<div class="puis-status-badge-container">${opts.badge ? `<span data-component-type="s-status-badge-component"><span class="a-badge-label"><span class="a-badge-text">${opts.badge}</span></span></span>` : ''}</div>` +
     `<div data-cy="image-container"><a class="a-link-normal s-no-outline" href="/dp/${asin}"><img class="s-image" src="https://m.media-amazon.com/images/I/${asin}.jpg" alt="Charger ${asin}"></a></div>` +
     `<div class="puisg-col"><div data-cy="title-recipe" class="a-section">${opts.ad ? '<a class="puis-sponsored-label-text" href="javascript:void(0)"><span class="a-color-secondary">Sponsored</span></a>' : ''}` +
@@ -59,9 +61,10 @@ function card(asin: string, opts: { ad?: boolean; range?: boolean; noPriceRecipe
     `<div data-cy="delivery-recipe" class="a-section"><div class="a-row a-color-secondary"><div data-cy="delivery-block" class="udm-delivery-block"><div class="a-row a-color-base udm-primary-delivery-message">FREE delivery <span class="a-text-bold">Sat, Aug 22</span></div></div></div></div>` +
     (opts.coupon ? `<div class="a-row"><span data-component-type="s-coupon-component"><span class="s-coupon-unclipped">${opts.coupon}</span></span></div>` : '') +
     `<div data-cy="certification-recipe"><div id="pc-side-sheet-${asin}" class="aok-hidden"><a class="a-link-normal" href="/certs">Certified</a><span class="a-price"><span class="a-offscreen">$1.00</span></span></div></div>` +
-    `<div class="puis-cta-capsule"><div data-cy="add-to-cart" class="puis-atcb-container"><form method="post" action="/cart/add-to-cart"><input type="hidden" name="items[0.base][asin]" value="${asin}"><button aria-label="Add to cart 12 items" class="a-button-text">Add to cart</button></form></div></div>` +
+    `<div class="puis-cta-capsule"><div data-cy="add-to-cart" class="puis-atcb-container"><div class="atc-faceout-container"${opts.grid === 'inner' ? ` data-asin="${asin}"` : ''}></div><form method="post" action="/cart/add-to-cart"><input type="hidden" name="items[0.base][asin]" value="${asin}"><button aria-label="Add to cart 12 items" class="a-button-text">Add to cart</button></form></div></div>` +
     `<div data-cy="secondary-offer-recipe" class="a-section"><div class="a-row a-size-base a-color-secondary"><a href="/gp/offer-listing/${asin}">More Buying Choices <span class="a-color-base">$14.50</span> (12+ used &amp; new offers)</a></div></div>` +
-    `<div class="s-color-swatch-container"><div class="s-color-swatch-outer-circle"><a class="a-link-normal" href="/dp/B0SWATCH01"><img src="/swatch.jpg" alt="Black"></a><span class="a-price"><span class="a-offscreen">$2.00</span></span><i class="a-icon a-icon-prime"></i></div></div>` +
+    // Swatches show images: not in a grid card whose id is deep inside (its card is the nearest box with an image).
+    (opts.grid === 'inner' ? '' : `<div class="s-color-swatch-container"><div class="s-color-swatch-outer-circle"><a class="a-link-normal" href="/dp/B0SWATCH01"><img src="/swatch.jpg" alt="Black"></a><span class="a-price"><span class="a-offscreen">$2.00</span></span><i class="a-icon a-icon-prime"></i></div></div>`) +
     `</div></div></div></div></span></div></div>`
   );
 }
@@ -73,6 +76,10 @@ const carousel = (heading: string, cls = '') =>
     .map((asin) => `<li class="a-carousel-card"><div class="a-section a-spacing-base"><img src="/c/${asin}.jpg" alt="Carousel ${asin}"><a href="/dp/${asin}"><h2><span>Carousel ${asin}</span></h2></a><span class="a-price"><span class="a-offscreen">$9.00</span></span><div class="atc-faceout-container" data-asin="${asin}"><form><input type="submit" aria-label="Add"></form></div></div></li>`)
     .join('') +
   `</ol></div></div>`;
+
+/** A grid widget (cut: its cards must have recipes) of recipe cards, or of `cards` given. */
+const grid = (heading: string, cards = card('B0GRIDITM1', { grid: 'item' }) + card('B0GRIDITM2', { grid: 'item', badge: 'Overall Pick' }).replace('<img class="s-image" ', '<img ') + card('B0GRIDINN1', { grid: 'inner' })) =>
+  `<div class="sg-col-20-of-24 s-result-item sg-col-0-of-12 s-widget sg-col s-widget-spacing-large"><div class="sg-col-inner"><div class="a-section"><span class="a-size-medium-plus a-color-base">${heading}</span></div><div class="s-grid">${cards}</div></div></div>`;
 
 const refinements =
   `<div id="s-refinements" class="a-section a-spacing-none"><div class="a-section a-spacing-double-large">` +
@@ -100,7 +107,7 @@ const HAND: Record<string, string> = {
     card('B0CARD0001', { ad: true }) + card('B0CARD0002', { badge: 'Best Seller', coupon: 'Save 15% with coupon' }) + card('B0CARD0003', { range: true, badge: "Amazon's Choice" }) + card('B0CARD0004', { coupon: 'Save $5.00 with coupon' }),
   ),
   'widgets between the results: a carousel, a choice grid, a sponsored widget with a widget and a video inside': page(card('B0CARD0001') + card('B0CARD0002', { ad: true }), {
-    widgets: carousel('Trending now') + carousel("Amazon's Choice for charger") + video,
+    widgets: carousel('Trending now') + grid('More results') + carousel("Amazon's Choice for charger") + grid("Amazon's Choice: Overall Pick") + video,
   }),
   'a card without data-asin, a card nested in a card, an image without its class': page(
     card('B0CARD0001').replace('data-asin="B0CARD0001"', 'data-asin=""') +
@@ -115,14 +122,20 @@ describe('hand-written search pages: the cut gives the whole page answer', () =>
     const cut = parseSearch(i);
     expect(cut.status).toBe('parsed');
     expect(cut).toEqual(whole(i));
-    // They are cut: what no field reads (the add-to-cart form, the side sheet) is not in the DOM.
-    expect(one('[data-cy=add-to-cart], [data-cy=certification-recipe]', readPage(i))).toBeNull();
+    // They are cut: what no field reads (the certification side sheet) is not in the DOM.
+    expect(one('[data-cy=certification-recipe]', readPage(i))).toBeNull();
   });
 });
 
 describe('fallback to the whole page', () => {
   test('a card without its price recipe: the whole page is loaded, and parsed as before', () => {
     const i = input(page(card('B0CARD0001') + card('B0CARD0002', { noPriceRecipe: true, range: true })));
+    expect(one('form', readPage(i))).not.toBeNull();
+    expect(parseSearch(i)).toEqual(whole(i));
+  });
+
+  test('a grid widget with a card without recipes: the whole page is loaded, and parsed as before', () => {
+    const i = input(page(card('B0CARD0001'), { widgets: grid('Related', card('B0GRIDITM1', { grid: 'item' }) + carousel('Inner').replace(/s-widget/, 'x-widget')) }));
     expect(one('form', readPage(i))).not.toBeNull();
     expect(parseSearch(i)).toEqual(whole(i));
   });

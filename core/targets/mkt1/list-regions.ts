@@ -45,6 +45,11 @@ const MARKS = classes(['s-no-outline', 's-no-results', 's-main-slot']);
 const HEADING = classes(['sf-refinement-heading']);
 const BOLD = classes(['a-text-bold', 'puis-bold-weight-text']);
 const RESULT_ITEM = classes(['s-result-item']);
+/** Grid-column widgets (carousels and grids of recipe cards): cut; the full-width ones (brand and video cards without recipes) are kept whole. */
+const GRID_WIDGET = classes(['sg-col']);
+/** Heading classes of a widget (`widgets` reads the first heading in each). */
+const WIDGET_HEADING = classes(['a-carousel-heading']);
+const WIDGET_SPAN_HEADING = classes(['a-size-medium-plus', 'a-size-large']);
 const WIDGET = classes(['s-widget']);
 const AD = classes(['AdHolder']);
 
@@ -57,6 +62,17 @@ function readInCard(tag: string, a: TagAttributes, cls: string, component: strin
   return CARD_KEY_CLASS.test(cls);
 }
 
+/** Inside a widget shell: its headings, images and product ids (`cardOf` finds a card by them); the cards' parts are read by `readInCard`. */
+function readInWidget(tag: string, a: TagAttributes, cls: string): boolean | string {
+  if (tag === 'img' || tag === 'h2' || WIDGET_HEADING.test(cls) || (tag === 'span' && WIDGET_SPAN_HEADING.test(cls))) return true;
+  return a.has('data-asin') ? 'asin' : false;
+}
+
+/** Whether the cut keeps a (not sponsored) widget as a shell: the search parser checks its cards for recipes. */
+export function isCutWidget(cls: string): boolean {
+  return GRID_WIDGET.test(cls);
+}
+
 /** Inside the filter panel (`#s-refinements`): every `div[id]` (a group, or what bounds one), headings, `rh=` links. */
 function readInRefinements(tag: string, a: TagAttributes, cls: string): boolean | string {
   if (tag === 'div' && a.has('id')) return 'refinements';
@@ -67,14 +83,14 @@ function readInRefinements(tag: string, a: TagAttributes, cls: string): boolean 
 
 /** The elements of a search page the search parser reads. */
 export const SEARCH_KEEP: Keep = {
-  attrs: ['id', 'class', 'data-component-type', 'data-cy', 'rel', 'property', 'href'],
+  attrs: ['id', 'class', 'data-component-type', 'data-cy', 'data-asin', 'rel', 'property', 'href'],
   test(tag, a, within) {
     const component = a.get('data-component-type');
     if (component !== undefined && WHOLE_COMPONENTS.has(component)) return true;
     const cls = a.get('class') ?? '';
     if (tag === 'div' && RESULT_ITEM.test(cls)) {
-      // Widgets between the results: read whole (carousel cards have no recipes); sponsored ones are skipped.
-      if (WIDGET.test(cls)) return AD.test(cls) ? 'mark' : true;
+      // Widgets between the results: sponsored ones are skipped (a shell); grid widgets are cut, others read whole.
+      if (WIDGET.test(cls)) return AD.test(cls) ? 'mark' : isCutWidget(cls) ? 'widget' : true;
       if (component === 's-search-result') return 'card';
     }
     if (PAGINATION.test(cls)) return true;
@@ -83,7 +99,12 @@ export const SEARCH_KEEP: Keep = {
     if (id === 'twotabsearchtextbox') return true;
     if (tag === 'link' ? a.get('rel') === 'canonical' : tag === 'meta' && a.get('property') === 'og:url') return true;
     if (within.length > 0) {
-      if (within.includes('card') && readInCard(tag, a, cls, component)) return true;
+      const inWidget = within.includes('widget');
+      if ((inWidget || within.includes('card')) && readInCard(tag, a, cls, component)) return true;
+      if (inWidget) {
+        const verdict = readInWidget(tag, a, cls);
+        if (verdict !== false) return verdict;
+      }
       if (within.includes('refinements')) {
         const verdict = readInRefinements(tag, a, cls);
         if (verdict !== false) return verdict;
@@ -95,7 +116,7 @@ export const SEARCH_KEEP: Keep = {
 };
 
 /** Whether a card holds the recipes `indexCard` finds (`tag` elements below the card), in one walk. */
-function hasRecipes(card: Element): boolean {
+export function hasRecipes(card: Element): boolean {
   const missing = new Set<string>(NEEDED_RECIPES);
   const stack: AnyNode[] = [...card.children];
   while (stack.length > 0) {
