@@ -45,6 +45,8 @@ const MARKS = classes(['s-no-outline', 's-no-results', 's-main-slot']);
 const HEADING = classes(['sf-refinement-heading']);
 const BOLD = classes(['a-text-bold', 'puis-bold-weight-text']);
 const RESULT_ITEM = classes(['s-result-item']);
+/** Any of the classes looked for outside shells (result items, pagination, marks). */
+const PAGE_CLASSES = classes(['s-result-item', 's-pagination-strip', 'a-pagination', 's-no-outline', 's-no-results', 's-main-slot']);
 /** Grid-column widgets (carousels and grids of recipe cards): cut; the full-width ones (brand and video cards without recipes) are kept whole. */
 const GRID_WIDGET = classes(['sg-col']);
 /** Heading classes of a widget (`widgets` reads the first heading in each). */
@@ -88,12 +90,16 @@ export const SEARCH_KEEP: Keep = {
     const component = a.get('data-component-type');
     if (component !== undefined && WHOLE_COMPONENTS.has(component)) return true;
     const cls = a.get('class') ?? '';
-    if (tag === 'div' && RESULT_ITEM.test(cls)) {
-      // Widgets between the results: sponsored ones are skipped (a shell); grid widgets are cut, others read whole.
-      if (WIDGET.test(cls)) return AD.test(cls) ? 'mark' : isCutWidget(cls) ? 'widget' : true;
-      if (component === 's-search-result') return 'card';
+    // One test for the classes looked for anywhere; most tags have none of them.
+    const named = cls !== '' && PAGE_CLASSES.test(cls);
+    if (named) {
+      if (tag === 'div' && RESULT_ITEM.test(cls)) {
+        // Widgets between the results: sponsored ones are skipped (a shell); grid widgets are cut, others read whole.
+        if (WIDGET.test(cls)) return AD.test(cls) ? 'mark' : isCutWidget(cls) ? 'widget' : true;
+        if (component === 's-search-result') return 'card';
+      }
+      if (PAGINATION.test(cls)) return true;
     }
-    if (PAGINATION.test(cls)) return true;
     const id = a.get('id');
     if (id === 's-refinements') return 'refinements';
     if (id === 'twotabsearchtextbox') return true;
@@ -110,7 +116,7 @@ export const SEARCH_KEEP: Keep = {
         if (verdict !== false) return verdict;
       }
     }
-    if (component === 's-search-results' || id === 'search' || MARKS.test(cls)) return 'mark';
+    if (component === 's-search-results' || id === 'search' || (named && MARKS.test(cls))) return 'mark';
     return false;
   },
 };
