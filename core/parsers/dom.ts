@@ -178,8 +178,15 @@ export function all(selector: string, root: AnyNode | AnyNode[]): Element[] {
   for (const g of groups) for (const el of candidatesOf(idx, g)) if (!seen.has(el) && test(el)) seen.add(el);
   const out = [...seen];
   if (groups.length > 1 && out.length > 1) {
-    const order = orderOf(idx);
-    out.sort((a, b) => order.get(a)! - order.get(b)!);
+    // A few matches are placed by a search of the element list: the position map of a whole
+    // page (thousands of entries) cost more than the query it sorted.
+    if (idx.order === null && out.length <= 8) {
+      const pos = new Map(out.map((el) => [el, idx.elements.indexOf(el)]));
+      out.sort((a, b) => pos.get(a)! - pos.get(b)!);
+    } else {
+      const order = orderOf(idx);
+      out.sort((a, b) => order.get(a)! - order.get(b)!);
+    }
   }
   return out;
 }
