@@ -1,4 +1,5 @@
 import { selectAll } from 'css-select';
+import type { AnyNode, Element } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { jsonAfter, rawJsonAfter, scriptBodies, scriptJsonById, valueEnd } from '../../core/parsers/embedded.js';
@@ -75,7 +76,7 @@ describe('page-wide class queries', () => {
       '<p class=" b\tc " id="4"></p><span class="bb" id="5"></span><i class="&#98;" id="6"></i><div class="b" id="7"><b class="a" id="8"></b></div>';
     const doc = loadHtml(html);
     const ids = (sel: string) => all(sel, doc).map((el) => el.attribs.id);
-    const expected = (sel: string) => selectAll(sel, parseDocument(html)).map((el) => el.attribs.id);
+    const expected = (sel: string) => selectAll<AnyNode, Element>(sel, parseDocument(html)).map((el) => el.attribs.id);
     for (const sel of ['.b', '.x&y', '.c', '.a', '.bb', 'div.b', '.c, .a', '.a, #5, .x&y', 'b, .c, i']) expect(ids(sel)).toEqual(expected(sel));
   });
 });
