@@ -13,7 +13,10 @@
  * A card is cut on the assumption that it has the title, price and reviews recipes: without
  * one, `readCard` reads the whole card (`text(card)` for a price range, the card's first link).
  * `cardsComplete` checks the cut for that, and the search parser loads the whole page when any
- * card lacks one (or when the cut has no result card at all: not a search page we know).
+ * card lacks one (or when the cut has no result card at all: not a search page we know). Grid
+ * widgets (`sg-col`) are cut the same way, their cards found by `cardOf` and checked by the
+ * parser (`cutComplete` in search.ts); the full-width ones hold brand and video cards without
+ * recipes and are kept whole. A page that breaks these guesses parses as before, only slower.
  */
 import type { AnyNode, Document, Element } from '../../parsers/dom.js';
 import { all } from '../../parsers/dom.js';
