@@ -1,10 +1,10 @@
 /**
  * The page cut (core/parsers/prune.ts) on every captured page: the DOM `loadPruned` builds must
  * be the full DOM (`loadHtml`) restricted to the kept elements, their shells and ancestors,
- * node for node, for the product page's `PRODUCT_KEEP` and for generic ways of keeping (every
+ * node for node, for the product page's `PRODUCT_KEEP`, the search page's `SEARCH_KEEP` and for generic ways of keeping (every
  * element with an id, a class pattern, shells, pseudo-random elements). Also says whether the
  * raw page was scanned in one walk or had to be stripped first, and what share of the lean page
- * the product cut keeps. Run it after changing a `Keep`, the scanner or the tree rules.
+ * the product and search cuts keep. Run it after changing a `Keep`, the scanner or the tree rules.
  *
  *   node --import tsx bench/prune-check.ts
  */
@@ -16,6 +16,7 @@ import { leanHtml, StripTracker } from '../core/parsers/lean.js';
 import { loadHtml } from '../core/parsers/load.js';
 import { loadPruned, prunedHtml, type Keep } from '../core/parsers/prune.js';
 import type { TagAttributes } from '../core/parsers/tag-cursor.js';
+import { SEARCH_KEEP } from '../core/targets/mkt1/list-regions.js';
 import { PRODUCT_KEEP } from '../core/targets/mkt1/regions.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../shared/fixtures');
@@ -52,6 +53,7 @@ const hash = (s: string): number => {
 
 const KEEPS: Record<string, Keep> = {
   product: PRODUCT_KEEP,
+  search: SEARCH_KEEP,
   ids: { attrs: ['id'], test: (_tag, a) => a.has('id') },
   classes: { attrs: ['class'], test: (_tag, a) => /a-section|s-result|price|title/.test(a.get('class') ?? '') },
   shells: { attrs: ['id', 'class'], test: (tag, a, within) => (within.length === 0 ? (a.has('id') ? 'in' : false) : tag === 'span' || tag === 'a' || /price|title/.test(a.get('class') ?? '')) },
@@ -83,6 +85,11 @@ for (const dir of readdirSync(FIXTURES, { withFileTypes: true }).filter((d) => d
       const lean = leanHtml(html);
       const cut = prunedHtml(lean, PRODUCT_KEEP);
       console.log(`${file}: product cut ${cut ? ((cut.html.length / lean.length) * 100).toFixed(0) : '-'} % of ${(lean.length / 1e3).toFixed(0)} kB lean`);
+    }
+    if (dir.name === 'marketplace-search' && file.includes('_search_')) {
+      const lean = leanHtml(html);
+      const cut = prunedHtml(lean, SEARCH_KEEP);
+      console.log(`${file}: search cut ${cut ? ((cut.html.length / lean.length) * 100).toFixed(0) : '-'} % of ${(lean.length / 1e3).toFixed(0)} kB lean`);
     }
   }
 }

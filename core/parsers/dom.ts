@@ -39,6 +39,8 @@ interface PageIndex {
   byKey: Map<string, Element[]>;
   /** Elements by id (ids repeat on real pages); built on the first id query. */
   ids: Map<string, Element[]> | null;
+  /** The class values of `byAttr.get('class')` recorded by the load (null entries: read `attribs`), or null. */
+  classes: (string | null)[] | null;
 }
 
 const indexes = new WeakMap<Document, PageIndex>();
@@ -48,7 +50,7 @@ function indexOf(doc: Document): PageIndex {
   if (idx) return idx;
   const seed = seedOf(doc);
   if (seed) {
-    idx = { elements: seed.elements, byAttr: seed.byAttr, order: null, byKey: new Map(), ids: null };
+    idx = { elements: seed.elements, byAttr: seed.byAttr, order: null, byKey: new Map(), ids: null, classes: seed.classes };
     indexes.set(doc, idx);
     return idx;
   }
@@ -68,7 +70,7 @@ function indexOf(doc: Document): PageIndex {
     }
   };
   walk(doc.children);
-  idx = { elements, byAttr, order: null, byKey: new Map(), ids: null };
+  idx = { elements, byAttr, order: null, byKey: new Map(), ids: null, classes: null };
   indexes.set(doc, idx);
   return idx;
 }
@@ -97,6 +99,27 @@ function keyed(idx: PageIndex, key: string, from: Element[], keep: (el: Element)
   let list = idx.byKey.get(key);
   if (!list) {
     list = from.filter(keep);
+    idx.byKey.set(key, list);
+  }
+  return list;
+}
+
+/**
+ * Elements with class `cls`, filtered once per key from the class values the load recorded: a
+ * page asks about a dozen classes, and reading each element's `attribs` again per key (a cache
+ * miss and a megamorphic lookup) was most of the filter.
+ */
+function byClass(idx: PageIndex, cls: string): Element[] {
+  const key = `.${cls}`;
+  let list = idx.byKey.get(key);
+  if (!list) {
+    list = [];
+    const els = idx.byAttr.get('class') ?? [];
+    const values = idx.classes;
+    for (let i = 0; i < els.length; i++) {
+      const el = els[i] as Element;
+      if (classListHas(values?.[i] ?? el.attribs.class, cls)) list.push(el);
+    }
     idx.byKey.set(key, list);
   }
   return list;
@@ -136,7 +159,7 @@ function candidatesOf(idx: PageIndex, group: string): Element[] {
   const id = last.match(/#([\w-]+)/);
   if (id) return byId(idx).get(id[1]) ?? [];
   const cls = last.match(/\.([\w-]+)/);
-  if (cls) return keyed(idx, `.${cls[1]}`, idx.byAttr.get('class') ?? [], (el) => hasClass(el, cls[1]));
+  if (cls) return byClass(idx, cls[1]);
   const tag = last.match(/^([a-z][\w-]*)/i);
   if (tag) {
     const name = tag[1].toLowerCase();
@@ -155,8 +178,15 @@ export function all(selector: string, root: AnyNode | AnyNode[]): Element[] {
   for (const g of groups) for (const el of candidatesOf(idx, g)) if (!seen.has(el) && test(el)) seen.add(el);
   const out = [...seen];
   if (groups.length > 1 && out.length > 1) {
-    const order = orderOf(idx);
-    out.sort((a, b) => order.get(a)! - order.get(b)!);
+    // A few matches are placed by a search of the element list: the position map of a whole
+    // page (thousands of entries) cost more than the query it sorted.
+    if (idx.order === null && out.length <= 8) {
+      const pos = new Map(out.map((el) => [el, idx.elements.indexOf(el)]));
+      out.sort((a, b) => pos.get(a)! - pos.get(b)!);
+    } else {
+      const order = orderOf(idx);
+      out.sort((a, b) => order.get(a)! - order.get(b)!);
+    }
   }
   return out;
 }
@@ -180,7 +210,11 @@ export function attr(el: Element | null | undefined, name: string): string | und
 
 /** Whether `cls` (a single class name) is one of the element's whitespace-separated classes. */
 export function hasClass(el: Element, cls: string): boolean {
-  const c = el.attribs.class;
+  return classListHas(el.attribs.class, cls);
+}
+
+/** Whether the class list `c` holds `cls`. */
+function classListHas(c: string | undefined, cls: string): boolean {
   if (!c) return false;
   if (c === cls) return true;
   // Called for every ancestor of every candidate link: indexOf and a boundary check, no allocation.

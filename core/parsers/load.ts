@@ -16,6 +16,12 @@ export interface PageSeed {
   elements: Element[];
   /** The same elements by attribute name, in document order. */
   byAttr: Map<string, Element[]>;
+  /**
+   * The `class` value of each element of `byAttr.get('class')`, at the same index; null where
+   * the value holds `&` (entities may be decoded after the load: read `attribs` then). Class
+   * queries filter these strings instead of reading each element's `attribs` again.
+   */
+  classes: (string | null)[];
 }
 
 const seeds = new WeakMap<Document, PageSeed>();
@@ -31,7 +37,7 @@ export function seedOf(doc: Document): PageSeed | undefined {
  * megamorphic lookup per element.
  */
 class LoadHandler extends DomHandler {
-  readonly seed: PageSeed = { elements: [], byAttr: new Map() };
+  readonly seed: PageSeed = { elements: [], byAttr: new Map(), classes: [] };
   readonly raw: RawEntities = { attrs: [], texts: [] };
   /** Whether the tokenizer decoded entities itself (nothing left to decode). */
   decoded = false;
@@ -44,6 +50,8 @@ class LoadHandler extends DomHandler {
   private readonly names: string[] = [];
   private readonly amps: boolean[] = [];
   private count = 0;
+  /** The tag's `class` value (its first), else null. */
+  private classValue: string | null = null;
 
   // The parser reports the tag name, then each attribute, then `onopentag`; a repeated name keeps
   // its first value, as in `attribs`. Enumerating the fresh `attribs` object instead is a slow
@@ -56,7 +64,9 @@ class LoadHandler extends DomHandler {
   onattribute(name: string, value: string): void {
     for (let i = 0; i < this.count; i++) if (this.names[i] === name) return;
     this.names[this.count] = name;
-    this.amps[this.count++] = value.indexOf('&') >= 0;
+    const amp = value.indexOf('&') >= 0;
+    this.amps[this.count++] = amp;
+    if (name === 'class') this.classValue = amp ? null : value;
   }
 
   override onopentag(name: string, attribs: Record<string, string>): void {
@@ -70,6 +80,7 @@ class LoadHandler extends DomHandler {
         const list = this.seed.byAttr.get(key);
         if (list) list.push(el);
         else this.seed.byAttr.set(key, [el]);
+        if (key === 'class') this.seed.classes.push(this.classValue);
       }
       if (this.amps[i]) this.raw.attrs.push({ el, name: key });
     }

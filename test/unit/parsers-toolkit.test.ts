@@ -1,3 +1,6 @@
+import { selectAll } from 'css-select';
+import type { AnyNode, Element } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { jsonAfter, rawJsonAfter, scriptBodies, scriptJsonById, valueEnd } from '../../core/parsers/embedded.js';
 import { parseCount, parsePrice, parseRating } from '../../core/parsers/money.js';
@@ -61,5 +64,19 @@ describe('page loading', () => {
     );
     const doc = loadHtml(html);
     expect(all('#a, #b, p', doc).map((el) => text(el))).toEqual(['A', 'B', 'C']);
+  });
+});
+
+describe('page-wide class queries', () => {
+  // Class queries read the class values recorded by the load (values holding `&` from `attribs`,
+  // after entity decoding); groups with a few matches are put in page order without the position map.
+  it('answer as css-select does: entities, repeated class attributes, odd spacing, several groups', () => {
+    const html =
+      '<div class="a b" id="1"></div><div class="x&amp;y b" id="2"></div><div class="c" class="b" id="3"></div>' +
+      '<p class=" b\tc " id="4"></p><span class="bb" id="5"></span><i class="&#98;" id="6"></i><div class="b" id="7"><b class="a" id="8"></b></div>';
+    const doc = loadHtml(html);
+    const ids = (sel: string) => all(sel, doc).map((el) => el.attribs.id);
+    const expected = (sel: string) => selectAll<AnyNode, Element>(sel, parseDocument(html)).map((el) => el.attribs.id);
+    for (const sel of ['.b', '.x&y', '.c', '.a', '.bb', 'div.b', '.c, .a', '.a, #5, .x&y', 'b, .c, i']) expect(ids(sel)).toEqual(expected(sel));
   });
 });

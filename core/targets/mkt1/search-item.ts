@@ -41,13 +41,17 @@ export interface SearchItem {
 
 const SPONSORED_LABEL = /^(sponsored|gesponsert|patrocinado|sponsorisé|sponsorizzato|gesponsord|sponsrad|sponsorowane|スポンサー)/i;
 
-/** Classes whose first element a card field reads. */
-const KEYS = [
+/** Classes whose first element a card field reads (list-regions.ts keeps them in a cut card). */
+export const CARD_KEYS = [
   'puis-sponsored-label-text', 's-sponsored-label-text', 's-sponsored-info-icon', 's-label-popover-default', 'a-icon-prime', 's-prime',
   's-coupon-unclipped', 's-coupon-clipped', 'a-badge-text', 'a-badge-label', 'a-truncate-full', 's-image', 'udm-primary-delivery-message',
 ] as const;
-type Key = (typeof KEYS)[number];
-const KEY_SET: ReadonlySet<string> = new Set(KEYS);
+type Key = (typeof CARD_KEYS)[number];
+const KEY_SET: ReadonlySet<string> = new Set(CARD_KEYS);
+/** Whether a class list holds one of CARD_KEYS: most elements of a card have none, and splitting every list was most of `indexCard`. */
+export const CARD_KEY_CLASS = new RegExp(`(?:^|\\s)(?:${CARD_KEYS.join('|')})(?=\\s|$)`);
+/** The `data-cy` parts `readCard` reads (list-regions.ts keeps them whole in a cut card). */
+export const CARD_RECIPES = ['title-recipe', 'price-recipe', 'reviews-block', 'secondary-offer-recipe', 'delivery-recipe'] as const;
 const BADGE: ReadonlySet<string> = new Set(['a-badge-text', 'a-badge-label', 's-label-popover-default']);
 
 /**
@@ -78,7 +82,7 @@ export function indexCard(card: Element): CardIndex {
     const component = a['data-component-type'];
     if (component === 's-status-badge-component') idx.badges.push(node);
     if (component === 's-coupon-component' && idx.coupon === null) idx.coupon = node;
-    if (a.class) {
+    if (a.class && CARD_KEY_CLASS.test(a.class)) {
       for (const c of a.class.split(/\s+/)) {
         if (!KEY_SET.has(c)) continue;
         if (!idx.first.has(c as Key)) idx.first.set(c as Key, node);

@@ -13,6 +13,7 @@ import { all, attr, closest, hasClass, one, text } from '../../parsers/dom.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import type { Page } from './common.js';
 import { hrefOf, inside, isBotWall, pageOf, statusCode } from './common.js';
+import { cardsComplete, hasRecipes, isCutWidget, RESULT, SEARCH_KEEP } from './list-regions.js';
 import { snake } from './product-info.js';
 import type { SearchItem } from './search-item.js';
 import { indexCard, isSponsored, readCard } from './search-item.js';
@@ -23,8 +24,6 @@ export interface Refinement {
   value: string;
   refinement_display_name: string;
 }
-
-const RESULT = 'div.s-result-item[data-component-type=s-search-result]';
 
 function results(doc: Document, page: Page): { organic: SearchItem[]; paid: SearchItem[] } {
   const organic: SearchItem[] = [];
@@ -68,21 +67,48 @@ function cardOf(marked: Element, widget: Element, asin: string): Element | null 
   return null;
 }
 
-/** Cards of the widgets between results (carousels, "Trending now" grids), by widget heading. */
-function widgets(doc: Document, page: Page): { suggested: SearchItem[]; choice: SearchItem[] } {
-  const suggested: SearchItem[] = [];
-  const choice: SearchItem[] = [];
+interface WidgetCards {
+  widget: Element;
+  cards: { card: Element; asin: string }[];
+}
+
+const widgetCache = new WeakMap<Document, WidgetCards[]>();
+
+/**
+ * The widgets between the results that `widgets` reads (not sponsored, not inside another
+ * widget), each with the cards it reads, in page order. Kept per document: the check of a cut
+ * page (`cutComplete`) and `widgets` walk the same cards.
+ */
+function widgetCards(doc: Document): WidgetCards[] {
+  const cached = widgetCache.get(doc);
+  if (cached) return cached;
+  const out: WidgetCards[] = [];
   for (const w of all('div.s-result-item.s-widget', doc)) {
     if (hasClass(w, 'AdHolder') || closest(w, (e) => hasClass(e, 's-widget') && hasClass(e, 's-result-item'))) continue;
-    const heading = text(one('h2, .a-carousel-heading, span.a-size-medium-plus, span.a-size-large', w));
     const seen = new Set<string>();
-    const into = /choice|elección|tipp|choix|scelta/i.test(heading) ? choice : suggested;
+    const cards: WidgetCards['cards'] = [];
     for (const marked of all('[data-asin]', w)) {
       const asin = attr(marked, 'data-asin') ?? '';
       if (!/^[A-Z0-9]{10}$/.test(asin) || seen.has(asin)) continue;
       const card = cardOf(marked, w, asin);
       if (!card) continue;
       seen.add(asin);
+      cards.push({ card, asin });
+    }
+    out.push({ widget: w, cards });
+  }
+  widgetCache.set(doc, out);
+  return out;
+}
+
+/** Cards of the widgets between results (carousels, "Trending now" grids), by widget heading. */
+function widgets(doc: Document, page: Page): { suggested: SearchItem[]; choice: SearchItem[] } {
+  const suggested: SearchItem[] = [];
+  const choice: SearchItem[] = [];
+  for (const { widget: w, cards } of widgetCards(doc)) {
+    const heading = text(one('h2, .a-carousel-heading, span.a-size-medium-plus, span.a-size-large', w));
+    const into = /choice|elección|tipp|choix|scelta/i.test(heading) ? choice : suggested;
+    for (const { card } of cards) {
       const item = readCard(card, page, into.length + 1);
       if (hasClass(w, 'AdHolder')) item.is_sponsored = true;
       item.suggested_query = heading;
@@ -90,6 +116,14 @@ function widgets(doc: Document, page: Page): { suggested: SearchItem[]; choice: 
     }
   }
   return { suggested, choice };
+}
+
+/**
+ * Whether a cut page (list-regions.ts) answers as the whole page: its result cards are
+ * complete, and so is every card read in a widget the cut kept as a shell.
+ */
+export function cutComplete(doc: Document): boolean {
+  return cardsComplete(doc) && widgetCards(doc).every(({ widget, cards }) => !isCutWidget(widget.attribs.class ?? '') || cards.every(({ card }) => hasRecipes(card)));
 }
 
 function refinements(doc: Document): Record<string, Refinement[]> {
@@ -141,14 +175,24 @@ function queryOf(input: PageInput, doc: Document): string {
   return attr(one('#twotabsearchtextbox', doc), 'value') ?? '';
 }
 
+/**
+ * The search page. Its DOM is cut to the elements the blocks below read (list-regions.ts);
+ * a page whose cut lacks complete result cards is loaded whole.
+ */
 export function parseSearch(input: PageInput): Parsed {
   if (isBotWall(input.html)) return { json: null, status: 'blocked' };
-  const page = pageOf(input);
+  return searchOf(input, pageOf(input, SEARCH_KEEP, cutComplete));
+}
+
+/** The search JSON of a loaded page (the cut one, or the whole one: the same answer). */
+export function searchOf(input: PageInput, page: Page): Parsed {
   const { doc } = page;
   const b = new Blocks();
   const { organic, paid } = b.run('results', () => results(doc, page), { organic: [], paid: [] });
   const { suggested, choice } = b.run('widgets', () => widgets(doc, page), { suggested: [], choice: [] });
-  const bar = text(one('[data-component-type=s-result-info-bar] h1, [data-component-type=s-result-info-bar] h2, [data-component-type=s-result-info-bar] .a-section', doc));
+  // The first `h1, h2, .a-section` inside the count bar, looked up inside the bars: as a
+  // page-wide selector it tested every `.a-section` of the page against its ancestors.
+  const bar = text(inside('[data-component-type=s-result-info-bar]', 'h1, h2, .a-section', doc)[0]);
   const count = resultCount(bar.split(/ for | für | pour | para | per | voor /)[0] ?? '');
   const json = {
     url: input.url,

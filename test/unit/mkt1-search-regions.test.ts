@@ -1,0 +1,155 @@
+/**
+ * The mkt1 search parser reads a cut page (core/targets/mkt1/list-regions.ts): its JSON must
+ * be the JSON of the same parser on the whole page, for simulator search pages and for
+ * hand-written pages in the captured pages' markup that put look-alikes next to what is read
+ * (prices and links in swatches and add-to-cart forms, labels in pop-overs, widgets inside
+ * sponsored widgets, groups inside groups). A page whose cut has no result card, or a card
+ * without its title, price or reviews recipe, is loaded whole (the fallback).
+ */
+import { describe, expect, test } from 'vitest';
+import { one } from '../../core/parsers/dom.js';
+import type { PageInput } from '../../core/parsers/types.js';
+import { pageOf } from '../../core/targets/mkt1/common.js';
+import { SEARCH_KEEP } from '../../core/targets/mkt1/list-regions.js';
+import { cutComplete, parseSearch, searchOf } from '../../core/targets/mkt1/search.js';
+import { WORDS } from '../sites/mkt1-data.js';
+import { searchPage } from '../sites/mkt1-lists.js';
+import type { View } from '../sites/mkt1-shell.js';
+
+const VIEWS: View[] = [
+  { domain: 'com', base: '/mkt1/com', currency: 'USD', home: 'USD', words: WORDS.en, city: 'New York', countryName: 'United States', token: 'tok' },
+  { domain: 'de', base: '/mkt1/de', currency: 'EUR', home: 'EUR', words: WORDS.de, city: 'Berlin', countryName: 'Deutschland', token: 'tok' },
+];
+
+/** The parser's answer on the whole page. */
+const whole = (input: PageInput) => searchOf(input, pageOf(input));
+const input = (html: string, url = 'https://www.example.com/s?k=charger'): PageInput => ({ html, url, page: 1, params: {} });
+/** The page the parser reads: the cut, unless the fallback loaded the whole page. */
+const readPage = (i: PageInput) => pageOf(i, SEARCH_KEEP, cutComplete).doc;
+
+describe('simulator search pages: the cut gives the whole page answer', () => {
+  const pages: [string, string][] = [];
+  for (const v of VIEWS) {
+    for (const q of ['lamp', 'light', 'lamp&page=2', 'lamp&rh=p_36%3A-1500', 'nothingmatches']) pages.push([`${v.domain} k=${q}`, searchPage(v, new URLSearchParams(`k=${q}`))]);
+  }
+  test.each(pages)('%s', (_name, html) => {
+    const i = input(html);
+    expect(parseSearch(i)).toEqual(whole(i));
+  });
+});
+
+const shell = (body: string) =>
+  `<!DOCTYPE html><html><head><title>Amazon.com : charger</title><link rel="canonical" href="https://www.amazon.com/s?k=charger"></head><body>` +
+  `<input type="text" id="twotabsearchtextbox" value="charger">${body}</body></html>`;
+
+/** A 2024+ card: recipes, and around them the parts no field reads (swatches, add-to-cart, side sheets). */
+function card(asin: string, opts: { ad?: boolean; range?: boolean; noPriceRecipe?: boolean; badge?: string; coupon?: string; grid?: 'item' | 'inner' } = {}): string {
+  const price = (amount: string, strike = false) =>
+    `<span class="a-price"${strike ? ' data-a-strike="true"' : ''}><span class="a-offscreen">$${amount}</span><span aria-hidden="true"><span class="a-price-whole">${amount.split('.')[0]}.</span></span></span>`;
+  const prices = `<div class="a-row a-size-base a-color-base"><a class="a-link-normal s-no-hover" href="/dp/${asin}">${price('19.99')}${opts.range ? ` - ${price('24.99')}` : ''}</a><div class="a-section aok-inline-block"><span class="a-size-base a-color-secondary">List: </span>${price('29.99', true)}</div></div>`;
+  return (
+    // A grid widget's card: the id on the grid item, or only on the add-to-cart container inside.
+    (opts.grid === 'item' ? `<div data-asin="${asin}" class="sg-col-4-of-24 s-result-item sg-col">` : opts.grid === 'inner' ? '<div class="a-section a-spacing-base desktop-grid-content-view">' : `<div data-asin="${asin}" data-component-type="s-search-result" class="sg-col-20-of-24 s-result-item s-asin${opts.ad ? ' AdHolder' : ''}">`) +
+    `<div class="sg-col-inner"><span class="a-declarative"><div class="puis-card-container" data-cy="asin-faceout-container">` +
+    `<div class="puis-status-badge-container">${opts.badge ? `<span data-component-type="s-status-badge-component"><span class="a-badge-label"><span class="a-badge-text">${opts.badge}</span></span></span>` : ''}</div>` +
+    `<div data-cy="image-container"><a class="a-link-normal s-no-outline" href="/dp/${asin}"><img class="s-image" src="https://m.media-amazon.com/images/I/${asin}.jpg" alt="Charger ${asin}"></a></div>` +
+    `<div class="puisg-col"><div data-cy="title-recipe" class="a-section">${opts.ad ? '<a class="puis-sponsored-label-text" href="javascript:void(0)"><span class="a-color-secondary">Sponsored</span></a>' : ''}` +
+    `<a class="a-link-normal s-line-clamp-2" href="/Charger-${asin}/dp/${asin}/ref=sr_1_1"><h2 aria-label="Charger ${asin}" class="a-size-medium"><span>Charger ${asin} 10000mAh</span></h2></a></div>` +
+    `<div data-cy="reviews-block" class="a-section"><div class="a-row a-size-small"><span class="a-declarative"><a aria-label="4.4 out of 5 stars, rating details" href="javascript:void(0)"><i class="a-icon a-icon-star-small a-star-small-4-5"><span class="a-icon-alt">4.4 out of 5 stars</span></i></a></span>` +
+    `<a aria-label="12,345 ratings" class="a-link-normal s-underline-text" href="/dp/${asin}#customerReviews"><span class="a-size-base s-underline-text">12,345</span></a></div><div class="a-row a-size-base"><span class="a-size-base a-color-secondary">2K+ bought in past month</span></div></div>` +
+    `<div class="puisg-row"><div class="puisg-col-inner">${opts.noPriceRecipe ? prices : `<div data-cy="price-recipe" class="a-section">${prices}</div>`}` +
+    `<div data-cy="delivery-recipe" class="a-section"><div class="a-row a-color-secondary"><div data-cy="delivery-block" class="udm-delivery-block"><div class="a-row a-color-base udm-primary-delivery-message">FREE delivery <span class="a-text-bold">Sat, Aug 22</span></div></div></div></div>` +
+    (opts.coupon ? `<div class="a-row"><span data-component-type="s-coupon-component"><span class="s-coupon-unclipped">${opts.coupon}</span></span></div>` : '') +
+    `<div data-cy="certification-recipe"><div id="pc-side-sheet-${asin}" class="aok-hidden"><a class="a-link-normal" href="/certs">Certified</a><span class="a-price"><span class="a-offscreen">$1.00</span></span></div></div>` +
+    `<div class="puis-cta-capsule"><div data-cy="add-to-cart" class="puis-atcb-container"><div class="atc-faceout-container"${opts.grid === 'inner' ? ` data-asin="${asin}"` : ''}></div><form method="post" action="/cart/add-to-cart"><input type="hidden" name="items[0.base][asin]" value="${asin}"><button aria-label="Add to cart 12 items" class="a-button-text">Add to cart</button></form></div></div>` +
+    `<div data-cy="secondary-offer-recipe" class="a-section"><div class="a-row a-size-base a-color-secondary"><a href="/gp/offer-listing/${asin}">More Buying Choices <span class="a-color-base">$14.50</span> (12+ used &amp; new offers)</a></div></div>` +
+    // Swatches show images: not in a grid card whose id is deep inside (its card is the nearest box with an image).
+    (opts.grid === 'inner' ? '' : `<div class="s-color-swatch-container"><div class="s-color-swatch-outer-circle"><a class="a-link-normal" href="/dp/B0SWATCH01"><img src="/swatch.jpg" alt="Black"></a><span class="a-price"><span class="a-offscreen">$2.00</span></span><i class="a-icon a-icon-prime"></i></div></div>`) +
+    `</div></div></div></div></span></div></div>`
+  );
+}
+
+/** A carousel between the results: cards without recipes, the id on an add-to-cart form deep inside. */
+const carousel = (heading: string, cls = '') =>
+  `<div class="sg-col-20-of-24 s-result-item s-widget${cls}" data-component-type="s-impression-logger"><div class="sg-col-inner"><span class="a-size-medium-plus">${heading}</span><ol class="a-carousel">` +
+  ['B0CAROUSL1', 'B0CAROUSL2']
+    .map((asin) => `<li class="a-carousel-card"><div class="a-section a-spacing-base"><img src="/c/${asin}.jpg" alt="Carousel ${asin}"><a href="/dp/${asin}"><h2><span>Carousel ${asin}</span></h2></a><span class="a-price"><span class="a-offscreen">$9.00</span></span><div class="atc-faceout-container" data-asin="${asin}"><form><input type="submit" aria-label="Add"></form></div></div></li>`)
+    .join('') +
+  `</ol></div></div>`;
+
+/** A grid widget (cut: its cards must have recipes) of recipe cards, or of `cards` given. */
+const grid = (heading: string, cards = card('B0GRIDITM1', { grid: 'item' }) + card('B0GRIDITM2', { grid: 'item', badge: 'Overall Pick' }).replace('<img class="s-image" ', '<img ') + card('B0GRIDINN1', { grid: 'inner' })) =>
+  `<div class="sg-col-20-of-24 s-result-item sg-col-0-of-12 s-widget sg-col s-widget-spacing-large"><div class="sg-col-inner"><div class="a-section"><span class="a-size-medium-plus a-color-base">${heading}</span></div><div class="s-grid">${cards}</div></div></div>`;
+
+const refinements =
+  `<div id="s-refinements" class="a-section a-spacing-none"><div class="a-section a-spacing-double-large">` +
+  `<div id="priceRefinements" class="a-section"><div id="filter-p_36" class="sf-refinements-panel"><span class="a-size-base a-color-base puis-bold-weight-text">Price</span><ul id="filter-p_36"><li><a class="s-navigation-item" href="/s?k=charger&amp;rh=p_36%3A-2500"><div class="a-checkbox"><label><input type="checkbox"></label></div><span class="a-size-base a-color-base">Up to $25</span></a></li></ul></div></div>` +
+  `<div id="brandsRefinements" class="a-section"><div class="a-section a-spacing-small"><span class="a-size-base a-color-base puis-bold-weight-text">Brands</span></div><ul class="a-unordered-list"><span class="a-declarative"><li class="a-spacing-micro"><a aria-label="Apply Voltra filter" class="s-navigation-item" href="/s?k=charger&amp;rh=p_123%3A111111"><div class="a-checkbox"><i class="a-icon a-icon-checkbox"></i></div><span class="a-size-base a-color-base">Voltra</span></a></li>` +
+  `<li><a class="s-navigation-item" href="/s?k=charger&amp;rh=p_123%3A5555">Anker</a></li><li><a href="/s?k=charger&amp;qid=1">See more</a></li></span></ul>` +
+  `<div id="p_n_nested/123" class="a-section"><h2>Nested group</h2><a href="/s?k=charger&amp;rh=p_n_nested%3A1">One</a></div></div>` +
+  `<div id="p_6/331556011" class="a-section"><div class="sf-refinement-heading"><span class="a-text-bold">Seller</span></div><ul><li><a href="/s?k=charger&amp;rh=p_6%3AATVPDKIKX0DER"><span class="a-size-base a-color-base">Amazon.com</span></a></li></ul></div>` +
+  `</div></div>`;
+
+const infoBar =
+  `<span data-component-type="s-result-info-bar" class="rush-component"><div class="sg-col-inner"><div class="a-section a-spacing-small"><h2 class="a-size-base"><span>1-48 of over 10,000 results for</span> <span class="a-color-state">"charger"</span></h2></div></div></span>`;
+const pagination =
+  `<div class="s-result-item s-flex-full-width"><span class="s-pagination-strip"><ul class="s-pagination-container"><li><span class="s-pagination-item s-pagination-selected">1</span></li><li><a class="s-pagination-item" href="/s?page=2">2</a></li><li><span class="s-pagination-item s-pagination-disabled">…</span></li><li><a class="s-pagination-item" href="/s?page=20">20</a></li></ul></span></div>`;
+const video =
+  `<div class="s-result-item s-widget AdHolder s-flex-full-width"><div class="sg-col-inner">${carousel('Inside an ad')}<div data-component-type="sbv-video-single-product"><div data-asin="B0VIDEO001"><img src="/v.jpg" alt="Video charger"><a href="/dp/B0VIDEO001"><h2><span>Video charger</span></h2></a><span class="a-price"><span class="a-offscreen">$35.99</span></span></div></div></div></div>`;
+
+const page = (cards: string, opts: { widgets?: string } = {}) =>
+  shell(
+    `<div id="search"><div class="s-desktop-width-max">${infoBar}<div class="s-main-slot s-result-list s-search-results sg-row" data-component-type="s-search-results">${cards}${opts.widgets ?? ''}${pagination}</div>${refinements}</div></div>`,
+  );
+
+const HAND: Record<string, string> = {
+  'cards, sponsored cards, badges and coupons, look-alikes in swatches, forms and side sheets': page(
+    card('B0CARD0001', { ad: true }) + card('B0CARD0002', { badge: 'Best Seller', coupon: 'Save 15% with coupon' }) + card('B0CARD0003', { range: true, badge: "Amazon's Choice" }) + card('B0CARD0004', { coupon: 'Save $5.00 with coupon' }),
+  ),
+  'widgets between the results: a carousel, a choice grid, a sponsored widget with a widget and a video inside': page(card('B0CARD0001') + card('B0CARD0002', { ad: true }), {
+    widgets: carousel('Trending now') + grid('More results') + carousel("Amazon's Choice for charger") + grid("Amazon's Choice: Overall Pick") + video,
+  }),
+  'a card without data-asin, a card nested in a card, an image without its class': page(
+    card('B0CARD0001').replace('data-asin="B0CARD0001"', 'data-asin=""') +
+      card('B0CARD0002').replace('<div class="puisg-col">', `<div class="puisg-col">${card('B0CARD0003')}`) +
+      card('B0CARD0004').replace('<img class="s-image" ', '<img '),
+  ),
+};
+
+describe('hand-written search pages: the cut gives the whole page answer', () => {
+  test.each(Object.entries(HAND))('%s', (_name, html) => {
+    const i = input(html);
+    const cut = parseSearch(i);
+    expect(cut.status).toBe('parsed');
+    expect(cut).toEqual(whole(i));
+    // They are cut: what no field reads (the certification side sheet) is not in the DOM.
+    expect(one('[data-cy=certification-recipe]', readPage(i))).toBeNull();
+  });
+});
+
+describe('fallback to the whole page', () => {
+  test('a card without its price recipe: the whole page is loaded, and parsed as before', () => {
+    const i = input(page(card('B0CARD0001') + card('B0CARD0002', { noPriceRecipe: true, range: true })));
+    expect(one('form', readPage(i))).not.toBeNull();
+    expect(parseSearch(i)).toEqual(whole(i));
+  });
+
+  test('a grid widget with a card without recipes: the whole page is loaded, and parsed as before', () => {
+    const i = input(page(card('B0CARD0001'), { widgets: grid('Related', card('B0GRIDITM1', { grid: 'item' }) + carousel('Inner').replace(/s-widget/, 'x-widget')) }));
+    expect(one('form', readPage(i))).not.toBeNull();
+    expect(parseSearch(i)).toEqual(whole(i));
+  });
+
+  test('a cut without a result card: the whole page is loaded, and parsed as before', () => {
+    for (const html of [page('<form action="/no-results"></form>'), shell('<div id="productTitle">A product page</div><form action="/cart"></form>')]) {
+      const i = input(html);
+      expect(one('form', readPage(i))).not.toBeNull();
+      expect(parseSearch(i)).toEqual(whole(i));
+    }
+  });
+
+  test('markup the scan leaves to the full parse (CDATA), and pages that end inside a tag, parse as before', () => {
+    const base = HAND['cards, sponsored cards, badges and coupons, look-alikes in swatches, forms and side sheets'] as string;
+    for (const html of [base + '<math><![CDATA[x]]></math>', base + '<div title="unclosed']) expect(parseSearch(input(html))).toEqual(whole(input(html)));
+  });
+});
