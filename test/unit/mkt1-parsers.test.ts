@@ -7,6 +7,7 @@ import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PARSERS } from '../../core/targets/mkt1/parsers.js';
 import { OUTPUT_SCHEMAS } from '../../core/targets/mkt1/schemas.js';
+import { deskLampPage } from '../helpers/mkt1-expected.js';
 import { mulberry32 } from '../helpers/random.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
 
@@ -37,47 +38,7 @@ const ids = (items: J[]) => items.map((i) => i.product_id);
 describe('product page', () => {
   it('every field of the reference shape, exactly', async () => {
     const { parsed } = await parse('mkt1/product', '/mkt1/com/dp/B0SIMLMP01');
-    const delivery = [{ type: 'FREE delivery', date: { by: 'Friday, June 27' } }];
-    const review = (id: string, title: string, author: string, rating: number, content: string, verified: boolean) => ({
-      id, title, author, rating, content, timestamp: 'Reviewed in the United States on May 2, 2025', profile_id: `SIM${author.toUpperCase()}`, is_verified: verified, review_from: 'local', helpful_count: 12,
-    });
-    expect(parsed).toEqual({
-      status: 'parsed',
-      json: {
-        url: `${sim.origin}/mkt1/com/dp/B0SIMLMP01`, product_id: 'B0SIMLMP01', product_id_in_url: 'B0SIMLMP01', parent_product_id: 'B0SIMLMP01', page: 1, page_type: 'Product',
-        title: 'Lumen Desk Lamp with USB Charging Port, Warm White', product_name: 'Lumen Desk Lamp with USB Charging Port, Warm White', brand: 'Lumen', manufacturer: '',
-        price: 29.99, price_upper: 29.99, price_buybox: 29.99, price_strikethrough: 39.99, price_initial: 39.99, price_shipping: 0, price_sns: 0, discount_percentage: 25,
-        currency: 'USD', coupon: '', stock: 'In Stock', max_quantity: 10, is_prime_eligible: false, has_videos: false, rating: 4.5, reviews_count: 1234, answered_questions_count: 0,
-        rating_stars_distribution: [5, 4, 3, 2, 1].map((rating, i) => ({ rating, percentage: [70, 15, 8, 3, 4][i] })),
-        reviews: [
-          review('R1SIMREVIEW1', '5.0 out of 5 stars Just right', 'Ada', 5, 'Bright enough for reading.', true),
-          review('R2SIMREVIEW2', '3.0 out of 5 stars Fine', 'Ben', 3, 'Does the job.', false),
-        ],
-        review_ai_summary: null,
-        images: [1, 2].map((i) => `https://images.sim.example/images/I/B0SIMLMP01-${i}._AC_SL1500_.jpg`),
-        bullet_points: 'Three brightness levels\nUSB-C charging port\nFoldable arm',
-        description: 'Lumen Desk Lamp with USB Charging Port, Warm White. Three brightness levels. USB-C charging port. Foldable arm.',
-        category: [{ ladder: [{ url: '/b/ref=dp_bc_1?ie=UTF8&node=900000', name: 'Home & Kitchen' }, { url: '/b/ref=dp_bc_2?ie=UTF8&node=1000001', name: 'Desk Lamps' }] }],
-        sales_rank: [
-          { rank: 1234, ladder: [{ url: '/gp/bestsellers/home/ref=pd_zg_ts_home', name: 'Home & Kitchen' }] },
-          { rank: 7, ladder: [{ url: '/gp/bestsellers/lighting/1000001/ref=pd_zg_hrsr_lighting', name: 'Desk Lamps' }] },
-        ],
-        variation: [],
-        buybox: [{ price: 29.99, stock: 'In Stock', condition: '', delivery_details: delivery }],
-        delivery,
-        featured_merchant: {
-          link: '/gp/help/seller/at-a-glance.html/ref=dp_merchant_link?ie=UTF8&seller=A1SIMSELLER01&asin=B0SIMLMP01', name: 'Lumen Goods', seller_id: 'A1SIMSELLER01',
-          shipped_from: 'Amazon', is_marketplace_fulfilled: true,
-        },
-        pricing_count: 3, pricing_url: '/gp/offer-listing/B0SIMLMP01/ref=dp_olp_NEW_mbc?ie=UTF8&condition=NEW', pricing_str: 'New (3) from $29.99 & FREE Shipping',
-        sales_volume: '1K+ bought in past month', sns_discounts: [], developer_info: [],
-        product_details: { brand: 'Lumen', model_number: 'SIM-MP01', asin: 'B0SIMLMP01', date_first_available: '1 March 2024' },
-        product_dimensions: '', product_overview: [],
-        technical_details: [{ name: 'Brand', value: 'Lumen' }, { name: 'Model Number', value: 'SIM-MP01' }],
-        important_information: [], warranty_and_support: { links: [], description: '' }, store_url: '/stores/Lumen/page/00000000-SIM',
-        buy_it_with: [], frequently_bought_together: [], ads: [], deal_type: '', is_addon_item: false, is_choice: false, parse_status_code: 12000,
-      },
-    });
+    expect(parsed).toEqual({ status: 'parsed', json: deskLampPage(`${sim.origin}/mkt1/com/dp/B0SIMLMP01`) });
   });
 
   it('a parent shows its variations and no buybox; th=1&psc=1 selects the default variation', async () => {
