@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { PARSERS } from '../../core/targets/mkt1/parsers.js';
-import type { EvalRow, FamilyEval, Fixture } from './types.js';
+import { eachPage, type EvalRow, type FamilyEval, type Fixture } from './types.js';
 
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -240,15 +240,5 @@ export const MKT1_EVAL: FamilyEval = {
   name: 'mkt1',
   folders: ['marketplace-product', 'marketplace-search', 'marketplace-offers'],
   threshold: 0.95,
-  run(fixtures: readonly Fixture[]): EvalRow[] {
-    const seen = new Set<string>();
-    const rows: EvalRow[] = [];
-    for (const fx of fixtures) {
-      if (seen.has(fx.file)) continue;
-      seen.add(fx.file);
-      const row = evaluate(fx);
-      if (row) rows.push(row);
-    }
-    return rows;
-  },
+  run: eachPage(evaluate),
 };

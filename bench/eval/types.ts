@@ -41,3 +41,8 @@ export interface FamilyEval {
   /** Scores the fixtures of its folders; the pages it does not evaluate are left out. */
   run(fixtures: readonly Fixture[]): EvalRow[];
 }
+
+/** A `run` that scores each captured page with `evaluate`, leaving out the pages it does not score. */
+export function eachPage(evaluate: (fx: Fixture) => EvalRow | null | undefined): FamilyEval['run'] {
+  return (fixtures) => fixtures.flatMap((fx) => evaluate(fx) ?? []);
+}

@@ -29,7 +29,7 @@ import { basename } from 'node:path';
 import { streamFormats } from '../../core/targets/video/formats.js';
 import { pageData } from '../../core/targets/video/page.js';
 import { PARSERS } from '../../core/targets/video/parsers.js';
-import type { EvalRow, FamilyEval, Fixture } from './types.js';
+import { eachPage, type EvalRow, type FamilyEval, type Fixture } from './types.js';
 import { FACTS, type Check, c, type J } from './video-facts.js';
 
 const YT = 'https://www.youtube.com';
@@ -180,15 +180,5 @@ export const VIDEO_EVAL: FamilyEval = {
   name: 'video',
   folders: ['video-watch', 'video-search', 'video-channel'],
   threshold: 0.95,
-  run(fixtures: readonly Fixture[]): EvalRow[] {
-    const seen = new Set<string>();
-    const rows: EvalRow[] = [];
-    for (const fx of fixtures) {
-      if (seen.has(fx.file)) continue;
-      seen.add(fx.file);
-      const row = evaluate(fx);
-      if (row) rows.push(row);
-    }
-    return rows;
-  },
+  run: eachPage(evaluate),
 };
