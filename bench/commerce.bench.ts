@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'htmlparser2';
 import { Bench } from 'tinybench';
+import { latencyRows } from './report.js';
 import { loadHtml } from '../core/parsers/dom.js';
 import { parseListing } from '../core/targets/commerce/listing.js';
 import { parseProduct } from '../core/targets/commerce/product.js';
@@ -78,10 +79,4 @@ for (const p of pages) {
 }
 
 await bench.run();
-console.table(
-  bench.tasks.map((t) => {
-    const r = t.result as { latency?: { p50?: number; p99?: number; mean?: number; min?: number } } | undefined;
-    const ms = (v: number | undefined) => v?.toFixed(2) ?? '-';
-    return { task: t.name, 'p50 ms': ms(r?.latency?.p50), 'p99 ms': ms(r?.latency?.p99), 'min ms': ms(r?.latency?.min), 'mean ms': ms(r?.latency?.mean) };
-  }),
-);
+console.table(latencyRows(bench.tasks));

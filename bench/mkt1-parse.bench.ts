@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'htmlparser2';
 import { Bench } from 'tinybench';
+import { latencyRows } from './report.js';
 import { PARSERS } from '../core/targets/mkt1/parsers.js';
 import { productPage } from '../test/sites/mkt1-product.js';
 import { searchPage } from '../test/sites/mkt1-lists.js';
@@ -78,11 +79,7 @@ for (const p of pages) {
 }
 
 await bench.run();
-const rows = bench.tasks.map((t) => {
-  const r = t.result as { latency?: { p50?: number; p99?: number; mean?: number; min?: number } } | undefined;
-  const ms = (v: number | undefined) => v?.toFixed(2) ?? '-';
-  return { task: t.name, 'p50 ms': ms(r?.latency?.p50), 'p99 ms': ms(r?.latency?.p99), 'min ms': ms(r?.latency?.min), 'mean ms': ms(r?.latency?.mean) };
-});
+const rows = latencyRows(bench.tasks);
 console.table(rows);
 const worst = Math.max(...rows.filter((r) => r.task.startsWith('parse')).map((r) => Number(r['p50 ms'])));
 const [load] = (await import('node:os')).loadavg();

@@ -20,6 +20,15 @@ export interface Section {
   seconds?: number;
 }
 
+/** One row per tinybench task: its latency p50, p99, min and mean in ms (two decimals). */
+export function latencyRows(tasks: readonly { name: string; result?: unknown }[]): { task: string; 'p50 ms': string; 'p99 ms': string; 'min ms': string; 'mean ms': string }[] {
+  return tasks.map((t) => {
+    const r = t.result as { latency?: { p50?: number; p99?: number; mean?: number; min?: number } } | undefined;
+    const ms = (v: number | undefined) => v?.toFixed(2) ?? '-';
+    return { task: t.name, 'p50 ms': ms(r?.latency?.p50), 'p99 ms': ms(r?.latency?.p99), 'min ms': ms(r?.latency?.min), 'mean ms': ms(r?.latency?.mean) };
+  });
+}
+
 export function ratio(n: number): string {
   return Number.isFinite(n) ? `${n.toFixed(2)}×` : 'n/a';
 }
