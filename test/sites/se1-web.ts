@@ -126,13 +126,25 @@ function videos(query: string): string {
   return `<div class="MjjYud"><div role="heading" aria-level="2">Videos</div>${cards}</div>`;
 }
 
-export function places(query: string): { title: string; rating: number; reviews: number; details: string; url: string }[] {
-  return [1, 2, 3].map((i) => ({ title: `${titleCase(query)} Place ${i}`, rating: 4 + i / 10, reviews: 100 * i, details: `Shop ${i}${i} Main St`, url: `https://www.place-${i}.example/` }));
+export function places(query: string): { id: string; title: string; rating: number; reviews: number; category: string; address: string; url: string }[] {
+  return [1, 2, 3].map((i) => ({
+    id: String(9_100_000_000_000 + hash(`${query}${i}`)),
+    title: `${titleCase(query)} Place ${i}`,
+    rating: 4 + i / 10,
+    reviews: 100 * i,
+    category: i === 2 ? 'Tea house' : 'Shop',
+    address: `${i}${i} Main St`,
+    url: `https://www.place-${i}.example/`,
+  }));
 }
 
+/** Place cards as on 2023-2025 desktop pages: the card link carries the place id (`data-cid`). */
 function localPack(query: string): string {
   return `<div class="MjjYud">${places(query)
-    .map((p) => `<div class="VkpGBb"><div class="dbg0pd" role="heading" aria-level="3"><span class="OSrXXb">${esc(p.title)}</span></div><div class="rllt__details"><div><span class="yi40Hd">${p.rating.toFixed(1)}</span><span class="RDApEe">(${p.reviews})</span> · ${esc(p.details.split(' ')[0])}</div><div>${esc(p.details.split(' ').slice(1).join(' '))}</div></div><a class="yYlJEf" href="${esc(p.url)}">Website</a></div>`)
+    .map(
+      (p) =>
+        `<div class="VkpGBb"><div class="cXedhc"><a class="vwVdIc rllt__link" data-cid="${p.id}" role="link" tabindex="0"><div><div class="rllt__details"><div class="dbg0pd" role="heading" aria-level="3"><span class="OSrXXb">${esc(p.title)}</span></div><div><span class="Y0A0hc"><span class="yi40Hd" aria-hidden="true">${p.rating.toFixed(1)}</span><span class="z3HNkc" aria-label="Rated ${p.rating.toFixed(1)} out of 5," role="img"></span><span class="RDApEe">(${p.reviews})</span></span> · ${esc(p.category)}</div><div>${esc(p.address)} · Near the station</div></div></div></a><a class="yYlJEf" href="${esc(p.url)}">Website</a></div></div>`,
+    )
     .join('')}</div>`;
 }
 

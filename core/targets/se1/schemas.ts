@@ -16,12 +16,21 @@ const shoppingUnit = obj({ position: int, title: str, url: strN, price: strN, me
 const related = obj({ query: str, url: strN });
 const price = nullable(obj({ text: str, value: numN, currency: strN }, 'A price as shown, its amount and currency symbol or code.'));
 const source = obj({ title: str, url: str, publisher: strN });
+const newsResult = obj(
+  { position: int, title: str, url: str, source: strN, date: strN, snippet: strN, thumbnail: strN },
+  'A News-tab article; `date` as the page prints it ("3 hours ago", "Apr 20, 2019").',
+);
+const imageResult = obj(
+  { position: int, title: str, url: str, image_url: strN, thumbnail: strN, source: strN, width: intN, height: intN },
+  'An Images-tab image: `url` is the page it is on; `image_url`, width and height where the page carries them.',
+);
 
 export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
   'se1/search': obj(
     {
       query: strN,
       page: int,
+      vertical: s('string', { enum: ['web', 'news', 'images', 'videos', 'shopping', 'books'], description: 'The result tab the page shows.' }),
       result_count: intN,
       organic: arr(organic),
       paid: arr(paid),
@@ -31,11 +40,13 @@ export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
       ai_overview: nullable(obj({ text: str, sources: arr(source) })),
       featured_snippet: nullable(obj({ title: strN, url: strN, displayed_url: strN, text: str })),
       knowledge_panel: nullable(obj({ title: str, subtitle: strN, description: strN, source: nullable(link), facts: arr(obj({ label: str, value: str })) })),
-      local_pack: arr(obj({ position: int, title: str, rating: numN, reviews: intN, details: strN, url: strN })),
+      local_pack: arr(obj({ position: int, title: str, rating: numN, reviews: intN, category: strN, address: strN, details: strN, url: strN })),
       top_stories: arr(obj({ position: int, title: str, url: str, source: strN, published: strN })),
       videos: arr(obj({ position: int, title: str, url: str, source: strN, duration: strN })),
+      news_results: arr(newsResult, 'The News tab\'s articles; empty on other tabs.'),
+      image_results: arr(imageResult, 'The Images tab\'s images; empty on other tabs.'),
     },
-    'A parsed se1 web results page.',
+    'A parsed se1 results page (web, News, Images, Videos or Books tab).',
   ),
   'se1/ads': obj({ query: strN, page: int, paid: arr(paid), shopping: arr(shoppingUnit) }, 'The paid block of an se1 results page.'),
   'se1/aimode': obj({ query: strN, answer_text: strN, citations: arr(source), links: arr(link) }, 'An se1 AI Mode answer.'),
