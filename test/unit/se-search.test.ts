@@ -115,6 +115,7 @@ describe('se1/search parser', () => {
         ],
         news_results: [],
         image_results: [],
+        shopping_results: [],
       },
     });
   });

@@ -14,8 +14,12 @@ const paid = obj(
 );
 const shoppingUnit = obj({ position: int, title: str, url: strN, price: strN, merchant: strN }, 'A product listing ad card.');
 const related = obj({ query: str, url: strN });
-const price = nullable(obj({ text: str, value: numN, currency: strN }, 'A price as shown, its amount and currency symbol or code.'));
+const price = nullable(obj({ text: str, value: numN, currency: strN }, 'A price as shown, its amount and its ISO 4217 currency code.'));
 const source = obj({ title: str, url: str, publisher: strN });
+const product = obj(
+  { position: int, title: str, url: strN, product_id: strN, price, merchant: strN, rating: numN, reviews: intN, thumbnail: strN },
+  'A shopping product card.',
+);
 const newsResult = obj(
   { position: int, title: str, url: str, source: strN, date: strN, snippet: strN, thumbnail: strN },
   'A News-tab article; `date` as the page prints it ("3 hours ago", "Apr 20, 2019").',
@@ -45,6 +49,7 @@ export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
       videos: arr(obj({ position: int, title: str, url: str, source: strN, duration: strN })),
       news_results: arr(newsResult, 'The News tab\'s articles; empty on other tabs.'),
       image_results: arr(imageResult, 'The Images tab\'s images; empty on other tabs.'),
+      shopping_results: arr(product, 'The Shopping tab\'s products; empty on other tabs.'),
     },
     'A parsed se1 results page (web, News, Images, Videos or Books tab).',
   ),
@@ -54,7 +59,7 @@ export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
     {
       query: strN,
       page: int,
-      results: arr(obj({ position: int, title: str, url: strN, product_id: strN, price, merchant: strN, rating: numN, reviews: intN })),
+      results: arr(product),
     },
     'An se1 shopping results page.',
   ),

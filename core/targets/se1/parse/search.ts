@@ -3,7 +3,8 @@
  * extractor over one parsed document and reports whether the page was recognised. The tab the
  * page shows (vertical.ts) decides what `organic` lists: web results on the web, video and book
  * tabs; the News tab's articles and the Images tab's pages (in the organic shape) on those tabs,
- * whose full items are `news_results` and `image_results`.
+ * whose full items are `news_results` and `image_results`; the Shopping tab's products are
+ * `shopping_results` (the `se1/shopping/search` route reads the same grid).
  */
 import type { PageInput, Parsed } from '../../../parsers/types.js';
 import { Blocks, resultCount } from '../../../parsers/blocks.js';
@@ -17,6 +18,7 @@ import { parseImagesTab } from './images-tab.js';
 import { parseLocalPack } from './local.js';
 import { parseNewsTab } from './news-tab.js';
 import { parseKnowledgePanel } from './panels.js';
+import { parseProductGrid } from './shopping.js';
 import { parseQuestions, parseRelatedSearches } from './questions.js';
 import type { OrganicResult, Se1AdsJson, Se1SearchJson } from './types.js';
 import { verticalOf } from './vertical.js';
@@ -46,6 +48,7 @@ export function parseSe1SearchDoc(doc: Document, input: PageInput): Parsed {
   const vertical = verticalOf(doc, url);
   const news = vertical === 'news' ? b.run('news_results', () => parseNewsTab(doc, url), []) : [];
   const images = vertical === 'images' ? b.run('image_results', () => parseImagesTab(doc, input.html, url), []) : [];
+  const products = vertical === 'shopping' ? b.run('shopping_results', () => parseProductGrid(doc, url), []) : [];
   const tabItems = news.length > 0 ? asOrganic(news) : images.length > 0 ? asOrganic(images) : null;
   const organicBlock = tabItems
     ? { results: tabItems, featured: null, anchors: new Set<Element>() }
@@ -70,12 +73,13 @@ export function parseSe1SearchDoc(doc: Document, input: PageInput): Parsed {
     videos: b.run('videos', () => parseVideos(doc, url, organicAnchors), []),
     news_results: news,
     image_results: images,
+    shopping_results: products,
   };
   // A region that is on the page but yielded nothing means its markup changed: say so.
   if (json.paid.length === 0 && one('[data-text-ad], li.ads-ad', doc)) b.failed.push('paid');
   if (json.people_also_ask.length === 0 && one('.related-question-pair', doc)) b.failed.push('people_also_ask');
   const found =
-    json.organic.length + json.paid.length + json.shopping.length + json.people_also_ask.length + json.related_searches.length > 0 ||
+    json.organic.length + json.paid.length + json.shopping.length + json.shopping_results.length + json.people_also_ask.length + json.related_searches.length > 0 ||
     json.ai_overview !== null ||
     json.knowledge_panel !== null;
   return { json, status: b.status(found || looksLikeResultsPage(doc)) };

@@ -1,6 +1,7 @@
 /** Output shapes of the se1 parsers (`results[].json`); the JSON Schemas in schemas.ts mirror them. */
 import type { ImageResult } from './images-tab.js';
 import type { NewsResult } from './news-tab.js';
+import type { ShoppingProduct } from './shopping.js';
 import type { Vertical } from './vertical.js';
 
 export interface Link {
@@ -128,6 +129,8 @@ export interface Se1SearchJson {
   news_results: NewsResult[];
   /** The Images tab's images (empty on other tabs). */
   image_results: ImageResult[];
+  /** The Shopping tab's products (empty on other tabs). */
+  shopping_results: ShoppingProduct[];
 }
 
 export interface Se1AdsJson {
