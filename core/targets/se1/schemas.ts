@@ -20,6 +20,8 @@ const product = obj(
   { position: int, title: str, url: strN, product_id: strN, price, merchant: strN, rating: numN, reviews: intN, thumbnail: strN },
   'A shopping product card.',
 );
+const hotel = obj({ position: int, name: str, url: strN, price, rating: numN, reviews: intN, stars: intN, description: strN, amenities: arr(str), deal: strN });
+const local = obj({ position: int, title: str, rating: numN, reviews: intN, category: strN, address: strN, details: strN, url: strN }, 'A place card.');
 const newsResult = obj(
   { position: int, title: str, url: str, source: strN, date: strN, snippet: strN, thumbnail: strN },
   'A News-tab article; `date` as the page prints it ("3 hours ago", "Apr 20, 2019").',
@@ -44,7 +46,7 @@ export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
       ai_overview: nullable(obj({ text: str, sources: arr(source) })),
       featured_snippet: nullable(obj({ title: strN, url: strN, displayed_url: strN, text: str })),
       knowledge_panel: nullable(obj({ title: str, subtitle: strN, description: strN, source: nullable(link), facts: arr(obj({ label: str, value: str })) })),
-      local_pack: arr(obj({ position: int, title: str, rating: numN, reviews: intN, category: strN, address: strN, details: strN, url: strN })),
+      local_pack: arr(local),
       top_stories: arr(obj({ position: int, title: str, url: str, source: strN, published: strN })),
       videos: arr(obj({ position: int, title: str, url: str, source: strN, duration: strN })),
       news_results: arr(newsResult, 'The News tab\'s articles; empty on other tabs.'),
@@ -78,9 +80,7 @@ export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
     {
       query: strN,
       page: int,
-      hotels: arr(
-        obj({ position: int, name: str, url: strN, price, rating: numN, reviews: intN, stars: intN, description: strN, amenities: arr(str), deal: strN }),
-      ),
+      hotels: arr(hotel),
     },
     'An se1 hotel search page.',
   ),
@@ -102,8 +102,19 @@ export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
     'An se1 trends page.',
   ),
   'se2/search': obj(
-    { query: strN, page: int, result_count: intN, organic: arr(organic), paid: arr(paid), related_searches: arr(related) },
-    'A parsed se2 web results page.',
+    {
+      query: strN,
+      page: int,
+      vertical: s('string', { enum: ['web', 'images'], description: 'images on an image results page (its images also listed, as pages, in organic).' }),
+      result_count: intN,
+      organic: arr(organic),
+      paid: arr(paid),
+      related_searches: arr(related),
+      local_pack: arr(local, 'Places of a local answer, or the side column\'s local card.'),
+      hotels: arr(hotel, 'Hotels of a hotel answer.'),
+      image_results: arr(imageResult),
+    },
+    'A parsed se2 results page (web or images).',
   ),
 };
 
