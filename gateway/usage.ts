@@ -20,7 +20,12 @@ export interface ChargeInput {
 
 export function charge(svc: Services, input: ChargeInput): void {
   const route = routeById(input.routeId);
-  if (!route || input.usage.pages <= 0) return;
+  if (!route) return;
+  if (input.usage.parse) {
+    svc.metrics.parseStatus(route.id, input.usage.parse);
+    svc.activity.parses(route.id, input.usage.parse);
+  }
+  if (input.usage.pages <= 0) return;
   svc.activity.pages(route.family, input.usage.pages);
   const output = input.params.output;
   const source = input.source ?? route.source;
