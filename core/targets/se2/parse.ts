@@ -165,7 +165,8 @@ export function parseSe2Search(input: PageInput): Parsed {
   const doc = loadHtml(input.html);
   const b = new Blocks();
   const count = one('.sb_count, #count', doc);
-  const images = isImagesPage(doc, input.url) ? b.run('image_results', () => parseSe2Images(doc, input.url), []) : [];
+  const imagesPage = isImagesPage(doc, input.url);
+  const images = imagesPage ? b.run('image_results', () => parseSe2Images(doc, input.url), []) : [];
   const places = b.run('local_pack', () => parseSe2Places(doc), { local: [], hotels: [] });
   const organic = images.length > 0
     ? images.map((r, i) => ({ position: i + 1, title: r.title, url: r.url, displayed_url: r.source, snippet: null, sitelinks: [] }))
@@ -182,7 +183,11 @@ export function parseSe2Search(input: PageInput): Parsed {
     hotels: places.hotels,
     image_results: images,
   };
-  if (json.organic.length === 0 && one('li.b_algo, li.sa_wr', doc)) b.failed.push('organic');
+  // Sections the page shows in markup that yielded nothing: the layout changed (partial).
+  if (imagesPage) b.expect('image_results', images.length > 0 || one('a.iusc, .item > a.thumb', doc) === null);
+  else b.expect('organic', json.organic.length > 0 || one('li.b_algo, li.sa_wr, .sa_cc', doc) === null);
+  b.expect('paid', json.paid.length > 0 || one('li.b_ad .sb_add, li.b_ad li', doc) === null);
+  b.expect('local_pack', json.local_pack.length + json.hotels.length > 0 || one('[data-ypid], .b_localDesktopInfoCard', doc) === null);
   const known = json.organic.length + json.paid.length > 0 || one('#b_results, .sb_results, #b_content', doc) !== null;
-  return { json, status: b.status(known) };
+  return b.result(json, known);
 }

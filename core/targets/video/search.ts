@@ -10,6 +10,7 @@
  * results of the query and are left out; shorts shelves are results and count as shorts. The
  * server-rendered page of 2013-2020 (no initial data) is read from its tiles (lockups.ts).
  */
+import { Blocks } from '../../parsers/blocks.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import { itemOf, type ChannelItem, type PlaylistItem, type ShortItem, type VideoItem } from './items.js';
 import { arr, at, findAll, int, obj, str, textOf, type Obj } from './json.js';
@@ -138,7 +139,10 @@ export function parseSearch(input: PageInput): Parsed {
     // The server-rendered page (before the initial data was embedded) lists tiles in markup.
     const tiles = lockupResults(input.html, base);
     if (!tiles) return { json: null, status: 'unrecognised' };
-    return { json: { ...tiles, query: str(input.params.query) ?? tiles.query ?? queryOf(input, undefined, notes) }, status: 'parsed' };
+    const b = new Blocks();
+    // Video tiles in the markup that yielded no video: the tile layout changed.
+    b.expect('videos', tiles.videos.length > 0 || !input.html.includes('yt-lockup-video'));
+    return b.result({ ...tiles, query: str(input.params.query) ?? tiles.query ?? queryOf(input, undefined, notes) }, true);
   }
   let token = first.token;
   // search/max: the continuation answers the flow gathered, in fetch order.
@@ -158,5 +162,8 @@ export function parseSearch(input: PageInput): Parsed {
     ...into.out,
     continuation: token,
   };
-  return { json, status: 'parsed' };
+  const b = new Blocks();
+  // Result cards in the data that yielded no item: the renderer names changed.
+  b.expect('videos', into.count > 0 || !/"(?:videoRenderer|lockupViewModel)"/.test(input.html));
+  return b.result(json, true);
 }

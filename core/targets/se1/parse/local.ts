@@ -29,8 +29,10 @@ function placeIdOf(el: Element): string | null {
 /** Place id → its links, in document order. */
 function placeLinks(doc: Document): Map<string, Element[]> {
   const byId = new Map<string, Element[]>();
-  for (const el of all('a[href*="ludocid="], [data-cid], a[data-ludocid]', doc)) {
-    if (inRegion(el, 'ads', 'panel')) continue;
+  // Only links: product cards of shopping units carry a numeric `data-cid` on other elements.
+  for (const el of all('a[href*="ludocid="], a[data-cid], a[data-ludocid]', doc)) {
+    // Knowledge-panel facts ("Address", "Hours") link to the place too: not a pack.
+    if (inRegion(el, 'ads', 'panel') || closest(el, (e) => e.attribs['data-attrid'] !== undefined, 12)) continue;
     const id = placeIdOf(el);
     if (!id) continue;
     const list = byId.get(id) ?? [];
@@ -93,6 +95,11 @@ function partsOf(details: string[]): Parts {
   if (next.length >= 2) return { category: next[0] ?? null, address: next[1] ?? null };
   const after = groups(details[i + 2] ?? '').filter(isAddress);
   return { category: next[0] ?? null, address: after[0] ?? null };
+}
+
+/** Whether the page has place cards (their ids), read or not. */
+export function hasPlaceCards(doc: Document): boolean {
+  return placeLinks(doc).size > 0;
 }
 
 export function parseLocalPack(doc: Document, pageUrl: string): LocalResult[] {

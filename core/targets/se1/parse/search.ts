@@ -14,6 +14,7 @@ import { parseAiOverview } from './aio.js';
 import { parseShoppingUnits, parseTextAds } from './ads.js';
 import { parseTopStories, parseVideos } from './news.js';
 import { parseOrganic } from './organic.js';
+import { expectSections } from './drift.js';
 import { parseImagesTab } from './images-tab.js';
 import { parseLocalPack } from './local.js';
 import { parseNewsTab } from './news-tab.js';
@@ -75,14 +76,13 @@ export function parseSe1SearchDoc(doc: Document, input: PageInput): Parsed {
     image_results: images,
     shopping_results: products,
   };
-  // A region that is on the page but yielded nothing means its markup changed: say so.
-  if (json.paid.length === 0 && one('[data-text-ad], li.ads-ad', doc)) b.failed.push('paid');
-  if (json.people_also_ask.length === 0 && one('.related-question-pair', doc)) b.failed.push('people_also_ask');
+  // A section that is on the page but yielded nothing means its markup changed: say so.
+  expectSections(b, doc, json, url);
   const found =
     json.organic.length + json.paid.length + json.shopping.length + json.shopping_results.length + json.people_also_ask.length + json.related_searches.length > 0 ||
     json.ai_overview !== null ||
     json.knowledge_panel !== null;
-  return { json, status: b.status(found || looksLikeResultsPage(doc)) };
+  return b.result(json, found || looksLikeResultsPage(doc));
 }
 
 export function parseSe1Search(input: PageInput): Parsed {
@@ -99,6 +99,6 @@ export function parseSe1Ads(input: PageInput): Parsed {
     paid: b.run('paid', () => parseTextAds(doc, input.url), []),
     shopping: b.run('shopping', () => parseShoppingUnits(doc, input.url), []),
   };
-  if (json.paid.length === 0 && one('[data-text-ad], li.ads-ad', doc)) b.failed.push('paid');
-  return { json, status: b.status(json.paid.length + json.shopping.length > 0 || looksLikeResultsPage(doc)) };
+  b.expect('paid', json.paid.length > 0 || one('[data-text-ad], li.ads-ad', doc) === null);
+  return b.result(json, json.paid.length + json.shopping.length > 0 || looksLikeResultsPage(doc));
 }
