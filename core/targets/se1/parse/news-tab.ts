@@ -118,7 +118,8 @@ function fromTitleLink(c: Cand, others: Element[]): Omit<NewsResult, 'position' 
       break;
     }
   }
-  const snippet = lines.filter((l) => l !== dateLine && (!cite || !contains(cite, l.el)) && l.text !== source).sort((a, b) => b.text.length - a.text.length)[0];
+  // The snippet is the first other line; lines with links are related articles of a cluster.
+  const snippet = lines.find((l) => l !== dateLine && (!cite || !contains(cite, l.el)) && l.text !== source && one('a', l.el) === null && !closest(l.el, (e) => e.name === 'a', 4));
   return { title, source, date, snippet: snippet?.text ?? null, thumbnail: thumbnailIn(box) };
 }
 
