@@ -159,3 +159,40 @@ export function basicLocalPack(query: string): string {
     .join('');
   return `<div class="g"><a href="https://maps.se1.example/maps?q=${encodeURIComponent(query)}"><img id="lu_map" src="" alt="Map of ${esc(query)}"></a>${cards}</div>`;
 }
+
+export interface ListedProduct {
+  title: string;
+  price: string;
+  amount: number;
+  merchant: string;
+  rating: number;
+  reviews: number;
+  thumbnail: string;
+  url: string;
+}
+
+export function listedProducts(query: string): ListedProduct[] {
+  return [0, 1, 2].map((i) => ({
+    title: `${titleCase(query)} set ${i + 1}`,
+    price: `${1 + i}.${['049', '199', '349'][i]},${['95', '00', '50'][i]} €`,
+    amount: Number(`${1 + i}${['049', '199', '349'][i]}.${['95', '00', '50'][i]}`),
+    merchant: ['Boutique Alpha', 'Magasin Bravo', 'Charlie Shop'][i] as string,
+    rating: 4 + i / 10,
+    reviews: 120 * (i + 1),
+    thumbnail: `https://shop-img.example/${slug(query)}-${i + 1}.jpg`,
+    url: `https://www.shop-${i + 1}.example/p/${slug(query)}`,
+  }));
+}
+
+/**
+ * The 2024-2025 shopping grid (`udm=28`): list items without long-lived class names — a title
+ * block, a price in the page's notation (decimal comma on a `.fr` page), the merchant, the
+ * stars' `aria-label` with the review count, a thumbnail; filter chips are list items too.
+ */
+export function se1ShoppingListPage(query: string): string {
+  const chips = ['Under 50 €', 'On sale'].map((c) => `<div role="listitem"><a href="search?q=${encodeURIComponent(query)}&amp;udm=28&amp;chip=${slug(c)}">${esc(c)}</a></div>`).join('');
+  const items = listedProducts(query)
+    .map((p) => `<div role="listitem"><a href="${esc(p.url)}"><img src="${esc(p.thumbnail)}" width="124" height="124" alt=""><div class="gkQHve">${esc(p.title)}</div></a><div><span class="lmQWe">${esc(p.price)}</span></div><div><span class="WJMUdc">${esc(p.merchant)}</span></div><div><span aria-label="Rated ${p.rating} out of 5,"></span><span>(${p.reviews})</span></div></div>`)
+    .join('');
+  return page(`${query} - Se1 Shopping`, 'shop', `<div id="rso"><div role="list">${chips}</div><div role="list">${items}</div></div>`, query);
+}

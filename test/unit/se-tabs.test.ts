@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTPUT_SCHEMAS, parsePage } from '../../core/targets/index.js';
 import { se1Docs } from '../sites/se-data.js';
 import { seSite } from '../sites/se.js';
-import { basicPlaces, imageHits, newsArticles, se1ImagesPage, se1NewsPage } from '../sites/se1-tabs.js';
+import { basicPlaces, imageHits, listedProducts, newsArticles, se1ImagesPage, se1NewsPage, se1ShoppingListPage } from '../sites/se1-tabs.js';
 import { se1BasicPage } from '../sites/se1-web.js';
 
 let server: Server;
@@ -116,5 +116,26 @@ describe('se1 local pack on the basic-HTML page', () => {
     );
     expect(json.organic).toHaveLength(3);
     expect(parsed.status).toBe('parsed');
+  });
+});
+
+describe('se1 Shopping tab, 2024-2025 list grid', () => {
+  it('products with the price in the page notation read as EUR, merchant, rating, reviews, thumbnail; filter chips are not products', () => {
+    const html = se1ShoppingListPage('green tea');
+    const read = (route: string) => parsePage(route, { html, url: 'https://www.se1.fr/search?q=green+tea&udm=28', page: 1, params: {} })!;
+    const expected = listedProducts('green tea').map((p, i) => ({
+      position: i + 1,
+      title: p.title,
+      url: p.url,
+      product_id: null,
+      price: { text: p.price, value: p.amount, currency: 'EUR' },
+      merchant: p.merchant,
+      rating: p.rating,
+      reviews: p.reviews,
+      thumbnail: p.thumbnail,
+    }));
+    expect((read('se1/shopping/search').json as J).results).toEqual(expected);
+    const search = read('se1/search').json as J;
+    expect([search.vertical, search.shopping_results]).toEqual(['shopping', expected]);
   });
 });

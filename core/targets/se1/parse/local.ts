@@ -66,7 +66,7 @@ const PHONE = /^\+?[\d\s().-]{7,}$/;
 
 function ratingFromAria(card: Element): number | null {
   for (const el of all('[aria-label]', card)) {
-    const m = /(\d[.,]\d)\s*(?:out of|von|sur|de|su|из|van|z)\s*5/i.exec(attr(el, 'aria-label') ?? '');
+    const m = /(\d(?:[.,]\d)?)\s*(?:out of|von|sur|de|su|из|van|z)\s*5/i.exec(attr(el, 'aria-label') ?? '');
     if (m) return Number((m[1] as string).replace(',', '.'));
   }
   return null;

@@ -58,7 +58,7 @@ function ratingIn(card: Element, cardText: string): { rating: number | null; rev
   const shown = ratingOf(cardText);
   if (shown.rating !== null) return shown;
   for (const el of all('[aria-label]', card)) {
-    const m = /(\d[.,]\d)\s*(?:out of|von|sur|de|su|из|van|z)\s*5/i.exec(attr(el, 'aria-label') ?? '');
+    const m = /(\d(?:[.,]\d)?)\s*(?:out of|von|sur|de|su|из|van|z)\s*5/i.exec(attr(el, 'aria-label') ?? '');
     if (m) {
       const r = /\(([\d.,]+\s*[KkMm]?)\)|([\d.,]+[KkMm]?)\s+(?:reviews|ratings|avis|Rezensionen|Bewertungen|reseñas)/i.exec(cardText);
       return { rating: Number((m[1] as string).replace(',', '.')), reviews: r ? countOf((r[1] ?? r[2]) as string) : null };
@@ -120,8 +120,8 @@ export function parseProductGrid(doc: Document, pageUrl: string): ShoppingProduc
   const ctx = pageMoney(doc, pageUrl);
   const out: ShoppingProduct[] = [];
   let cards = all(CARD, doc).filter((c) => !closest(c, (e) => e.attribs['data-docid'] !== undefined || (attr(e, 'class') ?? '').includes('sh-dgr__grid-result')));
-  // A list item or card without a price is navigation (filters, tabs), not a product.
-  cards = cards.filter((c) => priceIn(text(c), ctx) !== null || attr(c, 'role') !== 'listitem');
+  // A list item without a picture and a price is navigation (filter chips, tabs), not a product.
+  cards = cards.filter((c) => attr(c, 'role') !== 'listitem' || (priceIn(text(c), ctx) !== null && one('img', c) !== null));
   if (cards.length === 0 && one('.pla-unit', doc) === null) cards = cardsByPrice(doc, ctx);
   for (const card of cards) {
     const r = readCard(card, pageUrl, ctx);
