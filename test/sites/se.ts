@@ -8,7 +8,8 @@
  *   `udm=2` (each in its basic-HTML form with `gbv=1`);
  * - `/se1/shopping/product/{id}`, `/se1/travel/search` (`adults`, `hotel_class`, `start`),
  *   `/se1/lens/uploadbyurl` (`url`, `q`), `/se1/maps/search/{q}`, `/se1/trends/explore`;
- * - `/se2/search` — web results (`q`, `first`, `setlang`, `cc`).
+ * - `/se2/search` — web results (`q`, `first`, `setlang`, `cc`); `/se2/images/search` — image
+ *   results (`q`; `nojs=1` the page without scripts).
  *
  * Failure switches, for taking an engine down in tests: a query (or image URL / product id)
  * containing `__fail__` answers 503; `__flaky__` answers 503 to the first request of that exact
@@ -30,6 +31,7 @@ import {
   se1TrendsPage,
   shoppingResults,
 } from './se1-verticals.js';
+import { se2ImagesPage } from './se2-layouts.js';
 import { se2Page } from './se2-web.js';
 import type { SiteContext, SiteHandler } from './types.js';
 
@@ -95,9 +97,10 @@ function se1(res: ServerResponse, url: URL, ctx: SiteContext): boolean {
 }
 
 function se2(res: ServerResponse, url: URL, ctx: SiteContext): boolean {
-  if (url.pathname !== '/se2/search') return false;
   const sp = url.searchParams;
   const q = sp.get('q') ?? '';
+  if (url.pathname === '/se2/images/search') return failure(res, url, ctx, q) || send(res, 200, se2ImagesPage(q, sp.get('nojs') === '1' ? 'cells' : 'json'));
+  if (url.pathname !== '/se2/search') return false;
   if (failure(res, url, ctx, q)) return true;
   const page = Math.floor((int(sp.get('first'), 1) - 1) / 10) + 1;
   let docs = q.includes('__empty__') ? [] : se2Docs(q, page);
