@@ -106,7 +106,7 @@ describe.concurrent('the six routes', () => {
     const path = `/mkt1/com/gp/aod/ajax?asin=B0SIMLMP01&pageno=1&filters=${encodeURIComponent('{"all":true,"new":true}')}`;
     expect(logged(`GET ${path}`)).toHaveLength(1);
     expect(a.body.results[0].json).toEqual({
-      url: sim.origin + path, title: 'Lumen Desk Lamp with USB Charging Port, Warm White', product_id: 'B0SIMLMP01', product_id_in_url: 'B0SIMLMP01', page: 1, review_count: 1234,
+      url: sim.origin + path, title: 'Lumen Desk Lamp with USB Charging Port, Warm White', product_id: 'B0SIMLMP01', product_id_in_url: 'B0SIMLMP01', page: 1, review_count: 1234, rating: 4.5,
       pricing: [
         offer('B0SIMLMP01', 29.99, 0, 'Lumen Goods', 'A1SIMSELLER01', 1, 1200, 'New', 'Amazon'),
         offer('B0SIMLMP01', 30.99, 4.99, 'Kettle Corner', 'A2SIMSELLER02', 2, 310, 'New', 'Kettle Corner'),
