@@ -10,7 +10,7 @@
 import { all, closest, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
 import { elements } from './marks.js';
 import type { ProductFacts } from './types.js';
-import { absolute, clean, idFromUrl, isIdLike, parseCount, parseRating, shownPrice } from './values.js';
+import { absolute, clean, idFromUrl, isIdLike, parseCount, parseRating, shownPrice, type MoneyHint } from './values.js';
 
 const OLD = /strike|was-?price|\bwas\b|old-?price|list-?price|original|regular|compare|comp-?value|msrp|rrp|crossed|before/i;
 const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant)\b|\b(was|list|typical)( price)?:/i;
@@ -39,7 +39,7 @@ interface PriceNode {
 }
 
 /** The smallest elements whose text shows a price. */
-function priceNodes(doc: Document, hint: string | null): PriceNode[] {
+function priceNodes(doc: Document, hint: MoneyHint): PriceNode[] {
   const found: Element[] = [];
   for (const el of elements(doc)) {
     if (el.children.length > 8) continue;
@@ -125,7 +125,7 @@ export interface Cards {
   aside: boolean;
 }
 
-export function findCards(doc: Document, hint: string | null): Cards {
+export function findCards(doc: Document, hint: MoneyHint): Cards {
   const every = priceNodes(doc, hint);
   const nodes = every.filter((p) => !p.old);
   const groups = new Map<string, { members: Set<Element>; depth: number; parentSig: string; grand: AnyNode | null; sig: string }>();
@@ -249,7 +249,7 @@ function ratingOf(card: Element): { rating: number | null; reviews_count: number
   return { rating: null, reviews_count: null };
 }
 
-export function cardFacts(card: Element, prices: PriceNode[], base: string, hint: string | null): ProductFacts {
+export function cardFacts(card: Element, prices: PriceNode[], base: string, hint: MoneyHint): ProductFacts {
   const { title, titleEl } = titleOf(card);
   const link = (titleEl && (titleEl.name === 'a' ? titleEl : (closest(titleEl, (p) => p.name === 'a', 4) ?? all('a[href]', titleEl)[0]))) ?? all('a[href]', card).find(productLink) ?? closest(card, (p) => p.name === 'a', 3);
   const url = link && productLink(link) ? absolute(link.attribs.href, base) : null;

@@ -17,7 +17,7 @@ import { loadPage, type ProductPage } from './product.js';
 import { bodyJson, stateBlobs } from './state.js';
 import { entityFacts, PRODUCT_TYPES } from './structured.js';
 import type { Listing, ListingItem, ProductFacts } from './types.js';
-import { absolute, clean, currencyHintOf, idFromUrl, symbolOf } from './values.js';
+import { absolute, clean, currencyHintOf, idFromUrl, symbolOf, type MoneyHint } from './values.js';
 
 export type ListingKind = Listing['page_type'];
 
@@ -37,7 +37,7 @@ export function emptyListing(input: PageInput, kind: ListingKind): Listing {
 }
 
 /** ItemList members, or the top-level Product items when a page lists several. */
-function structuredItems(entities: Entity[], base: string, hint: string | null): ProductFacts[] {
+function structuredItems(entities: Entity[], base: string, hint: MoneyHint): ProductFacts[] {
   for (const origin of ['jsonld', 'microdata', 'rdfa'] as const) {
     const lists = entities.filter((e) => e.origin === origin && e.types.includes('ItemList') && Array.isArray(e.data.itemListElement));
     const list = lists.sort((a, b) => (b.data.itemListElement as unknown[]).length - (a.data.itemListElement as unknown[]).length)[0];
@@ -127,7 +127,7 @@ export function parseListingWith(input: PageInput, kind: ListingKind, page: Prod
   const out = emptyListing(input, kind);
   if (isBlocked(input.html)) return { json: out, status: 'blocked' };
   const b = new Blocks();
-  const hint = currencyHintOf(input.url);
+  const hint = currencyHintOf(input.url, input.html);
   const json = bodyJson(input.html);
   if (json !== undefined) {
     out.results = toItems(b.run('json', () => productsInJson(json, input.url, hint), []));

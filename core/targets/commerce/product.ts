@@ -17,7 +17,7 @@ import { bodyJson, stateBlobs } from './state.js';
 import { metaFacts, stripSiteName } from './meta.js';
 import { structuredFacts } from './structured.js';
 import type { Product, ProductFacts } from './types.js';
-import { currencyHintOf, symbolOf } from './values.js';
+import { currencyHintOf, symbolOf, type MoneyHint } from './values.js';
 import { visibleFacts } from './visible.js';
 
 export function emptyProduct(url: string): Product {
@@ -74,7 +74,7 @@ export function mergeFacts(url: string, layers: readonly (ProductFacts | null | 
 }
 
 /** The product a state blob or a kept JSON response describes (the best-filled one). */
-function fromJsons(values: readonly unknown[], url: string, hint: string | null): ProductFacts | null {
+function fromJsons(values: readonly unknown[], url: string, hint: MoneyHint): ProductFacts | null {
   let best: ProductFacts | null = null;
   for (const v of values) {
     const f = productInJson(v, url, hint);
@@ -121,7 +121,7 @@ export function parseProductWith(input: PageInput, page: ProductPage | null): Pa
   const url = input.url;
   if (isBlocked(input.html)) return { json: emptyProduct(url), status: 'blocked' };
   const b = new Blocks();
-  const hint = currencyHintOf(url);
+  const hint = currencyHintOf(url, input.html);
   const json = bodyJson(input.html);
   if (json !== undefined) {
     const p = mergeFacts(url, [b.run('json', () => productInJson(json, url, hint), null), fromJsons(partsJson(input), url, hint), requested(input)]);
@@ -138,7 +138,8 @@ export function parseProductWith(input: PageInput, page: ProductPage | null): Pa
     b.run('rdfa', () => structuredFacts(sd, 'rdfa', url, meta.canonical, hint), null),
     meta.facts,
   ];
-  const pageHint = layers.find((l) => l?.currency)?.currency ?? hint;
+  const named = layers.find((l) => l?.currency)?.currency;
+  const pageHint: MoneyHint = named ? { currency: named, decimal: hint.decimal } : hint;
   layers.push(b.run('state', () => fromJsons([...stateBlobs(input.html), ...partsJson(input)], url, pageHint), null));
   layers.push(b.run('visible', () => visibleFacts({ doc, url, canonical: meta.canonical, hint: pageHint }), null));
   layers.push({ title: stripSiteName(meta.documentTitle, meta.siteName) }, requested(input));

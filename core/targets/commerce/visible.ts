@@ -15,7 +15,7 @@ import { all, closest, text, type Document, type Element } from '../../parsers/d
 import { labelValuePairs } from '../../extraction/pairs.js';
 import type { Candidate } from '../../extraction/model.js';
 import type { Breadcrumb, NameValue, ProductFacts } from './types.js';
-import { absolute, availabilityOf, clean, idFromUrl, isIdLike, parseCount, parseRating, shownPrice } from './values.js';
+import { absolute, availabilityOf, clean, idFromUrl, isIdLike, parseCount, parseRating, shownPrice, type MoneyHint } from './values.js';
 import { scanMarks, type Marks } from './marks.js';
 import { isHidden, nearby, oldPriceNear, priceCandidates, type PriceCandidate } from './visible-price.js';
 
@@ -166,7 +166,7 @@ export interface VisibleInput {
   doc: Document;
   url: string;
   canonical: string | null;
-  hint: string | null;
+  hint: MoneyHint;
 }
 
 export function visibleFacts({ doc, url, canonical, hint }: VisibleInput): ProductFacts {
