@@ -111,10 +111,16 @@ export function loadPage(input: PageInput): ProductPage {
   return { doc, sd: readStructuredData(doc, input.url, opts) };
 }
 
-export function productStatus(p: Product, b: Blocks): Parsed['status'] {
-  if (p.title === null && p.price === null) return 'unrecognised';
-  if (p.title === null || (p.price === null && p.product_id === null)) return 'partial';
-  return b.status(true) === 'partial' || p.price === null ? 'partial' : 'parsed';
+/**
+ * The parse result: `unrecognised` without a title and a price; `partial`, naming what is
+ * missing, when a block failed or a section every product page has (its title, its price;
+ * without a price, its id) was not found.
+ */
+export function productResult(p: Product, b: Blocks): Parsed {
+  if (p.title === null && p.price === null) return { json: p, status: 'unrecognised' };
+  b.expect('title', p.title !== null);
+  if (!b.expect('price', p.price !== null)) b.expect('product id', p.product_id !== null);
+  return b.result(p, true);
 }
 
 export function parseProductWith(input: PageInput, page: ProductPage | null): Parsed {
@@ -125,7 +131,7 @@ export function parseProductWith(input: PageInput, page: ProductPage | null): Pa
   const json = bodyJson(input.html);
   if (json !== undefined) {
     const p = mergeFacts(url, [b.run('json', () => productInJson(json, url, hint), null), fromJsons(partsJson(input), url, hint), requested(input)]);
-    return { json: p, status: productStatus(p, b) };
+    return productResult(p, b);
   }
   const loaded = page ?? b.run('load', () => loadPage(input), null);
   if (!loaded) return { json: emptyProduct(url), status: 'unrecognised' };
@@ -144,7 +150,7 @@ export function parseProductWith(input: PageInput, page: ProductPage | null): Pa
   layers.push(b.run('visible', () => visibleFacts({ doc, url, canonical: meta.canonical, hint: pageHint }), null));
   layers.push({ title: stripSiteName(meta.documentTitle, meta.siteName) }, requested(input));
   const p = mergeFacts(url, layers);
-  return { json: p, status: productStatus(p, b) };
+  return productResult(p, b);
 }
 
 /** `/{token}/product` and `/{token}/shop/product`. */

@@ -136,7 +136,7 @@ export function idFromUrl(url: string | null | undefined): string | null {
     if (m) return m[1] as string;
   }
   // `/sku/<id>` and `/dp/<id>` name the id outright; `/product/<id>` may be followed by a slug or precede one.
-  for (const marker of [/^(sku|skus|dp|gp-product)$/i, /^(product|products|item|items|p|ip|pd|prod|itm|goods|artikel|produkt|producto|produto)$/i]) {
+  for (const marker of [/^(sku|skus|dp|gp-product)$/i, /^(product|products|item|items|p|ip|pd|prod|itm|goods|artikel|produkt|producto|produto|listing|listings)$/i]) {
     for (let i = 0; i < segs.length - 1; i++) {
       if (!marker.test(segs[i] as string)) continue;
       for (const cand of segs.slice(i + 1, i + 3)) if (isIdLike(cand)) return cand.replace(/\.html?$/i, '');
