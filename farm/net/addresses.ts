@@ -85,3 +85,8 @@ export function forbiddenAddress(address: string): string | undefined {
 export function isGlobalUnicast(address: string): boolean {
   return forbiddenAddress(address) === undefined;
 }
+
+/** True when the address may not be reached with private networks refused. */
+export function isForbiddenAddress(address: string): boolean {
+  return forbiddenAddress(address) !== undefined;
+}
