@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { BroadcastChannel } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
 import { EXTRA_ARGS, PLAYWRIGHT_DISABLED_FEATURES, chromiumArgs, resolveExecutable } from '../../farm/chromium-args.js';
-import { DEVICES, deviceFor, requestHeaders } from '../../farm/devices.js';
+import { deviceFor, requestHeaders } from '../../farm/devices.js';
+import { profileFor } from '../../farm/identity/profile.js';
 import { decodeBody } from '../../farm/net/decode.js';
 import { ProxyRotation, parseProxy, proxyPoolFor } from '../../farm/net/proxies.js';
 import { TaskAbort } from '../../farm/worker/abort.js';
@@ -71,12 +72,14 @@ describe('chromium args', () => {
 
 describe('devices', () => {
   test('mobile and desktop profiles; unknown means desktop', () => {
-    expect([deviceFor('mobile').name, deviceFor('desktop').name, deviceFor(undefined).name]).toEqual(['mobile', 'desktop', 'desktop']);
-    expect(requestHeaders(DEVICES.mobile)).toEqual({
-      'user-agent': DEVICES.mobile.userAgent,
+    expect([deviceFor('mobile'), deviceFor('desktop'), deviceFor(undefined)]).toEqual(['mobile', 'desktop', 'desktop']);
+    const mobile = profileFor({ sessionKey: 'a', device: 'mobile' });
+    expect(requestHeaders(mobile)).toEqual({
+      'user-agent': mobile.userAgent,
       accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
       'accept-encoding': 'gzip, deflate, br',
       'accept-language': 'en-US,en;q=0.9',
+      'sec-ch-ua': mobile.userAgentData.brands.map((b) => `"${b.brand}";v="${b.version}"`).join(', '),
       'sec-ch-ua-mobile': '?1',
       'sec-ch-ua-platform': '"Android"',
     });
