@@ -74,6 +74,9 @@ function trusted(hostname: string, policy: NetPolicy): boolean {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+/** Private networks refused, no trusted names: the policy of deliveries (webhooks, buckets). */
+export const CLOSED: NetPolicy = Object.freeze({ allowPrivate: false, hosts: Object.freeze({}) });
+
 /**
  * A `dns.lookup` replacement that answers trusted names from the hosts map and refuses a
  * name if ANY of its addresses is forbidden (picking a public one among them would still let

@@ -12,7 +12,7 @@ import type { BrowserCookie } from '../browser/contexts.js';
 import type { DeviceName } from '../devices.js';
 import { profileFor, sessionKeyOf, type BrowserProfile } from '../identity/profile.js';
 import type { TaskMessage } from '../messages.js';
-import type { RawHeaders } from '../net/exchange.js';
+import type { RawHeaders } from '../net/fetcher.js';
 import type { ProxyEntry, ProxyRotation } from '../net/proxies.js';
 import type { TaskAbort } from './abort.js';
 import { withAttempts } from './attempts.js';

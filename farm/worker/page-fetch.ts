@@ -9,11 +9,11 @@ import type { Browser } from 'playwright-core';
 import type { BrowserCookie, ContextWish, Lease } from '../browser/contexts.js';
 import { render } from '../browser/render.js';
 import type { Tab } from '../browser/tab.js';
-import { requestHeaders } from '../devices.js';
 import type { BrowserProfile } from '../identity/profile.js';
 import type { TaskMessage } from '../messages.js';
 import { decodeBody } from '../net/decode.js';
-import type { RawHeaders } from '../net/exchange.js';
+import type { RawHeaders } from '../net/fetcher.js';
+import { requestHeaders } from '../identity/headers.js';
 import { httpFetch } from '../net/fetcher.js';
 import type { GuardProxy } from '../net/guard-proxy.js';
 import type { ProxyEntry } from '../net/proxies.js';
@@ -46,14 +46,15 @@ export async function httpPage(
     {
       url: req.url,
       method: req.method,
-      headers: { ...requestHeaders(profile), ...req.headers },
+      // Per hop: the jar's cookies for that URL go where Chrome puts them.
+      headers: (hop, cookie) => requestHeaders(profile, { method: hop.method, url: hop.url, headers: req.headers, cookie }),
       body: req.body,
       proxy,
       maxBytes: env.setup.config.maxResponseBytes,
       abort,
       jar,
     },
-    env.agents,
+    env.transports,
     env.policy,
   );
   const decoded = decodeBody(res.body, res.contentType);

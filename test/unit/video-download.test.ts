@@ -19,7 +19,7 @@ import { chooseDownload } from '../../core/targets/video/download.js';
 import { planVideo } from '../../core/targets/video/plan.js';
 import { checkFfmpeg, ffmpegPaths, remuxArgs } from '../../farm/media/ffmpeg.js';
 import type { TaskMessage } from '../../farm/messages.js';
-import { Agents } from '../../farm/net/agents.js';
+import { Transports } from '../../farm/net/transports.js';
 import { fetchToFile } from '../../farm/net/ranged.js';
 import { TaskAbort } from '../../farm/worker/abort.js';
 import { profileOf } from '../../farm/worker/flow.js';
@@ -35,7 +35,7 @@ let sim: Simulator;
 let files: MediaFile[];
 let scratch: string;
 const OPEN = { allowPrivate: true, hosts: {} };
-const agents = new Agents(OPEN);
+const transports = new Transports(OPEN);
 const previousTmp = process.env.TMPDIR;
 
 beforeAll(async () => {
@@ -48,7 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   process.env.TMPDIR = previousTmp;
   await closeFlowRunner();
-  await agents.close();
+  await transports.close();
   await sim.close();
   rmSync(scratch, { recursive: true, force: true });
 });
@@ -141,7 +141,7 @@ describe('fetchToFile', () => {
     plain.close();
   });
   const get = (u: string, path: string, over: Partial<Parameters<typeof fetchToFile>[0]> = {}, policy = OPEN) =>
-    fetchToFile({ url: u, headers: {}, proxy: null, path, maxBytes: 10_000_000, signal: new AbortController().signal, ...over }, agents, policy);
+    fetchToFile({ url: u, headers: [], proxy: null, path, maxBytes: 10_000_000, signal: new AbortController().signal, ...over }, transports, policy);
 
   it('asks for the stream range by range and writes it whole', async () => {
     const got = await get(url(134), target('134'), { chunkBytes: 40_000 });
