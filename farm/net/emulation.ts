@@ -12,7 +12,7 @@
  *   given): SETTINGS 1:65536;2:0;4:6291456;6:262144 in that order, a connection
  *   WINDOW_UPDATE of 15663105, pseudo-headers m,a,s,p, HEADERS with exclusive weight 256.
  * - HTTP/1.1 (servers without h2): Chrome's header case and order, `Host` and `Connection`
- *   first (`origHeaders`).
+ *   first (`origHeaders`, `wireHeaders`).
  *
  * The headers themselves are identity/headers.ts's (`disableDefaultHeaders`).
  */
@@ -20,18 +20,28 @@ import type { CreateTransportOptions } from 'wreq-js';
 
 export const BASE_PROFILE = 'chrome_149' as const;
 
-/** Chrome's HTTP/1.1 header names, in its order (navigation, then what fetch() adds). */
-const H1_NAMES = [
-  'Host', 'Connection', 'Content-Length', 'sec-ch-ua-platform', 'sec-ch-ua', 'sec-ch-ua-mobile', 'Upgrade-Insecure-Requests', 'User-Agent',
-  'Content-Type', 'Accept', 'Origin', 'Sec-Fetch-Site', 'Sec-Fetch-Mode', 'Sec-Fetch-User', 'Sec-Fetch-Dest', 'Referer',
-  'Accept-Encoding', 'Accept-Language', 'Cookie', 'Range',
-];
+/**
+ * Chrome's HTTP/1.1 spelling of header names (the client writes a name as given on HTTP/1.1
+ * and lower-cases it on h2). `sec-ch-*` stay lower-case, as Chrome writes them.
+ */
+const H1_CASE: Record<string, string> = Object.fromEntries(
+  ['Connection', 'Content-Length', 'Content-Type', 'Upgrade-Insecure-Requests', 'User-Agent', 'Accept', 'Origin', 'Sec-Fetch-Site', 'Sec-Fetch-Mode', 'Sec-Fetch-User', 'Sec-Fetch-Dest', 'Referer', 'Accept-Encoding', 'Accept-Language', 'Cookie', 'Range', 'Priority'].map((n) => [n.toLowerCase(), n]),
+);
+
+/**
+ * The headers as handed to the client: Chrome's HTTP/1.1 spelling, and `Connection: keep-alive`
+ * second after `Host` (on h2 the client drops it, as Chrome never sends it there).
+ */
+export function wireHeaders(headers: ReadonlyArray<[string, string]>): Array<[string, string]> {
+  return [['Connection', 'keep-alive'], ...headers.map(([n, v]): [string, string] => [H1_CASE[n] ?? n, v])];
+}
 
 export const CHROME_EMULATION: Pick<CreateTransportOptions, 'browser' | 'os' | 'emulation'> = {
   browser: BASE_PROFILE,
   os: 'linux',
   emulation: {
-    origHeaders: H1_NAMES,
+    // Only where the client adds `Host` (first, as Chrome); every other name keeps the order given.
+    origHeaders: ['Host', 'Connection'],
     http2Options: {
       headerTableSize: 65536,
       enablePush: false,

@@ -12,6 +12,7 @@ import type { CookieJar } from 'tough-cookie';
 import { fetch as wreqFetch, type Response } from 'wreq-js';
 import { GleanerError } from '../../core/errors.js';
 import type { HeaderList } from '../identity/headers.js';
+import { wireHeaders } from './emulation.js';
 import type { ProxyEntry } from './proxies.js';
 import { bare, checkUrl, refusalIn, resolveChecked, type NetPolicy } from './ssrf.js';
 import type { Transports } from './transports.js';
@@ -57,7 +58,7 @@ export async function follow(req: FollowRequest, transports: Transports, policy:
     try {
       response = await wreqFetch(hop.url, {
         method: hop.method,
-        headers,
+        headers: wireHeaders(headers),
         body: hop.body,
         transport,
         redirect: 'manual',

@@ -226,11 +226,15 @@ class Relay extends Duplex {
   override _read(): void {
     this.source.resume();
   }
+  // Writes and the shutdown complete at once: Node's wrapper of a non-socket stream (under TLS
+  // and HTTP/2 here) asserts that no write is pending when the peer vanishes mid-shutdown.
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
-    this.source.write(chunk, cb);
+    if (!this.source.destroyed) this.source.write(chunk);
+    cb();
   }
   override _final(cb: (err?: Error | null) => void): void {
-    this.source.end(cb);
+    this.source.end();
+    cb();
   }
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
     this.source.destroy();
