@@ -1,5 +1,5 @@
 /**
- * Everything one worker thread owns, created once per thread on its first task: undici agents,
+ * Everything one worker thread owns, created once per thread on its first task: the plain path's transports,
  * the browser connection, the context pool, the SSRF guard proxies, the stats row.
  */
 import { threadId } from 'node:worker_threads';

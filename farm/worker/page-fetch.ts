@@ -1,5 +1,5 @@
 /**
- * One request of a flow on the farm's two network paths: the plain-HTTP path (undici, with the
+ * One request of a flow on the farm's two network paths: the plain-HTTP path (wreq-js, with the
  * flow's cookie jar) and the browser path (a page in a context of this worker's browser, with
  * the jar's cookies). Both check every hop against the SSRF policy and honour the abort.
  */

@@ -1,6 +1,6 @@
 /**
  * Worker side: one ScrapeTask → TaskReply. Plans the flows (one per page: core/targets), runs
- * each with bounded attempts (flow.ts: undici, or a page in a browser context), and builds the
+ * each with bounded attempts (flow.ts: the plain path, or a page in a browser context), and builds the
  * outputs. Errors leave as wire data; the reply is sent at the deadline even if some cleanup is
  * still running.
  */
