@@ -7,9 +7,6 @@ import { loadConfig } from '../../core/config.js';
 import { extractJson } from '../../core/extraction/index.js';
 import { htmlToMarkdown } from '../../core/markdown/index.js';
 import { profileFor, sessionKeyOf, type DeviceName } from '../../farm/identity/profile.js';
-
-/** The profile of a sessionless, direct request. */
-const direct = (device: DeviceName) => profileFor({ sessionKey: sessionKeyOf(undefined, undefined), device });
 import { createFarm, type Farm } from '../../farm/index.js';
 import { routeById } from '../../core/registry/index.js';
 import { planFlows, type FetchStep, type Flow } from '../../core/targets/index.js';
@@ -19,6 +16,9 @@ const pagesOf = (flows: Flow[]) => flows.map((f) => ({ url: String((f.steps[f.st
 import { codeOf, task } from '../helpers/farm.js';
 import { JS_ONLY_HTML, STATIC_HTML } from '../sites/generic.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
+
+/** The profile of a sessionless, direct request. */
+const direct = (device: DeviceName) => profileFor({ sessionKey: sessionKeyOf(undefined, undefined), device });
 
 let sim: Simulator;
 let farm: Farm;
