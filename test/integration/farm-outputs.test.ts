@@ -153,7 +153,7 @@ describe('browser (run_js true)', () => {
     const out = await farm.run(task({ url: `${sim.origin}/ua`, run_js: true, device: 'mobile' }));
     const html = out.results[0].html as string;
     expect(/<p id="ua">([^<]*)<\/p>/.exec(html)?.[1]).toBe(direct('mobile').userAgent);
-    expect(/<p id="vp">([^<]*)<\/p>/.exec(html)?.[1]).toBe(`${direct('mobile').viewport.width}x${direct('mobile').viewport.height} touch=1`);
+    expect(/<p id="vp">([^<]*)<\/p>/.exec(html)?.[1]).toBe(`${direct('mobile').viewport.width}x${direct('mobile').viewport.height} touch=${direct('mobile').maxTouchPoints}`);
     const desk = await farm.run(task({ url: `${sim.origin}/ua`, run_js: true }));
     expect(/<p id="vp">([^<]*)<\/p>/.exec(desk.results[0].html as string)?.[1]).toBe(`${direct('desktop').viewport.width}x${direct('desktop').viewport.height} touch=0`);
   });
