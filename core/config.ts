@@ -171,7 +171,9 @@ function withAssistants(targets: Record<string, TargetConfig>, assistants: Recor
 }
 
 export function defaultChromium(): string | undefined {
-  for (const candidate of ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium']) {
+  // Full Chromium (new headless mode) first: it is the browser a site expects (README "The
+  // browser"); Debian's /usr/bin/chromium is a launcher script, the binary is beside its libs.
+  for (const candidate of ['/usr/lib/chromium/chromium', '/usr/bin/chromium-headless-shell', '/usr/bin/chromium']) {
     if (existsSync(candidate)) return candidate;
   }
   return undefined; // Playwright's own, if installed

@@ -21,6 +21,7 @@ import type { ScrapeOutcome, ScrapeTask, TaskReply } from '../core/wire.js';
 import { BrowserHost } from './browser-host.js';
 import { chromeVersion, chromiumArgs, profileDirOf, removeProfile, resolveExecutable } from './chromium-args.js';
 import { useChromeVersion } from './devices.js';
+import { desktopUserAgent } from './identity/profile.js';
 import { InFlightTask, WORKER_STOPPED, cancelled } from './in-flight.js';
 import type { BrowserRef, ControlMessage, FarmLimits, TaskMessage, WorkerSetup } from './messages.js';
 import { createStatsBuffer, readStats, releaseThread } from './stats.js';
@@ -85,7 +86,7 @@ export class FarmPool {
     useChromeVersion(version);
     // Before any worker starts: the plain path's client reads the extra roots from the environment.
     useCaFile(config.caFile);
-    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate }), version };
+    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate, userAgent: desktopUserAgent() }), version };
     const base = { config, limits, hosts, stats: this.statsBuffer, cancelChannel, browserLaunch, browserIdleMs: config.browserIdleMs };
     // The node's page budget is unchanged (workers x contexts); it lives on the render threads.
     const pages = Math.max(1, Math.ceil((workers * config.contextsPerWorker) / renderThreads));

@@ -9,7 +9,7 @@
  * Concurrency: all state here lives on this thread's event loop; the only cross-thread writes
  * are the stats counters (atomic).
  */
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'patchright-core';
 import type { BrowserProfile } from '../identity/profile.js';
 import type { FarmLimits } from '../messages.js';
 import type { ProxyEntry } from '../net/proxies.js';
@@ -167,7 +167,6 @@ export class ContextPool {
     const context = await wish.browser.newContext({
       ...contextOptions(wish.profile),
       acceptDownloads: false,
-      serviceWorkers: 'block',
       proxy,
       ...(wish.storageState ? { storageState: wish.storageState } : {}),
     });

@@ -9,11 +9,14 @@
  * screen, viewport < window, as a real browser window is).
  */
 
-/** One real desktop configuration: a Linux desktop (GNOME-like top bar) running Chromium. */
+/** One real desktop configuration: a Linux desktop running Chromium. */
 export interface DesktopRow {
   id: string;
   screen: { width: number; height: number };
-  /** The work area: the screen less the desktop's panel (at the top: `availTop`). */
+  /**
+   * The desktop panel's height at the top (the work area is the rest). 0: the browser's screen
+   * override cannot express a work area, and a profile must say what the page will see.
+   */
   availTop: number;
   /** The browser window (outer size); a maximised window is the work area. */
   window: { width: number; height: number };
@@ -40,13 +43,13 @@ export interface MobileRow {
 export const DESKTOP_CHROME_HEIGHT = 87;
 
 export const DESKTOP_ROWS: readonly DesktopRow[] = [
-  { id: 'linux-1920x1080', screen: { width: 1920, height: 1080 }, availTop: 32, window: { width: 1920, height: 1048 }, pixelRatio: 1 },
-  { id: 'linux-2560x1440', screen: { width: 2560, height: 1440 }, availTop: 32, window: { width: 2560, height: 1408 }, pixelRatio: 1 },
-  { id: 'linux-1366x768', screen: { width: 1366, height: 768 }, availTop: 32, window: { width: 1366, height: 736 }, pixelRatio: 1 },
-  { id: 'linux-1920x1200', screen: { width: 1920, height: 1200 }, availTop: 32, window: { width: 1600, height: 1040 }, pixelRatio: 1 },
+  { id: 'linux-1920x1080', screen: { width: 1920, height: 1080 }, availTop: 0, window: { width: 1920, height: 1048 }, pixelRatio: 1 },
+  { id: 'linux-2560x1440', screen: { width: 2560, height: 1440 }, availTop: 0, window: { width: 2560, height: 1408 }, pixelRatio: 1 },
+  { id: 'linux-1366x768', screen: { width: 1366, height: 768 }, availTop: 0, window: { width: 1366, height: 736 }, pixelRatio: 1 },
+  { id: 'linux-1920x1200', screen: { width: 1920, height: 1200 }, availTop: 0, window: { width: 1600, height: 1040 }, pixelRatio: 1 },
   // 1920×1080 at 125 % fractional scaling.
-  { id: 'linux-1536x864', screen: { width: 1536, height: 864 }, availTop: 26, window: { width: 1536, height: 838 }, pixelRatio: 1.25 },
-  { id: 'linux-1680x1050', screen: { width: 1680, height: 1050 }, availTop: 32, window: { width: 1680, height: 1018 }, pixelRatio: 1 },
+  { id: 'linux-1536x864', screen: { width: 1536, height: 864 }, availTop: 0, window: { width: 1536, height: 838 }, pixelRatio: 1.25 },
+  { id: 'linux-1680x1050', screen: { width: 1680, height: 1050 }, availTop: 0, window: { width: 1680, height: 1018 }, pixelRatio: 1 },
 ];
 
 export const MOBILE_ROWS: readonly MobileRow[] = [

@@ -133,9 +133,14 @@ export function allProfiles(device: DeviceName, country?: string): BrowserProfil
   return rows.map((_, i) => profileFor({ sessionKey: keyFor(rows.length, i), device, country }));
 }
 
+/** The desktop profiles' user agent: this browser's, reduced, without "HeadlessChrome". */
+export function desktopUserAgent(): string {
+  return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${majorOf(version)}.0.0.0 Safari/537.36`;
+}
+
 function desktop(row: DesktopRow, locale: CountryLocale, id: string): BrowserProfile {
   const major = majorOf(version);
-  const ua = `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
+  const ua = desktopUserAgent();
   return {
     id,
     device: 'desktop',
@@ -183,6 +188,8 @@ function mobile(row: MobileRow, locale: CountryLocale, id: string): BrowserProfi
     chromeVersion: version,
     major,
     userAgent: ua,
+    // Chrome's reduced Android platform. Workers report the host's (no per-page override reaches
+    // a worker's `navigator.platform`): a known limit of mobile emulation (README).
     platform: 'Linux armv81',
     userAgentData: {
       ...brandLists(major, version, 'Google Chrome'),

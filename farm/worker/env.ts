@@ -3,7 +3,7 @@
  * the browser connection, the context pool, the SSRF guard proxies, the stats row.
  */
 import { threadId } from 'node:worker_threads';
-import type { Browser } from 'playwright-core';
+import type { Browser } from 'patchright-core';
 import { BrowserLink } from '../browser/connection.js';
 import { LocalBrowser } from '../browser/local.js';
 import { useChromeVersion } from '../devices.js';

@@ -5,7 +5,7 @@
  */
 import type { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
-import type { Browser } from 'playwright-core';
+import type { Browser } from 'patchright-core';
 import type { BrowserCookie, ContextWish, Lease } from '../browser/contexts.js';
 import { render } from '../browser/render.js';
 import type { Tab } from '../browser/tab.js';
@@ -143,6 +143,7 @@ export async function renderPage(
       quietMaxMs: env.setup.limits.quietMaxMs,
       signal,
       guard,
+      profile,
     });
     ok = true;
     tab = rendered.tab;

@@ -7,9 +7,6 @@ import { loadConfig } from '../../core/config.js';
 import { extractJson } from '../../core/extraction/index.js';
 import { htmlToMarkdown } from '../../core/markdown/index.js';
 import { profileFor, sessionKeyOf, type DeviceName } from '../../farm/identity/profile.js';
-
-/** The profile of a sessionless, direct request. */
-const direct = (device: DeviceName) => profileFor({ sessionKey: sessionKeyOf(undefined, undefined), device });
 import { createFarm, type Farm } from '../../farm/index.js';
 import { routeById } from '../../core/registry/index.js';
 import { planFlows, type FetchStep, type Flow } from '../../core/targets/index.js';
@@ -19,6 +16,9 @@ const pagesOf = (flows: Flow[]) => flows.map((f) => ({ url: String((f.steps[f.st
 import { codeOf, task } from '../helpers/farm.js';
 import { JS_ONLY_HTML, STATIC_HTML } from '../sites/generic.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
+
+/** The profile of a sessionless, direct request. */
+const direct = (device: DeviceName) => profileFor({ sessionKey: sessionKeyOf(undefined, undefined), device });
 
 let sim: Simulator;
 let farm: Farm;
@@ -153,7 +153,7 @@ describe('browser (run_js true)', () => {
     const out = await farm.run(task({ url: `${sim.origin}/ua`, run_js: true, device: 'mobile' }));
     const html = out.results[0].html as string;
     expect(/<p id="ua">([^<]*)<\/p>/.exec(html)?.[1]).toBe(direct('mobile').userAgent);
-    expect(/<p id="vp">([^<]*)<\/p>/.exec(html)?.[1]).toBe(`${direct('mobile').viewport.width}x${direct('mobile').viewport.height} touch=1`);
+    expect(/<p id="vp">([^<]*)<\/p>/.exec(html)?.[1]).toBe(`${direct('mobile').viewport.width}x${direct('mobile').viewport.height} touch=${direct('mobile').maxTouchPoints}`);
     const desk = await farm.run(task({ url: `${sim.origin}/ua`, run_js: true }));
     expect(/<p id="vp">([^<]*)<\/p>/.exec(desk.results[0].html as string)?.[1]).toBe(`${direct('desktop').viewport.width}x${direct('desktop').viewport.height} touch=0`);
   });

@@ -1,4 +1,5 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BroadcastChannel } from 'node:worker_threads';
@@ -56,6 +57,15 @@ describe('chromium args', () => {
       '--host-resolver-rules=MAP sim.test 127.0.0.1',
       '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     ]);
+    expect(chromiumArgs({ executablePath: '/usr/bin/chromium', hosts: {}, guarded: false, userAgent: 'UA x' }).at(-1)).toBe('--user-agent=UA x');
+  });
+
+  test('our --disable-features repeats the installed patchright-core list exactly (fails loudly on an upgrade that changes it)', () => {
+    const bundle = readFileSync(createRequire(import.meta.url).resolve('patchright-core/lib/coreBundle'), 'utf8');
+    const start = bundle.indexOf('disabledFeatures = [');
+    const list = bundle.slice(start, bundle.indexOf('].filter(Boolean)', start));
+    expect(start).toBeGreaterThan(0);
+    expect([...list.matchAll(/^\s*"([A-Za-z0-9]+)",?$/gm)].map((m) => m[1])).toEqual([...PLAYWRIGHT_DISABLED_FEATURES]);
   });
 
   test('a tiny exec-less shell wrapper resolves to its binary', () => {
