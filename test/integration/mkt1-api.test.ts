@@ -271,6 +271,23 @@ describe.concurrent('pages and parameters', () => {
   });
 });
 
+describe('layout drift', () => {
+  test('a results page whose cards the parser does not know: partial, the missing section named, counted in /metrics and /v1/status', async () => {
+    const a = await postJson(gw, '/v1/scrape/mkt1/search', { query: '__drift__ lamp', output: ['json'] });
+    const path = '/mkt1/com/s?k=__drift__%20lamp';
+    expect(a.body.results.map((r: J) => [r.metadata, r.json.results.organic, r.json.parse_status_code])).toEqual([
+      [meta(sim.origin + path, 1, { parse_status: 'partial', missing_sections: ['results'] }), [], 12004],
+    ]);
+    const m = await call(`${gw.url}/metrics`, { headers: gw.auth });
+    expect(m.text).toMatch(/^gleaner_parse_status_total\{route="mkt1\/search",status="partial"\} [1-9]\d*$/m);
+    expect(m.text).toMatch(/^gleaner_parse_status_total\{route="mkt1\/search",status="parsed"\} [1-9]\d*$/m);
+    const status = (await call(`${gw.url}/v1/status`, { headers: gw.auth })).body as J;
+    const row = (status.parse_status as J[]).find((r) => r.route === 'mkt1/search');
+    expect(row?.partial).toBeGreaterThanOrEqual(1);
+    expect(row?.parsed).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe('the delivery location', () => {
   test('the handshake, then the page shows the postal code and the regional buybox', async () => {
     const before = await postJson(gw, '/v1/scrape/mkt1/product', { query: 'B0SIMLMP03', output: ['json'] });
