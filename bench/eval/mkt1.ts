@@ -23,7 +23,7 @@ export function mkt1View(route: string, j: J): View {
     case 'mkt1/bestsellers':
       return { title: str(j.title), items: ((j.results ?? []) as J[]).map((r) => item(r.title, r.url, r.product_id, r.price)) };
     case 'mkt1/pricing':
-      return { title: str(j.title), id: str(j.product_id), reviews_count: num(j.review_count), items: ((j.pricing ?? []) as J[]).map((p) => item(p.seller, p.seller_link, p.seller_id, p.price)) };
+      return { title: str(j.title), id: str(j.product_id), rating: num(j.rating), reviews_count: num(j.review_count), items: ((j.pricing ?? []) as J[]).map((p) => item(p.seller, p.seller_link, p.seller_id, p.price)) };
     case 'mkt1/sellers':
       return { title: str(j.seller_name), rating: num(j.rating), items: Array.isArray(j.products) ? (j.products as J[]).map((p) => item(p.title, p.url, p.product_id, p.price)) : null };
     default:

@@ -199,7 +199,8 @@ export function scorePage(exp: Expectation, view: View, json: unknown, ctx: Mone
     for (const [i, item] of items.entries()) {
       const key = item.url ? normaliseUrl(item.url) : (item.id ?? '');
       const empty = !item.title?.trim() || (!item.url && !item.id);
-      const dup = key !== '' && seen.has(key);
+      // A page may show one product twice (two placements); a duplicate counts against the parser only beyond the page's count.
+      const dup = key !== '' && seen.has(key) && (exp.count === undefined || items.length > exp.count);
       seen.add(key);
       const ad = !!exp.not_organic?.some((t) => t === item.id || urlMatches(t, item.url) || textMatches(t, item.title));
       const known = named(item, exp);

@@ -159,7 +159,15 @@ function toMoney(text: string, hit: Hit, ctx: MoneyContext): Money {
   return out;
 }
 
-const squash = (raw: string): string => raw.replace(/[\s\u00a0\u202f\u2009\u200e\u200f]+/g, ' ').trim();
+/**
+ * Whitespace collapsed, and the cents of a price split over two elements rejoined: markup such
+ * as `<span>53</span> <span>,11 €</span>` reads "53 ,11 €", which is 53.11, not 11.
+ */
+const squash = (raw: string): string =>
+  raw
+    .replace(/[\s\u00a0\u202f\u2009\u200e\u200f]+/g, ' ')
+    .replace(/(\d) ([.,]\d{2}(?!\d))/g, '$1$2')
+    .trim();
 
 /**
  * A price text: the first amount shown with a currency, else (a text of digits alone, as a
