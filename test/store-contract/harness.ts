@@ -4,11 +4,11 @@
  * Assertions across handles wait with a deadline (the cluster store's replicas are fresh within
  * a second or two); assertions on one handle read their own writes at once.
  */
-import { newId } from '../../core/ids.js';
 import type { JobRecord, ResultWriter } from '../../core/store/jobs.js';
 import type { Store } from '../../core/store/index.js';
 import type { UsageEntry } from '../../core/store/usage.js';
 import type { PageResult } from '../../core/wire.js';
+import { newJobRecord } from '../../gateway/handlers/jobs.js';
 
 export interface StoreHarness {
   /** A fresh, empty store. */
@@ -33,23 +33,9 @@ export async function eventually(check: () => boolean | Promise<boolean>, ms = V
   }
 }
 
+/** A pending Web API job as the front door makes it (gateway/handlers/jobs.ts). */
 export function jobRecord(clientId: number, overrides: Partial<JobRecord> = {}): JobRecord {
-  const now = Date.now();
-  return {
-    id: newId(now),
-    clientId,
-    routeId: 'universal',
-    mode: 'async',
-    api: 'web',
-    params: { url: 'http://127.0.0.1:9/page' },
-    status: 'pending',
-    createdAt: now,
-    updatedAt: now,
-    attempts: 0,
-    priority: 10,
-    deliveries: {},
-    ...overrides,
-  };
+  return { ...newJobRecord(clientId, overrides.routeId ?? 'universal', overrides.params ?? { url: 'http://127.0.0.1:9/page' }, 'async'), ...overrides };
 }
 
 export function usageEntry(clientId: number, overrides: Partial<UsageEntry> = {}): UsageEntry {
