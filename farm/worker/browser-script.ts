@@ -13,6 +13,7 @@ import type { Page, Response } from 'playwright-core';
 import { GleanerError } from '../../core/errors.js';
 import type { BrowserAction, BrowserStep, Completion, ScriptFailure, Vars, Verdict } from '../../core/targets/flow.js';
 import type { BrowserStorageState } from '../browser/contexts.js';
+import type { BrowserProfile } from '../identity/profile.js';
 import { REFUSED_HEADER } from '../net/guard-proxy.js';
 import type { ProxyEntry } from '../net/proxies.js';
 import { checkUrl } from '../net/ssrf.js';
@@ -42,14 +43,14 @@ class Failed extends Error {
   }
 }
 
-export async function runBrowserStep(step: BrowserStep, vars: Readonly<Vars>, ctx: FlowContext, proxy: ProxyEntry | null): Promise<ScriptOutcome> {
+export async function runBrowserStep(step: BrowserStep, vars: Readonly<Vars>, ctx: FlowContext, proxy: ProxyEntry | null, profile: BrowserProfile): Promise<ScriptOutcome> {
   const { env, msg, abort } = ctx;
   const signal = abort.signal;
   const url = fillRequest(step.name, { url: step.url }, vars).url;
   checkUrl(url, env.policy);
   const storageState = step.storageState ? await storageStateOf(step.storageState) : undefined;
   // A unique key: the context is this run's alone, and is closed with it (fresh per question).
-  const { lease, browser, lost } = await openLease(msg, env, proxy, ctx.device, { cookieKey: `script:${randomUUID()}`, storageState }, signal);
+  const { lease, browser, lost } = await openLease(msg, env, proxy, profile, { cookieKey: `script:${randomUUID()}`, storageState }, signal);
   let page: Page | undefined;
   const onAbort = () => void page?.close().catch(() => undefined);
   signal.addEventListener('abort', onAbort, { once: true });
