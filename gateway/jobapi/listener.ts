@@ -96,8 +96,8 @@ export async function startJobApi(svc: Services): Promise<JobApiListeners> {
   let dataUrl = '';
   const realtimeApp = uWS.App().any('/*', createPipeline(svc, jobApiDoor('realtime:', REALTIME_ROUTES, auth, () => dataUrl)));
   const dataApp = uWS.App().any('/*', createPipeline(svc, jobApiDoor('data:', DATA_ROUTES, auth, () => dataUrl)));
-  const realtime = await listen(realtimeApp, config.host, config.realtimePort);
-  const data = await listen(dataApp, config.host, config.dataPort).catch((err: unknown) => {
+  const realtime = await listen(realtimeApp, config.host, config.realtimePort, 'Job API realtime, GLEANER_REALTIME_PORT');
+  const data = await listen(dataApp, config.host, config.dataPort, 'Job API push-pull, GLEANER_DATA_PORT').catch((err: unknown) => {
     realtime.close();
     throw err;
   });
