@@ -11,7 +11,7 @@ import { scrapers, options, openapi } from './handlers/discovery.js';
 import { healthz, metrics, readyz } from './handlers/ops.js';
 import { scrapeSync } from './handlers/scrape.js';
 import { search } from './handlers/search.js';
-import { jobGet, submit, submitBatch } from './handlers/jobs.js';
+import { checkBatchSize, jobGet, submit, submitBatch } from './handlers/jobs.js';
 import { consolePage, status, statusJob } from './handlers/status.js';
 import { mcp } from './mcp/handler.js';
 import type { FrontDoor } from './pipeline.js';
@@ -77,16 +77,4 @@ export function webApiDoor(svc: Services, router: Router<HttpRoute>): FrontDoor<
       await HANDLERS[route.kind](ctx, svc);
     },
   };
-}
-
-/** A batch above the documented maximum is 413 (spec part 7), checked before validation. */
-function checkBatchSize(body: unknown, max: number): void {
-  if (!body || typeof body !== 'object') return;
-  const record = body as Record<string, unknown>;
-  for (const key of ['query', 'url']) {
-    const values = record[key];
-    if (Array.isArray(values) && values.length > max) {
-      throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${max} values; ${key} has ${values.length}.`, { max });
-    }
-  }
 }

@@ -59,6 +59,8 @@ function keyId(key: string): string | undefined {
 /** Bumped by every revocation, from any process; auth caches compare it on each lookup. */
 const KEYS_VERSION = 'keys:version';
 const AUTH_CACHE_MAX = 10_000;
+/** How often `watchRevocations` reads `keys:version`: a revoked key's sessions end within ~this. */
+export const REVOCATION_POLL_MS = 250;
 
 export class AccountStore {
   /**
@@ -68,6 +70,8 @@ export class AccountStore {
    */
   private readonly authCache = new Map<string, Account>();
   private authCacheVersion = -1;
+  private readonly revocationListeners = new Set<() => void>();
+  private revocationTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly dbs: StoreDatabases) {}
 
@@ -109,7 +113,7 @@ export class AccountStore {
 
   /** The account a presented key belongs to, or undefined for a malformed, unknown or revoked key. */
   authenticate(presented: string): Account | undefined {
-    const version = (this.dbs.meta.get(KEYS_VERSION) as number | undefined) ?? 0;
+    const version = this.keysVersion();
     if (version !== this.authCacheVersion) {
       this.authCache.clear();
       this.authCacheVersion = version;
@@ -127,6 +131,43 @@ export class AccountStore {
       this.authCache.set(presented, account);
     }
     return account;
+  }
+
+  /**
+   * Calls `listener` after keys were revoked, by any process (the offline CLI included), within
+   * about `REVOCATION_POLL_MS`: long-lived sessions (the job feed's sockets) re-check their key
+   * then. LMDB has no change notification across processes, so this polls `keys:version`, one
+   * small read per tick on one timer shared by all listeners; a cluster store delivers the same
+   * through a watch. Returns the unsubscribe function.
+   */
+  watchRevocations(listener: () => void): () => void {
+    this.revocationListeners.add(listener);
+    if (!this.revocationTimer) {
+      let seen = this.keysVersion();
+      this.revocationTimer = setInterval(() => {
+        let now: number;
+        try {
+          now = this.keysVersion();
+        } catch {
+          return; // the store is closing
+        }
+        if (now === seen) return;
+        seen = now;
+        for (const l of this.revocationListeners) l();
+      }, REVOCATION_POLL_MS);
+      this.revocationTimer.unref();
+    }
+    return () => {
+      this.revocationListeners.delete(listener);
+      if (this.revocationListeners.size === 0 && this.revocationTimer) {
+        clearInterval(this.revocationTimer);
+        this.revocationTimer = undefined;
+      }
+    };
+  }
+
+  private keysVersion(): number {
+    return (this.dbs.meta.get(KEYS_VERSION) as number | undefined) ?? 0;
   }
 
   hasKey(key: string): boolean {

@@ -21,9 +21,6 @@ import { runAdmitted } from '../handlers/scrape.js';
 import { jobObject, resultEntries } from './objects.js';
 import { parseStatsQuery, statsDocument } from './stats.js';
 
-/** The Job API's documented batch maximum (spec 8). */
-export const JOB_API_MAX_BATCH = 5000;
-
 export interface JobApiCtx {
   reply: Reply;
   account: Account;
@@ -95,8 +92,10 @@ export async function submit(ctx: JobApiCtx, svc: Services): Promise<void> {
 export async function submitBatch(ctx: JobApiCtx, svc: Services): Promise<void> {
   const body = ctx.body as Record<string, unknown> | null;
   const values = body && typeof body === 'object' ? (body.url ?? body.query) : undefined;
-  if (Array.isArray(values) && values.length > JOB_API_MAX_BATCH) {
-    throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${JOB_API_MAX_BATCH} values; got ${values.length}.`, { max: JOB_API_MAX_BATCH });
+  // The same cap as the Web API's batches (GLEANER_MAX_BATCH, 5,000 by default: spec 8).
+  const max = svc.config.maxBatch;
+  if (Array.isArray(values) && values.length > max) {
+    throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${max} values; got ${values.length}.`, { max });
   }
   const checked = checkJobApiInput(ctx.body, true);
   if (!checked.ok) invalid(checked.errors);
