@@ -168,11 +168,25 @@ describe('failure modes', () => {
   }, 90_000);
 
   test('failures are counted per assistant and kind in /metrics', async () => {
-    const m = await call(`${gw.url}/metrics`, { headers: gw.auth });
-    expect(m.text).toContain('gleaner_assistant_failures_total{assistant="llm1",kind="login"} 1');
-    expect(m.text).toContain('gleaner_assistant_failures_total{assistant="llm2",kind="selector"} 1');
-    expect(m.text).toContain('gleaner_assistant_failures_total{assistant="llm3",kind="rate_limit"} 1');
-    expect(m.text).toContain('gleaner_assistant_failures_total{assistant="llm1",kind="incomplete"} 1');
+    // A job reads as finished once its record is committed; the counter moves when the runner
+    // announces it, a moment later (under load, later still): wait for the lines, with a deadline.
+    const lines = [
+      'gleaner_assistant_failures_total{assistant="llm1",kind="login"} 1',
+      'gleaner_assistant_failures_total{assistant="llm2",kind="selector"} 1',
+      'gleaner_assistant_failures_total{assistant="llm3",kind="rate_limit"} 1',
+      'gleaner_assistant_failures_total{assistant="llm1",kind="incomplete"} 1',
+    ];
+    const until = Date.now() + 10_000;
+    let text = '';
+    for (;;) {
+      const m = await call(`${gw.url}/metrics`, { headers: gw.auth });
+      expect(m.status).toBe(200);
+      text = m.text;
+      if (lines.every((line) => text.includes(line)) || Date.now() > until) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const counted = text.split('\n').filter((l) => l.startsWith('gleaner_assistant_failures_total{'));
+    expect(counted, 'the failure counters after 10 s').toEqual(expect.arrayContaining(lines));
   });
 });
 
