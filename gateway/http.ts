@@ -32,6 +32,8 @@ export interface RequestInfo {
   headers?: Record<string, string>;
   /** Ambiguous framing or a head over the documented limits: refused before routing. */
   defect: HeadDefect | undefined;
+  /** The TCP peer's address, copied only for front doors that ask (`FrontDoor.remoteAddress`). */
+  remote?: string;
 }
 
 export function copyRequest(req: HttpRequest): RequestInfo {
@@ -50,6 +52,11 @@ export function copyRequest(req: HttpRequest): RequestInfo {
     accept: req.getHeader('accept'),
     host: req.getHeader('host'),
   };
+}
+
+/** The TCP peer's address as text (uWS: only before the handler first returns). */
+export function remoteAddress(res: HttpResponse): string {
+  return Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
 }
 
 /** Copies the named headers (uWS: only before the handler first returns). */

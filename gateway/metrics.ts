@@ -93,6 +93,8 @@ export class Metrics {
   private readonly sections: Array<() => string> = [];
   /** Failed assistant jobs by assistant and failure kind: a broken selector shows within the hour. */
   private readonly assistantFailures: Counter<'assistant' | 'kind'>;
+  /** Job API logins: scrypt checks run, and attempts a limit refused (jobapi/login.ts). */
+  readonly logins: { checked(): void; limited(by: string): void };
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -104,6 +106,9 @@ export class Metrics {
       labelNames: ['assistant', 'kind'],
       registers: [this.registry],
     });
+    const checks = new Counter({ name: 'gleaner_jobapi_password_checks_total', help: 'Job API passwords checked with scrypt (cache misses).', registers: [this.registry] });
+    const limited = new Counter({ name: 'gleaner_jobapi_logins_limited_total', help: 'Job API logins refused by a limit (429), by limit.', labelNames: ['by'], registers: [this.registry] });
+    this.logins = { checked: () => checks.inc(), limited: (by) => limited.inc({ by }) };
   }
 
   /** A failed assistant job by failure kind (`login`, `selector`, ...). Rare: prom-client's own counter is fine here. */

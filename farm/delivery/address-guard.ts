@@ -12,9 +12,10 @@
  * Which addresses are refused is decided by farm/net/addresses.ts, the one classifier the
  * fetch and browser paths use too.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { forbiddenAddress } from '../net/addresses.js';
+import { resolveAll } from '../net/resolver.js';
 
 /** Marks a connect refused by the guard, so callers can report it as final (no retry). */
 export class AddressForbiddenError extends Error {
@@ -47,7 +48,8 @@ export function literalHostRefusal(hostname: string): AddressForbiddenError | nu
  * socket could pick either).
  */
 export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+  // Off libuv's thread pool (net/resolver.ts), like the fetch path's lookup.
+  resolveAll(hostname, (err, addresses: LookupAddress[]) => {
     if (err) return callback(err, '', 0);
     const bad = addresses.find((a) => isForbiddenAddress(a.address));
     if (bad) return callback(new AddressForbiddenError(hostname, bad.address) as unknown as NodeJS.ErrnoException, '', 0);

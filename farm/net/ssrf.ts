@@ -13,10 +13,11 @@
  * scheme check (http/https only) always applies. Which addresses are refused is decided in
  * net/addresses.ts, the classifier the delivery path uses too.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { GleanerError } from '../../core/errors.js';
 import { forbiddenAddress } from './addresses.js';
+import { resolveAll } from './resolver.js';
 
 export interface NetPolicy {
   allowPrivate: boolean;
@@ -76,7 +77,8 @@ export function guardedLookup(policy: NetPolicy) {
       else callback(null, mapped, family);
       return;
     }
-    dnsLookup(hostname, { all: true }, (err, addresses) => {
+    // Off libuv's thread pool (net/resolver.ts): a flood of scrypt or zlib work cannot stall it.
+    resolveAll(hostname, (err, addresses) => {
       if (err) return callback(err, all ? [] : '', 0);
       if (!policy.allowPrivate) {
         for (const a of addresses) {
