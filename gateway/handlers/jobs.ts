@@ -14,6 +14,7 @@ import type { JobRecord } from '../../core/store/jobs.js';
 import type { Handler, Services } from '../context.js';
 import type { Reply } from '../http.js';
 import { needOf } from '../quota.js';
+import { parseDeliveryConfig, storageRefusal, type DeliveryConfig } from '../../farm/index.js';
 
 function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
@@ -91,12 +92,29 @@ export async function submitJobs(svc: Services, clientId: number, routeId: strin
   return { data: jobs.map(submitted) };
 }
 
+/** GLEANER_STORAGE parsed once per configuration (a reload replaces `svc.config.storage`). */
+const parsedStorage = new WeakMap<object, DeliveryConfig>();
+
+/**
+ * 403 when the job's `storage` names a bucket (or prefix) the account's binding in
+ * GLEANER_STORAGE does not allow (farm/delivery/binding.ts): before anything is queued,
+ * counted or charged. Both APIs call it before admission.
+ */
+export function refuseUnboundStorage(svc: Services, clientId: number, params: Record<string, unknown>): void {
+  if (params.storage === undefined || params.storage === null) return;
+  let config = parsedStorage.get(svc.config.storage);
+  if (!config) parsedStorage.set(svc.config.storage, (config = parseDeliveryConfig(svc.config.storage)));
+  const why = storageRefusal(config, clientId, params.storage);
+  if (why) throw new GleanerError('FORBIDDEN', `${why}.`);
+}
+
 /**
  * Quota admission (the whole batch at once), then `submitJobs`: what every front door that
  * creates Web API jobs runs after validation — the HTTP routes and the job feed's submit.
  * `reply` receives the X-RateLimit headers where there is one.
  */
 export async function admitAndSubmit(svc: Services, clientId: number, routeId: string, mode: 'async' | 'batch', params: Record<string, unknown>, reply?: Reply): Promise<Record<string, unknown>> {
+  refuseUnboundStorage(svc, clientId, params);
   const values = mode === 'batch' ? params[routeById(routeId)?.input ?? 'url'] : undefined;
   svc.quota.admit(clientId, needOf(params, Array.isArray(values) ? values.length : 1), reply);
   return submitJobs(svc, clientId, routeId, mode, params);

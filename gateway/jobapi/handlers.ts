@@ -16,7 +16,7 @@ import { requireTarget } from '../runnable.js';
 import type { Reply } from '../http.js';
 import { needOf, quotaReport } from '../quota.js';
 import { charge } from '../usage.js';
-import { acceptJobs, newJobRecord } from '../handlers/jobs.js';
+import { acceptJobs, newJobRecord, refuseUnboundStorage } from '../handlers/jobs.js';
 import { runAdmitted } from '../handlers/scrape.js';
 import { jobObject, resultEntries } from './objects.js';
 import { parseStatsQuery, statsDocument } from './stats.js';
@@ -84,6 +84,7 @@ export async function submit(ctx: JobApiCtx, svc: Services): Promise<void> {
   const checked = checkJobApiInput(ctx.body, false);
   if (!checked.ok) invalid(checked.errors);
   const job = jobRecord(ctx.account, mapOrThrow(svc, ctx.account, checked.input, 'async'), checked.input, checked.warnings);
+  refuseUnboundStorage(svc, ctx.account.clientId, job.params);
   svc.quota.admit(ctx.account.clientId, needOf(job.params), ctx.reply);
   await acceptJobs(svc, [job]);
   ctx.reply.json(200, jobObject(job, ctx.dataUrl));
@@ -117,6 +118,7 @@ export async function submitBatch(ctx: JobApiCtx, svc: Services): Promise<void> 
     jobs.push(jobRecord(ctx.account, mapped.mapped, single, checked.warnings, batchId));
   });
   if (errors.length > 0) invalid([...new Map(errors.map((e) => [e.pointer, e])).values()]);
+  refuseUnboundStorage(svc, ctx.account.clientId, jobs[0].params);
   svc.quota.admit(ctx.account.clientId, needOf(jobs[0].params, jobs.length), ctx.reply);
   await acceptJobs(svc, jobs);
   ctx.reply.json(200, { queries: jobs.map((job) => jobObject(job, ctx.dataUrl)) });

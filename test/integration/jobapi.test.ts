@@ -28,7 +28,7 @@ beforeAll(async () => {
   ]);
   gw = await startGateway({
     targets: { se1: { baseUrl: `${sim.origin}/se1` }, se2: { baseUrl: `${sim.origin}/se2` } },
-    storage: { s3: { accessKeyId: 'AKJOB', secretAccessKey: 'job-secret', endpoint: s3.endpoint, region: 'us-east-1' } },
+    storage: { s3: { accessKeyId: 'AKJOB', secretAccessKey: 'job-secret', endpoint: s3.endpoint, region: 'us-east-1', buckets: { '*': ['jobapi/out'] } } },
     deliveryBaseMs: 20,
     deliveryMaxMs: 100,
     proxies: { de: [proxy.url] },
