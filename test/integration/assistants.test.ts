@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TargetConfig } from '../../core/config.js';
 import { call, postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { until } from '../helpers/wait.js';
 import { llm1Answer, llm2Answer, llm3Answer, slugOf } from '../sites/assistant-answers.js';
 import { ASKED, SIGNED_IN_COOKIE } from '../sites/assistants.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
@@ -176,17 +177,12 @@ describe('failure modes', () => {
       'gleaner_assistant_failures_total{assistant="llm3",kind="rate_limit"} 1',
       'gleaner_assistant_failures_total{assistant="llm1",kind="incomplete"} 1',
     ];
-    const until = Date.now() + 10_000;
-    let text = '';
-    for (;;) {
+    const text = await until(async () => {
       const m = await call(`${gw.url}/metrics`, { headers: gw.auth });
       expect(m.status).toBe(200);
-      text = m.text;
-      if (lines.every((line) => text.includes(line)) || Date.now() > until) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const counted = text.split('\n').filter((l) => l.startsWith('gleaner_assistant_failures_total{'));
-    expect(counted, 'the failure counters after 10 s').toEqual(expect.arrayContaining(lines));
+      return lines.every((line) => m.text.includes(line)) && m.text;
+    }, `the failure counters ${lines.join(', ')}`, 10_000);
+    expect(text.split('\n').filter((l) => l.startsWith('gleaner_assistant_failures_total{'))).toEqual(expect.arrayContaining(lines));
   });
 });
 

@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { call, postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
+import { until } from '../helpers/wait.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
 
 let gw: TestGateway;
@@ -95,9 +96,5 @@ test('allowed buckets and prefixes are delivered: the account\'s own, its folder
     expect(a.status).toBe(202);
     ids.push([`${prefix}/${a.body.metadata.request_id}.json`, bucket]);
   }
-  const until = Date.now() + 30_000;
-  while (!ids.every(([key, bucket]) => s3.getObject(bucket, key))) {
-    if (Date.now() > until) throw new Error(`not delivered within 30 s: ${ids.filter(([k, b]) => !s3.getObject(b, k)).map(([k, b]) => `${b}/${k}`).join(', ')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(() => ids.every(([key, bucket]) => s3.getObject(bucket, key)), `delivered: ${ids.map(([k, b]) => `${b}/${k}`).join(', ')}`, 30_000);
 });
