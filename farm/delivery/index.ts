@@ -36,5 +36,5 @@ export {
 } from './backoff.js';
 export { closeDeliveryAgents } from './http.js';
 export { bindingAllows, storageRefusal } from './binding.js';
-export { isForbiddenAddress } from './address-guard.js';
+export { isForbiddenAddress } from '../net/addresses.js';
 export type { AttemptResult, AttemptOptions } from './types.js';

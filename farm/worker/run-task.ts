@@ -1,6 +1,6 @@
 /**
  * Worker side: one ScrapeTask → TaskReply. Plans the flows (one per page: core/targets), runs
- * each with bounded attempts (flow.ts: undici, or a page in a browser context), and builds the
+ * each with bounded attempts (flow.ts: the plain path, or a page in a browser context), and builds the
  * outputs. Errors leave as wire data; the reply is sent at the deadline even if some cleanup is
  * still running.
  */
@@ -54,7 +54,8 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   const route = routeFor(task.routeId);
   const params = task.params;
   const formats = outputFormats(params.output);
-  const ctx: FlowContext = { msg, env, device: deviceFor(params.device), runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort };
+  const country = proxyCountry(config.proxies, params.location, route.location);
+  const ctx: FlowContext = { msg, env, device: deviceFor(params.device), country, runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort };
   const pool = proxyPoolFor(config.proxies, params.location, route.location, route.geo);
   const flows = planFlows(route, params, config.targets);
   const results: PageResult[] = [];
@@ -84,6 +85,13 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     usage: { pages: results.length - uncharged, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started },
     ...(media ? { media } : {}),
   };
+}
+
+/** The country whose proxy pool serves the request (proxyPoolFor), if `location` chose one. */
+function proxyCountry(proxies: Readonly<Record<string, readonly string[]>>, location: unknown, kind: string): string | undefined {
+  if (typeof location !== 'string' || kind !== 'country') return undefined;
+  const key = location.toLowerCase();
+  return proxies[key]?.length ? key : undefined;
 }
 
 function delay(ms: number): Promise<void> {
