@@ -81,7 +81,16 @@ describe('failed logins', () => {
 });
 
 describe('farm DNS is off libuv\'s thread pool', () => {
-  test('a fetch by host name completes while every pool thread is blocked', async () => {
+  // With private addresses refused (production), every hop's name goes through the guard's
+  // resolver (farm/net/resolver.ts); with them allowed (tests, demos) the plain path's own
+  // client resolves. Both must answer while every pool thread is held.
+  let closed: TestGateway;
+  beforeAll(async () => {
+    closed = await startGateway({ allowPrivate: false });
+  });
+  afterAll(async () => closed?.close());
+
+  test('a fetch by host name is answered while every pool thread is blocked', async () => {
     // Hold every pool thread in open(2) of a FIFO with no writer: no CPU burnt, released below.
     const dir = mkdtempSync(join(tmpdir(), 'gleaner-pool-'));
     const fifo = join(dir, 'hold');
@@ -95,8 +104,14 @@ describe('farm DNS is off libuv\'s thread pool', () => {
     })));
     try {
       const deadline = new Promise<'stuck'>((done) => setTimeout(() => done('stuck'), 20_000));
-      const scrape = await Promise.race([postJson(gw, '/v1/scrape', { url: `http://localhost:${pagePort}/held` }), deadline]);
-      expect(scrape === 'stuck' ? 'the fetch waited on the thread pool (20 s)' : [scrape.status, released]).toEqual([200, 0]);
+      const [guarded, open_] = await Promise.all([
+        Promise.race([postJson(closed, '/v1/scrape', { url: `http://localhost:${pagePort}/held` }), deadline]),
+        Promise.race([postJson(gw, '/v1/scrape', { url: `http://localhost:${pagePort}/held` }), deadline]),
+      ]);
+      // The guard resolved localhost (without the pool) and refused its loopback address.
+      expect(guarded === 'stuck' ? 'the guarded lookup waited on the thread pool (20 s)' : [guarded.status, guarded.body.title]).toEqual([400, 'TARGET_FORBIDDEN']);
+      expect(open_ === 'stuck' ? 'the fetch waited on the thread pool (20 s)' : open_.status).toBe(200);
+      expect(released).toBe(0);
     } finally {
       closeSync(openSync(fifo, 'w')); // a writer: every blocked open returns
       await Promise.all(held);
