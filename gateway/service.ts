@@ -138,6 +138,7 @@ GLEANER_LOG_LEVEL=info
 # GLEANER_SOURCE_ALIASES=/etc/gleaner/aliases.json
 # GLEANER_BOOTSTRAP_API_KEY=<16 to 256 printable characters>
 # GLEANER_BOOTSTRAP_USER=<user>:<password>
+# GLEANER_METRICS_TOKEN=<16 to 256 printable characters: Prometheus's Bearer token for /metrics>
 # GLEANER_CHROMIUM=/usr/bin/chromium-headless-shell
 # GLEANER_FFMPEG=/usr/bin/ffmpeg
 # GLEANER_WORKERS=<cores>

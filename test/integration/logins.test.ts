@@ -87,6 +87,9 @@ describe('farm DNS is off libuv\'s thread pool', () => {
   let closed: TestGateway;
   beforeAll(async () => {
     closed = await startGateway({ allowPrivate: false });
+    // Warm both farms (worker threads load their modules through the pool) before it is held.
+    expect((await postJson(closed, '/v1/scrape', { url: `http://localhost:${pagePort}/warm` })).body.title).toBe('TARGET_FORBIDDEN');
+    expect((await postJson(gw, '/v1/scrape', { url: `http://localhost:${pagePort}/warm` })).status).toBe(200);
   });
   afterAll(async () => closed?.close());
 
