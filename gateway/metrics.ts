@@ -95,6 +95,8 @@ export class Metrics {
   private readonly assistantFailures: Counter<'assistant' | 'kind'>;
   /** Job API logins: scrypt checks run, and attempts a limit refused (jobapi/login.ts). */
   readonly logins: { checked(): void; limited(by: string): void };
+  /** Built-in parses by route and parse status: a layout change upstream shows as a rise of `partial`. */
+  private readonly parseStatuses: Counter<'route' | 'status'>;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -109,6 +111,17 @@ export class Metrics {
     const checks = new Counter({ name: 'gleaner_jobapi_password_checks_total', help: 'Job API passwords checked with scrypt (cache misses).', registers: [this.registry] });
     const limited = new Counter({ name: 'gleaner_jobapi_logins_limited_total', help: 'Job API logins refused by a limit (429), by limit.', labelNames: ['by'], registers: [this.registry] });
     this.logins = { checked: () => checks.inc(), limited: (by) => limited.inc({ by }) };
+    this.parseStatuses = new Counter({
+      name: 'gleaner_parse_status_total',
+      help: 'Pages parsed by a built-in parser, by route and parse status (parsed, partial, unrecognised, blocked).',
+      labelNames: ['route', 'status'],
+      registers: [this.registry],
+    });
+  }
+
+  /** A finished task's built-in parses (counts by status). Once per task: prom-client's counter is fine here. */
+  parseStatus(route: string, counts: Readonly<Record<string, number | undefined>>): void {
+    for (const [status, n] of Object.entries(counts)) if (n) this.parseStatuses.inc({ route, status }, n);
   }
 
   /** A failed assistant job by failure kind (`login`, `selector`, ...). Rare: prom-client's own counter is fine here. */
