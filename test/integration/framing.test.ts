@@ -59,7 +59,8 @@ describe.each(DOORS)('D: nothing runs after a refused request ($name)', (door) =
   test('a submit pipelined behind a 414 or a 431 in the same packet: closed at once, the submit never runs', async () => {
     for (const refused of [LONG_TARGET, MANY_FIELDS]) {
       const before = { accepted, requests: await requests() };
-      const a = await rawRequest(door.port(), refused + door.submit());
+      // Closed in milliseconds; the deadline (below uWS's 10 s idle timer) only allows for load.
+      const a = await rawRequest(door.port(), refused + door.submit(), 8000);
       // uWS closes the connection when it meets a request while the refused one is unanswered.
       expect(a.end).not.toBe('open');
       expect(a.statuses.filter((s) => s !== 414 && s !== 431)).toEqual([]);
@@ -69,14 +70,14 @@ describe.each(DOORS)('D: nothing runs after a refused request ($name)', (door) =
 
   test('alone, a 414 and a 431 are answered, then the connection is closed', async () => {
     for (const [refused, status, title] of [[LONG_TARGET, 414, 'URI_TOO_LONG'], [MANY_FIELDS, 431, 'HEADERS_TOO_LARGE']] as const) {
-      const a = await rawRequest(door.port(), refused);
+      const a = await rawRequest(door.port(), refused, 8000);
       expect([a.statuses, JSON.parse(a.firstBody).title, a.end]).toEqual([[status], title, 'closed']);
     }
   });
 
   test('a submit sent after the 414 arrived, on the same connection, never runs', async () => {
     const before = accepted;
-    const turns = await rawExchange(door.port(), [LONG_TARGET, door.submit()]);
+    const turns = await rawExchange(door.port(), [LONG_TARGET, door.submit()], { waitMs: 8000 });
     expect(turns.statuses).toEqual([414]);
     expect(turns.end).not.toBe('open');
     expect(accepted).toBe(before);
@@ -90,14 +91,14 @@ describe.each(DOORS)('8: conflicting Content-Length on a valid submit ($name)', 
     const before = accepted;
     for (const lengths of [[n, n + 7], [n + 7, n], [0, n], [n, 1]]) {
       for (const tail of ['', 'ABCDEFG']) {
-        const a = await rawRequest(door.port(), door.submit('', lengths) + tail);
+        const a = await rawRequest(door.port(), door.submit('', lengths) + tail, 8000);
         expect(a.end, `lengths ${lengths} tail ${JSON.stringify(tail)}`).not.toBe('open');
         expect(a.statuses.filter((s) => s !== 400)).toEqual([]);
         if (a.statuses.length > 0) expect(JSON.parse(a.firstBody)).toMatchObject({ title: 'MALFORMED_REQUEST', detail: 'The request has 2 Content-Length fields. The connection is closed (RFC 9112 6.3).' });
       }
     }
     // Sent in two writes (head, then body): the same.
-    const split = await rawExchange(door.port(), [door.submit('', [n, n + 7]).replace(body, ''), body], { answerFirst: false });
+    const split = await rawExchange(door.port(), [door.submit('', [n, n + 7]).replace(body, ''), body], { answerFirst: false, waitMs: 8000 });
     expect([split.statuses, split.end]).toEqual([[400], 'closed']);
     expect(accepted).toBe(before);
   });
