@@ -8,7 +8,7 @@
  * Target: each validated path keeps at least half of the bare throughput.
  *
  *   node --import tsx bench/gateway.ts [--seconds 5] [--connections 32]
- *   node --import tsx bench/gateway.ts --serve [--workers 1] [--contexts 2]   (the service alone)
+ *   node --import tsx bench/gateway.ts --serve [--workers 1] [--contexts 2] [--config JSON]   (the service alone)
  *
  * The service logs at `info` (the `npm start` default) to /dev/null: the per-request log line is
  * part of its cost. BENCH_GATEWAY_LOG=silent measures without it.
@@ -16,7 +16,7 @@
 import { rmSync } from 'node:fs';
 import type { Config } from '../core/config.js';
 import { isMain, onStop, startService, tell, type Service } from './child.js';
-import { arg } from './farm/measure.js';
+import { arg, argString } from './farm/measure.js';
 import { runLoad, type LoadResult, type LoadSpec } from './load.js';
 import { ratio, type Section } from './report.js';
 
@@ -99,6 +99,9 @@ async function serve(): Promise<void> {
   const { startGateway } = await import('../test/helpers/gateway.js');
   const overrides: Partial<Config> = { workers: arg('workers', 1) };
   if (process.argv.includes('--contexts')) overrides.contextsPerWorker = arg('contexts', 2);
+  // Any other setting, as JSON (`{"targets": {...}, "browserIdleMs": 5000}`): the per-family and soak benches.
+  const more = argString('config');
+  if (more) Object.assign(overrides, JSON.parse(more) as Partial<Config>);
   const gw = await startGateway(overrides);
   onStop(() => gw.close());
   const info: GatewayInfo = { url: gw.url, key: gw.key, dataDir: gw.dataDir };
