@@ -12,7 +12,9 @@
  * alternates between rounds, so a load change falls on both alike); the summary takes the
  * median of the rounds' ratios.
  *
- *   node --import tsx bench/families/e2e.ts [--families se1,mkt1-search] [--pages 64] [--concurrency 8] [--rounds 3] [--json out.json]
+ *   node --import tsx bench/families/e2e.ts [--families se1,mkt1-search] [--pages 64] [--concurrency 8] [--rounds 3] [--dist] [--json out.json]
+ *
+ * `--dist`: the service compiled (`npm run build` first), as `npm start` runs it.
  */
 import { loadavg } from 'node:os';
 import { writeFileSync } from 'node:fs';
@@ -80,12 +82,14 @@ export interface E2eOptions {
   pages: number;
   concurrency: number;
   rounds: number;
+  /** The compiled service (dist/), as `npm start` runs it. */
+  dist?: boolean;
 }
 
 export async function runFamilies(opts: E2eOptions): Promise<FamilyRound[]> {
   const site = await startService<{ origin: string }>('bench/families/site.ts');
   const raw = await startService<{ pid: number }>('bench/families/raw.ts');
-  const gw = await startGatewayService(2, ['--config', JSON.stringify({ targets: siteTargets(site.info.origin) })]);
+  const gw = await startGatewayService(2, ['--config', JSON.stringify({ targets: siteTargets(site.info.origin) }), ...(opts.dist ? ['--dist'] : [])]);
   const client = scrapeClient(gw.info.url, gw.info.key, opts.concurrency);
   const out: FamilyRound[] = [];
   try {
@@ -165,7 +169,7 @@ export function summarise(rows: readonly FamilyRound[]): Record<string, unknown>
 if (isMain(import.meta)) {
   const families = pickFamilies(argString('families'));
   const load0 = loadavg();
-  const rows = await runFamilies({ families, pages: arg('pages', 64), concurrency: arg('concurrency', 8), rounds: arg('rounds', 3) });
+  const rows = await runFamilies({ families, pages: arg('pages', 64), concurrency: arg('concurrency', 8), rounds: arg('rounds', 3), dist: process.argv.includes('--dist') });
   const table = summarise(rows);
   console.table(table);
   console.log(`1-minute load average ${load0[0]!.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`);

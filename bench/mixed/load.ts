@@ -118,6 +118,11 @@ export class MixedLoad {
     }
   }
 
+  /** `n` arrivals of `kind` now (a burst), besides the steady rates. */
+  fire(kind: Kind, n = 1): void {
+    for (let i = 0; i < n; i++) this.arrive(kind);
+  }
+
   /** Stops arrivals (requests in flight go on). */
   stop(): void {
     for (const t of this.timers) clearInterval(t);

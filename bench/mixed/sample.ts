@@ -16,6 +16,8 @@ export interface Sample {
   fds: number;
   processes: number;
   renderers: number;
+  /** Pids of the farm's browsers (their main processes) alive at the sample. */
+  browsers: number[];
   contexts: number;
   pages: number;
   load1: number;
@@ -29,11 +31,11 @@ function fdsOf(pid: number): number {
   }
 }
 
-function isRenderer(pid: number): boolean {
+function cmdline(pid: number): string {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer');
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
   } catch {
-    return false;
+    return ''; // exited
   }
 }
 
@@ -51,6 +53,7 @@ const mb = (b: number) => Math.round((b / 1024 / 1024) * 10) / 10;
 
 export async function sample(pid: number, gateway: string, key: string, t: number): Promise<Sample> {
   const tree = processTree(pid);
+  const cmds = tree.map(cmdline);
   const counts = await farmCounts(gateway, key);
   return {
     t: Math.round(t),
@@ -58,7 +61,9 @@ export async function sample(pid: number, gateway: string, key: string, t: numbe
     rssMb: mb(treeRssBytes(pid)),
     fds: tree.reduce((a, p) => a + fdsOf(p), 0),
     processes: tree.length,
-    renderers: tree.filter(isRenderer).length,
+    renderers: cmds.filter((c) => c.includes('--type=renderer')).length,
+    // The farm marks its browser's command line (farm/browser/local.ts); children carry no marker.
+    browsers: tree.filter((_, i) => cmds[i]!.includes('--gleaner-farm-browser=') && !cmds[i]!.includes('--type=')),
     ...counts,
     load1: Math.round(loadavg()[0]! * 10) / 10,
   };

@@ -11,7 +11,7 @@
  * `--warm-minutes`, and the median of the last five minutes against the first five after
  * warm-up), p95 steady (per five-minute block), nothing left open after the drain.
  *
- *   node --import tsx bench/mixed/soak.ts [--minutes 30] [--warm-minutes 5] [--rates plain=8,rendered=0.5,dedicated=2,async=1] [--sample-s 10] [--json out.json]
+ *   node --import tsx bench/mixed/soak.ts [--minutes 30] [--warm-minutes 5] [--rates plain=8,rendered=0.5,dedicated=2,async=1] [--sample-s 10] [--dist] [--json out.json]
  *
  * Results go to `--json` (default bench/results/soak-<time>.json, gitignored) and a summary to stdout.
  */
@@ -49,6 +49,8 @@ export interface SoakOptions {
   sampleS: number;
   /** Extra service settings (Config overrides). */
   config?: Record<string, unknown>;
+  /** The compiled service (dist/). */
+  dist?: boolean;
 }
 
 export interface SoakResult {
@@ -67,7 +69,7 @@ export async function soak(opts: SoakOptions): Promise<SoakResult> {
   const sim = await startService<{ origin: string }>('bench/sim.ts');
   const site = await startService<{ origin: string }>('bench/families/site.ts');
   const idleMs = Number(opts.config?.browserIdleMs ?? 60_000);
-  const gw = await startGatewayService(2, ['--config', JSON.stringify({ targets: siteTargets(site.info.origin), ...opts.config })]);
+  const gw = await startGatewayService(2, ['--config', JSON.stringify({ targets: siteTargets(site.info.origin), ...opts.config }), ...(opts.dist ? ['--dist'] : [])]);
   const load = new MixedLoad({ gateway: gw.info.url, key: gw.info.key, sim: sim.info.origin, site: site.info.origin });
   const samples: Sample[] = [];
   const windows: Window[] = [];
@@ -144,6 +146,7 @@ if (isMain(import.meta)) {
     warmMinutes: arg('warm-minutes', 5),
     rates: parseRates(argString('rates', 'plain=8,rendered=0.5,dedicated=2,async=1')),
     sampleS: arg('sample-s', 10),
+    dist: process.argv.includes('--dist'),
     ...(argString('config') ? { config: JSON.parse(argString('config')) as Record<string, unknown> } : {}),
   };
   const r = await soak(opts);
