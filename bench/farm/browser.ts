@@ -168,7 +168,7 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
   }
   if (name === 'http') {
     const { startGatewayService } = await import('../gateway.js');
-    const gw = await startGatewayService(2);
+    const gw = await startGatewayService(2, process.argv.includes('--dist') ? ['--dist'] : []);
     const pool = new Pool(gw.info.url, { connections: concurrency });
     const headers = { authorization: `Bearer ${gw.info.key}`, 'content-type': 'application/json' };
     const scrape = async (url: string) => {
