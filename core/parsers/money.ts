@@ -199,6 +199,23 @@ export function findMoney(text: string, context?: Ctx): Money | null {
   return hit ? toMoney(s, hit, ctxOf(context)) : null;
 }
 
+/**
+ * The first price in a text that is not a unit price, read lean (no range or "from"): the
+ * candidate scans of the commerce parsers ask this of most texts on a page.
+ */
+export function findPrice(text: string, context?: Ctx): Money | null {
+  if (!HAS_SYMBOL.test(text)) return null;
+  const s = squash(text);
+  const ctx = ctxOf(context);
+  for (let hit = nextHit(s, 0, ctx); hit; hit = nextHit(s, hit.end, ctx)) {
+    if (UNIT_AFTER.test(s.slice(hit.end, hit.end + 24))) continue;
+    const currency = symbolCurrency(hit.symbol, ctx.currency);
+    const amount = parseAmount(hit.number, decimalFor(ctx, currency));
+    if (amount !== null) return { text: s.slice(hit.index, hit.end).trim(), amount, currency, symbol: hit.symbol };
+  }
+  return null;
+}
+
 /** Every price shown in a text, in order (a range counts once). */
 export function findAllMoney(text: string, context?: Ctx): Money[] {
   if (!HAS_SYMBOL.test(text)) return [];
