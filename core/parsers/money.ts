@@ -263,10 +263,13 @@ export function parseCount(raw: string | null | undefined): number | null {
   return Number.isFinite(n) ? Math.round(n * mult) : null;
 }
 
-/** A rating as displayed: `4.5 out of 5 stars`, `4,5 von 5 Sternen`, `Rated 4.7/5` → 4.5 / 4.7. */
+/** Languages that name the scale before the value: `5つ星のうち4.3`, `5 yıldız üzerinden 4,3`. */
+const SCALE_FIRST = /(?:つ星のうち|yıldız üzerinden|颗星，最多\s*5\s*颗星)\s*(\d(?:[.,]\d+)?)/;
+
+/** A rating as displayed: `4.5 out of 5 stars`, `4,5 von 5 Sternen`, `Rated 4.7/5`, `5つ星のうち4.3` → 4.5 / 4.7 / 4.3. */
 export function parseRating(raw: string | null | undefined): number | null {
   if (!raw) return null;
-  const m = /(\d(?:[.,]\d+)?)/.exec(raw);
+  const m = SCALE_FIRST.exec(raw) ?? /(\d(?:[.,]\d+)?)/.exec(raw);
   if (!m) return null;
   const n = Number((m[1] as string).replace(',', '.'));
   return Number.isFinite(n) ? n : null;
