@@ -2,7 +2,7 @@
 // `npm run generate` in clients/ts rewrites it; the test suite fails while it is stale.
 
 /** Changes whenever the registry, the schemas or the error codes change. */
-export const REGISTRY_FINGERPRINT = '7ae0b268ed1629c8';
+export const REGISTRY_FINGERPRINT = '30b0684cdb6e2381';
 
 /** Every problem `title` the service can answer (a closed set: branch on it). */
 export type ErrorCode = "VALIDATION_ERROR" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "TARGET_NOT_CONFIGURED" | "FFMPEG_NOT_AVAILABLE" | "MEDIA_NOT_DOWNLOADABLE" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
@@ -55,6 +55,8 @@ export type PageMetadata = {
   json_source?: "builtin" | "offline" | "llm";
   /** Whether the built-in parser recognised the page (blocked: a bot wall or captcha). */
   parse_status?: "parsed" | "partial" | "unrecognised" | "blocked";
+  /** On a partial page: the sections a page of its kind has that the built-in parser could not find (a layout change shows here first). */
+  missing_sections?: string[];
   /** Schema fields extraction could not fill. */
   unfilled?: string[];
 };
@@ -4819,6 +4821,8 @@ export interface ParsedJson {
     product_id_in_url: string;
     page: number;
     review_count: number;
+    /** The product's star rating shown with its offers (0 when not shown). */
+    rating: number;
     pricing: Array<{
       price: number;
       price_shipping: number;
@@ -4865,6 +4869,20 @@ export interface ParsedJson {
       /** Period (30_days, 90_days, 12_months, all_time) → share, e.g. "89%". */
       negative: Record<string, unknown>;
     };
+    /** The storefront's product grid, when the page shows one (sponsored cards left out). */
+    products: Array<{
+      pos: number;
+      product_id: string;
+      title: string;
+      url: string;
+      price: number;
+      price_strikethrough: number | null;
+      currency: string;
+      rating: number;
+      reviews_count: number;
+      url_image: string;
+      is_prime: boolean;
+    }>;
     /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
     parse_status_code: 12000 | 12002 | 12004;
   } | {
@@ -4921,6 +4939,8 @@ export interface ParsedJson {
     product_id_in_url: string;
     page: number;
     review_count: number;
+    /** The product's star rating shown with its offers (0 when not shown). */
+    rating: number;
     pricing: Array<{
       price: number;
       price_shipping: number;
@@ -5242,7 +5262,7 @@ export interface ParsedJson {
     /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
     parse_status_code: 12000 | 12002 | 12004;
   };
-  /** A parsed mkt1 seller profile. */
+  /** A parsed mkt1 seller profile or storefront. */
   "mkt1/sellers": {
     url: string;
     query: string;
@@ -5268,6 +5288,20 @@ export interface ParsedJson {
       /** Period (30_days, 90_days, 12_months, all_time) → share, e.g. "89%". */
       negative: Record<string, unknown>;
     };
+    /** The storefront's product grid, when the page shows one (sponsored cards left out). */
+    products: Array<{
+      pos: number;
+      product_id: string;
+      title: string;
+      url: string;
+      price: number;
+      price_strikethrough: number | null;
+      currency: string;
+      rating: number;
+      reviews_count: number;
+      url_image: string;
+      is_prime: boolean;
+    }>;
     /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
     parse_status_code: 12000 | 12002 | 12004;
   };
