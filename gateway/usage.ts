@@ -32,6 +32,7 @@ export function charge(svc: Services, input: ChargeInput): void {
 export function charged(svc: Services, input: ChargeInput): void {
   const route = routeById(input.routeId);
   if (!route) return;
+  // Built-in parses by status (a layout change upstream shows as partial pages).
   if (input.usage.parse) {
     svc.metrics.parseStatus(route.id, input.usage.parse);
     svc.activity.parses(route.id, input.usage.parse);
