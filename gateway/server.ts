@@ -6,6 +6,7 @@
  */
 import uWS from 'uWebSockets.js';
 import type { Config } from '../core/config.js';
+import { bindIdBlocks } from '../core/ids.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { routeById } from '../core/registry/index.js';
 import { warmValidators } from '../core/schema/index.js';
@@ -113,6 +114,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { config } = opts;
   const log = opts.logger ?? createLogger(config.logLevel);
   const store = await openStore(config, { log });
+  // Ids are issued inside blocks the store recorded: increasing across restarts (core/ids.ts).
+  const unbindIds = await bindIdBlocks(store.ids);
   for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
   const bootstrap = await bootstrapCredentials(store, config);
 
@@ -150,6 +153,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   } catch (err) {
     web.close();
     jobApi?.close();
+    unbindIds();
     await store.close();
     throw err;
   }
@@ -165,7 +169,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   );
   log.info({ port: web.port, realtime_port: jobApi.realtimePort, data_port: jobApi.dataPort, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered }, 'gleaner ready');
 
-  const close = shutdownSequence({
+  const shutdown = shutdownSequence({
     setDraining: () => (state = 'draining'),
     listeners: [web, jobApi],
     admission: svc.admission,
@@ -177,6 +181,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     store,
     log,
   });
+  const close = async (): Promise<void> => {
+    await shutdown();
+    unbindIds();
+  };
   const reload = (files: ReloadableFiles) => applyReload(svc, farm, outbox, files);
   return { port: web.port, url, realtimePort: jobApi.realtimePort, dataPort: jobApi.dataPort, dataUrl: jobApi.dataUrl, store, farm, services: svc, bootstrap, close, reload };
 }
