@@ -20,12 +20,21 @@
  * (one service process per store).
  */
 import { GleanerError } from '../core/errors.js';
-import { evaluateQuota, heldBy, minuteReset, needOf, rateLimitHeaders, type QuotaNeed } from '../core/quota.js';
+import { evaluateQuota, heldBy, minuteReset, needOf as pagesAsked, rateLimitHeaders, type QuotaNeed } from '../core/quota.js';
+import { routeById } from '../core/registry/index.js';
 import type { Store } from '../core/store/index.js';
 import { noReservation, periodResets, QUOTA_LIMITS, type QuotaLimit, type QuotaReserved } from '../core/store/quotas.js';
 import type { Reply } from './http.js';
 
-export { needOf };
+/**
+ * What one request of a route needs: its parameters' pages (core/quota.ts `needOf`), rendered
+ * when it asks for `run_js` or its route always renders (the AI assistants' chat pages), as it
+ * will be charged.
+ */
+export function needOf(params: Record<string, unknown>, values = 1, routeId?: string): QuotaNeed {
+  const need = pagesAsked(params, values);
+  return routeId !== undefined && routeById(routeId)?.family === 'assistant' ? { ...need, rendered: true } : need;
+}
 
 const LIMIT_WORDS: Record<string, string> = {
   requests_per_minute: 'requests per minute',

@@ -13,6 +13,7 @@ import { routeById } from '../../core/registry/index.js';
 import { reservationOf, type JobRecord } from '../../core/store/jobs.js';
 import type { Handler, Services } from '../context.js';
 import type { Reply } from '../http.js';
+import { needOf } from '../quota.js';
 
 function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
@@ -27,6 +28,9 @@ export function newJobRecord(
   opts: { batchId?: string; api?: JobRecord['api']; extra?: Record<string, unknown> } = {},
 ): JobRecord {
   const now = Date.now();
+  // Held against the quota while unfinished; stored only where the parameters alone say less (reservationOf).
+  const need = needOf(params, 1, routeId);
+  const reserve = need.rendered && params.run_js !== true ? { reserve: need } : {};
   return {
     id: newId(now),
     clientId,
@@ -42,6 +46,7 @@ export function newJobRecord(
     deliveries: {},
     ...(opts.batchId ? { batchId: opts.batchId } : {}),
     ...(opts.extra ? { extra: opts.extra } : {}),
+    ...reserve,
   };
 }
 

@@ -32,7 +32,7 @@ export async function runAdmitted(svc: Services, task: ScrapeTask, at: { reply?:
   if (!svc.admission.acquire(task.accountId)) throw new GleanerError('TOO_MANY_REQUESTS');
   let hold: QuotaHold | undefined;
   try {
-    hold = svc.quota.reserve(task.accountId, needOf(task.params), at.reply);
+    hold = svc.quota.reserve(task.accountId, needOf(task.params, 1, task.routeId), at.reply);
     const outcome = await farm.run(task, at.signal ?? at.reply?.signal);
     const source = at.source ? { source: at.source } : {};
     await charge(svc, { clientId: task.accountId, routeId: task.routeId, params: task.params, mode: 'realtime', usage: outcome.usage, ...source });
