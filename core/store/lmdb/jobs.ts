@@ -16,7 +16,7 @@ import type { JobOutcome, JobRecord, JobResult, JobStore, DeliveryKind } from '.
 import { deliveriesOf } from '../jobs.js';
 import type { UsageEntry } from '../usage.js';
 import type { StoreDatabases } from './index.js';
-import { moveReservation } from './quotas.js';
+import { moveReservations } from './quotas.js';
 import { addUsage } from './usage.js';
 
 /** Queue keys order jobs by priority then id (ids sort by time). */
@@ -45,8 +45,8 @@ export class LmdbJobs implements JobStore {
       for (const job of jobs) {
         this.dbs.jobs.put(job.id, job);
         this.dbs.queue.put([job.priority, job.id] satisfies QueueKey, job.clientId);
-        moveReservation(this.dbs, job, 1);
       }
+      moveReservations(this.dbs, jobs, 1);
     });
     this.onEnqueued(jobs);
   }
@@ -110,7 +110,7 @@ export class LmdbJobs implements JobStore {
       next.expiresAt = now + retentionMs;
       this.dbs.jobs.put(id, next);
       // Held until now; charged above when done, given back when faulted.
-      if (this.dbs.queue.doesExist([job.priority, id] satisfies QueueKey)) moveReservation(this.dbs, job, -1);
+      if (this.dbs.queue.doesExist([job.priority, id] satisfies QueueKey)) moveReservations(this.dbs, [job], -1);
       this.dbs.queue.remove([job.priority, id] satisfies QueueKey);
       this.dbs.expiry.put([next.expiresAt, id] satisfies ExpiryKey, null);
       return next;

@@ -31,18 +31,26 @@ export function addToTotals(dbs: StoreDatabases, clientId: number, at: number, p
 export type ReservedKey = [number, TotalKind];
 
 /**
- * Adds (sign 1) or releases (sign -1) a job's reservation. Call inside the write transaction
- * that queues or finishes the job: the counter then moves exactly with the queue.
+ * Adds (sign 1) or releases (sign -1) jobs' reservations, one counter write per account and
+ * kind. Call inside the write transaction that queues or finishes the jobs: the counters then
+ * move exactly with the queue.
  */
-export function moveReservation(dbs: StoreDatabases, job: JobRecord, sign: 1 | -1): void {
-  const held = reservationOf(job);
-  for (const [kind, n] of [['pages', held.pages], ['rendered', held.rendered]] as const) {
-    if (n <= 0) continue;
-    const key: ReservedKey = [job.clientId, kind];
-    // Never below zero: a job queued by a build without reservations releases what it never added.
-    const next = Math.max(0, ((dbs.reserved.get(key) as number | undefined) ?? 0) + sign * n);
-    if (next > 0) dbs.reserved.put(key, next);
-    else dbs.reserved.remove(key);
+export function moveReservations(dbs: StoreDatabases, jobs: Iterable<JobRecord>, sign: 1 | -1): void {
+  const sums = new Map<number, QuotaReserved>();
+  for (const job of jobs) {
+    const held = reservationOf(job);
+    const sum = sums.get(job.clientId) ?? { pages: 0, rendered: 0 };
+    sums.set(job.clientId, { pages: sum.pages + held.pages, rendered: sum.rendered + held.rendered });
+  }
+  for (const [clientId, sum] of sums) {
+    for (const [kind, n] of [['pages', sum.pages], ['rendered', sum.rendered]] as const) {
+      if (n <= 0) continue;
+      const key: ReservedKey = [clientId, kind];
+      // Never below zero: a job queued by a build without reservations releases what it never added.
+      const next = Math.max(0, ((dbs.reserved.get(key) as number | undefined) ?? 0) + sign * n);
+      if (next > 0) dbs.reserved.put(key, next);
+      else dbs.reserved.remove(key);
+    }
   }
 }
 
@@ -53,14 +61,13 @@ export function moveReservation(dbs: StoreDatabases, job: JobRecord, sign: 1 | -
 export function rebuildReservations(dbs: StoreDatabases): number {
   return dbs.root.transactionSync(() => {
     for (const key of [...dbs.reserved.getKeys()]) dbs.reserved.remove(key);
-    let n = 0;
+    const queued: JobRecord[] = [];
     for (const key of dbs.queue.getKeys()) {
       const job = dbs.jobs.get((key as QueueKey)[1]) as JobRecord | undefined;
-      if (!job) continue;
-      moveReservation(dbs, job, 1);
-      n++;
+      if (job) queued.push(job);
     }
-    return n;
+    moveReservations(dbs, queued, 1);
+    return queued.length;
   });
 }
 
