@@ -16,7 +16,7 @@ import { call, postJson, startGateway, TEST_PASSWORD, TEST_USER, type HttpAnswer
 import { startSimulator, type Simulator } from '../sites/server.js';
 
 const CLIENT = 1; // the bootstrap account: the test key and the test user
-const JOB_TIMEOUT_MS = 6_000;
+const JOB_TIMEOUT_MS = 20_000;
 const basic = { authorization: `Basic ${Buffer.from(`${TEST_USER}:${TEST_PASSWORD}`).toString('base64')}`, 'content-type': 'application/json' };
 
 let sim: Simulator;
@@ -124,7 +124,7 @@ test('queued work is counted on every door; a faulted job gives its pages back, 
     expect(JSON.stringify(tool.content)).toContain('QUOTA_EXCEEDED');
     // Nothing of it ran: the simulator never saw the page.
     expect(sim.hits.get('/static?door=1') ?? 0).toBe(0);
-    expect(await finals(ids)).toEqual(['running', 'running']);
+    expect((await finals(ids)).every((s) => s === 'pending' || s === 'running')).toBe(true);
 
     // Faulted at their deadline: not charged, and the two pages are free again.
     const before = charged();
