@@ -6,9 +6,8 @@
  *   (`enqueue` resolves after commit). An id already stored is never written over.
  * - `finish` writes the result, sets the final status, charges the usage ledger, releases the
  *   reservation, removes the queue entry and adds the outbox entries together: a crash before
- *   it leaves the job queued
- *   (it runs again after restart); a crash after it leaves it done (it never runs twice, its
- *   result is written once, it is charged once).
+ *   it leaves the job queued (it runs again after restart); a crash after it leaves it done (it
+ *   never runs twice, its result is written once, it is charged once).
  * - Outbox entries are taken, rescheduled and given up by LmdbDeliveries (deliveries.ts).
  */
 import { GleanerError } from '../../errors.js';
