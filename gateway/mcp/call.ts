@@ -17,8 +17,6 @@ import { collectionBody, submitJobs } from '../handlers/jobs.js';
 import { runAdmitted, scrapeResponse } from '../handlers/scrape.js';
 import { runSearch } from '../handlers/search.js';
 import { refuseUnrunnable } from '../runnable.js';
-import { needOf } from '../quota.js';
-import { charge } from '../usage.js';
 import { EXTRACT_FIELDS, type ToolDef } from './tools.js';
 
 export interface CallContext {
@@ -114,7 +112,6 @@ async function runTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: Call
     const routeId = tool.endpoint.kind === 'scrape' ? tool.endpoint.routeId : 'universal';
     const task: ScrapeTask = { id: requestId, routeId, params, accountId: account.clientId, deadline: Date.now() + svc.config.syncTimeoutMs };
     const outcome = await runAdmitted(svc, task, { signal: cc.signal });
-    charge(svc, { clientId: account.clientId, routeId, params, mode: 'realtime', usage: outcome.usage });
     const body = scrapeResponse(outcome, params, requestId);
     return scrapeResult(body as { status: number; results: PageResult[]; params: unknown; metadata: unknown });
   } catch (err) {
@@ -130,8 +127,7 @@ async function runTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: Call
  */
 async function viaJob(routeId: string, params: Record<string, unknown>, cc: CallContext): Promise<CallToolResult> {
   const { svc, account } = cc;
-  // The same quota as an HTTP submission (no response headers to carry it here).
-  svc.quota.admit(account.clientId, needOf(params), undefined);
+  // Admitted against the quota like an HTTP submission (no response headers to carry it here).
   const submitted = await submitJobs(svc, account.clientId, routeId, 'async', params);
   const jobId = (submitted.metadata as { request_id: string }).request_id;
   cc.progress(`job ${jobId} accepted`);
