@@ -64,6 +64,8 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   /** Pages returned as a bot wall: answered, but not charged. */
   let uncharged = 0;
   for (const flow of flows) {
+    // The reply has left at the deadline; the pages after it are not fetched nor converted.
+    if (abort.aborted) throw abort.reason;
     const run = await runFlow(flow, ctx, new ProxyRotation(pool));
     if (run.uncharged) uncharged++;
     requestBytes += run.requestBytes;
@@ -75,6 +77,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
       results.push(uploaded.result);
       continue;
     }
+    if (abort.aborted) throw abort.reason;
     results.push(await pageResult(run.page, { routeId: route.id, params, page: flow.page, formats, llm: config.llm, abort, parts: run.parts }));
   }
   return {
