@@ -24,6 +24,13 @@ export interface ScrapeTask {
    * neither copied to the main thread nor encoded there (DESIGN.md: workers write results).
    */
   persist?: boolean;
+  /**
+   * Sync callers that only write the results out (the Web API's sync scrape): the worker
+   * returns them already serialised, each `results[]` entry as UTF-8 JSON in a buffer of its
+   * own (`ScrapeOutcome.encoded`), transferred to the main thread, not copied: a large answer
+   * is neither cloned across the threads nor stringified again on the main thread.
+   */
+  encode?: boolean;
 }
 
 /** How custom or built-in JSON was produced for a page. */
@@ -81,8 +88,10 @@ export interface StoredMedia {
 export interface ScrapeOutcome {
   /** Upstream HTTP status of the first page (spec 2.3 `status`). */
   status: number;
-  /** Empty when `stored` (the worker wrote them to the store). */
+  /** Empty when `stored` (the worker wrote them to the store) or `encoded`. */
   results: PageResult[];
+  /** `ScrapeTask.encode`: each `results[]` entry as UTF-8 JSON, in order (transferred buffers). */
+  encoded?: Uint8Array[];
   /** The results are in the store already (`ScrapeTask.persist`). */
   stored?: boolean;
   usage: Usage;

@@ -42,15 +42,16 @@ export interface ThreadOptions {
 }
 
 /**
- * Heap limits of a worker thread. V8 fails an allocation past the old-generation limit by
- * ending the thread (ERR_WORKER_OUT_OF_MEMORY: its tasks fail, the pool starts another thread),
- * not the process. Measured (bench/README.md, "Worker memory"): a 20 MiB page (the
- * GLEANER_MAX_RESPONSE_BYTES cap) with html, markdown and json peaks at ~0.5 GB of heap; a task
- * holds at most GLEANER_TASK_MAX_BYTES of pages (128 MiB) plus their outputs. 3 GiB leaves room
- * for a few such tasks at once on one thread; a young generation of 64 MiB keeps the
- * scavenger's pauses short on multi-megabyte pages.
+ * Heap limit of a worker thread. Without one, a thread that runs out of heap takes the whole
+ * process down (V8's fatal OOM); with one, only the thread ends (ERR_WORKER_OUT_OF_MEMORY): its
+ * tasks fail or are retried once (pool.ts) and Piscina starts another thread. Measured with
+ * Markdown and two built-in parsers (mkt1 and commerce product) on one 20 MiB page, the
+ * per-response cap: a real product page padded to 20 MiB runs in a 512 MB old generation
+ * (~170 MB used); 1.9 M nested divs in 20 MiB, the most DOM per byte, needs 640 MB. A task
+ * holds at most GLEANER_TASK_MAX_BYTES (128 MiB) of pages plus their outputs; 3 GiB is the
+ * transient DOM of the largest page plus several full tasks at once.
  */
-export const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 3072, maxYoungGenerationSizeMb: 64 };
+export const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 3072 };
 
 export function createThreads(o: ThreadOptions): Piscina<TaskMessage, TaskReply> {
   const fromSource = import.meta.url.endsWith('.ts');

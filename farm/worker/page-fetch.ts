@@ -40,6 +40,8 @@ export async function httpPage(
   device: DeviceProfile,
   abort: TaskAbort,
   jar: CookieJar | undefined,
+  /** The response cap: the per-response cap or what is left of the task's budget (budget.ts). */
+  maxBytes: number,
 ): Promise<Fetched> {
   const res = await httpFetch(
     {
@@ -48,7 +50,7 @@ export async function httpPage(
       headers: { ...requestHeaders(device), ...req.headers },
       body: req.body,
       proxy,
-      maxBytes: env.setup.config.maxResponseBytes,
+      maxBytes,
       abort,
       jar,
     },
@@ -74,6 +76,8 @@ export interface RenderOptions {
   screenshot: boolean;
   /** The flow's cookies for the page's URL; the context is chosen by them (see ContextPool). */
   cookies: readonly BrowserCookie[];
+  /** The response cap: the per-response cap or what is left of the task's budget (budget.ts). */
+  maxBytes: number;
 }
 
 export interface OpenedLease {
@@ -136,7 +140,7 @@ export async function renderPage(
       url: req.url,
       headers: req.headers ? { ...req.headers } : undefined,
       screenshot: opts.screenshot,
-      maxBytes: env.setup.config.maxResponseBytes,
+      maxBytes: opts.maxBytes,
       deadline: msg.task.deadline,
       quietMaxMs: env.setup.limits.quietMaxMs,
       signal,

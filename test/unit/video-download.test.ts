@@ -23,6 +23,7 @@ import type { TaskMessage } from '../../farm/messages.js';
 import { Agents } from '../../farm/net/agents.js';
 import { fetchToFile } from '../../farm/net/ranged.js';
 import { TaskAbort } from '../../farm/worker/abort.js';
+import { TaskBudget } from '../../farm/worker/budget.js';
 import { runMediaStep } from '../../farm/worker/media-step.js';
 import { task } from '../helpers/farm.js';
 import { closeFlowRunner, flowRunner } from '../helpers/flow-runner.js';
@@ -212,7 +213,9 @@ describe('the media step in the flow executor', () => {
     const stallUrl = `http://127.0.0.1:${(stall.address() as AddressInfo).port}/media`;
     const step: MediaStep = { kind: 'media', name: 'media', output: 'video', range: { start: 0 }, choose: () => ({ ok: true, sources: [{ role: 'muxed', url: stallUrl, size: null }], container: 'mp4', facts: {} }) };
     const abort = new TaskAbort();
-    const ctx = { msg: { seq: 1, task: task({}), browser: null } as TaskMessage, env: flowRunner().env, device: DEVICES.desktop, runJs: false, screenshot: false, abort };
+    const env = flowRunner().env;
+    const budget = new TaskBudget(env.setup.config.taskMaxBytes, env.setup.config.maxResponseBytes);
+    const ctx = { msg: { seq: 1, task: task({}), browser: null } as TaskMessage, env, device: DEVICES.desktop, runJs: false, screenshot: false, abort, budget };
     const running = runMediaStep(step, '', {}, { ctx, proxy: null }).catch((err: unknown) => err);
     await new Promise((r) => setTimeout(r, 300));
     expect(leftovers().length).toBe(1);
