@@ -74,7 +74,7 @@ export async function runMediaStep(step: MediaStep, page: string, vars: Readonly
     const output = join(dir, `out.${choice.container}`);
     await remux(tools, { inputs, output, container: choice.container, start: step.range.start, end: step.range.end, signal });
     await Promise.all(inputs.map((input) => rm(input.path, { force: true })));
-    const [{ size }, duration] = await Promise.all([stat(output), probeDuration(tools, output, signal)]);
+    const [{ size }, duration] = await Promise.all([stat(output), probeDuration(tools, output, choice.container, signal)]);
     if (size === 0 || duration <= 0) {
       throw new GleanerError('MEDIA_NOT_DOWNLOADABLE', 'The requested range holds no media (start_at is past the end of the video?).', { reason: 'empty_range' });
     }

@@ -109,12 +109,15 @@ describe('ffmpeg', () => {
 
   it('cuts every input at the same times and maps video from one, audio from the other, stream copy', () => {
     const signal = new AbortController().signal;
-    expect(remuxArgs({ inputs: [{ path: 'v', take: 'video' }, { path: 'a', take: 'audio' }], output: 'o.mp4', container: 'mp4', start: 2, end: 7, signal })).toEqual([
-      '-hide_banner', '-nostdin', '-v', 'error', '-y', '-ss', '2', '-to', '7', '-i', 'v', '-ss', '2', '-to', '7', '-i', 'a',
-      '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy', '-avoid_negative_ts', 'make_zero', '-movflags', '+faststart', '-f', 'mp4', 'o.mp4',
+    expect(remuxArgs({ inputs: [{ path: 'v', take: 'video', format: 'mov' }, { path: 'a', take: 'audio', format: 'matroska' }], output: 'o.mp4', container: 'mp4', start: 2, end: 7, signal })).toEqual([
+      '-hide_banner', '-nostdin', '-v', 'error', '-y',
+      '-protocol_whitelist', 'file', '-f', 'mov', '-ss', '2', '-to', '7', '-i', 'v',
+      '-protocol_whitelist', 'file', '-f', 'matroska', '-ss', '2', '-to', '7', '-i', 'a',
+      '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy', '-avoid_negative_ts', 'make_zero', '-movflags', '+faststart', '-protocol_whitelist', 'file', '-f', 'mp4', 'o.mp4',
     ]);
-    expect(remuxArgs({ inputs: [{ path: 'm', take: 'audio' }], output: 'o.webm', container: 'webm', start: 0, end: undefined, signal })).toEqual([
-      '-hide_banner', '-nostdin', '-v', 'error', '-y', '-i', 'm', '-map', '0:a:0', '-c', 'copy', '-avoid_negative_ts', 'make_zero', '-f', 'webm', 'o.webm',
+    expect(remuxArgs({ inputs: [{ path: 'm', take: 'audio', format: 'matroska' }], output: 'o.webm', container: 'webm', start: 0, end: undefined, signal })).toEqual([
+      '-hide_banner', '-nostdin', '-v', 'error', '-y', '-protocol_whitelist', 'file', '-f', 'matroska', '-i', 'm',
+      '-map', '0:a:0', '-c', 'copy', '-avoid_negative_ts', 'make_zero', '-protocol_whitelist', 'file', '-f', 'webm', 'o.webm',
     ]);
   });
 });
