@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../../core/config.js';
 import { createFarm, type Farm } from '../../farm/index.js';
 import { failure, task } from '../helpers/farm.js';
 import { startHeavySite, type HeavySite } from '../helpers/heavy-site.js';
-import { waitUntil } from '../helpers/wait.js';
+import { until } from '../helpers/wait.js';
 
 let site: HeavySite;
 let config: Config;
@@ -43,10 +43,10 @@ describe('a worker thread stuck past its task', () => {
     const ac = new AbortController();
     const first = failure(farm.run(task(heavy(), { routeId: 'mkt1' }), ac.signal));
     const other = farm.run(task(heavy(), { routeId: 'mkt1', timeoutMs: 120_000 }), undefined);
-    await waitUntil(() => farm.stats().stalled === 1, { what: 'the worker to be stuck in a heavy page', timeoutMs: 60_000 });
+    await until(() => farm.stats().stalled === 1, 'the worker to be stuck in a heavy page', 60_000);
     ac.abort();
     expect(await first).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The task was cancelled.' });
-    await waitUntil(() => farm.stats().terminated === 1, { what: 'the stuck thread to be terminated' });
+    await until(() => farm.stats().terminated === 1, 'the stuck thread to be terminated');
     // The other task was on the terminated thread (or queued behind it): it runs again and completes.
     const out = await other;
     expect(out.results[0]?.markdown).toBe('x\n');
@@ -61,8 +61,8 @@ describe('a worker thread stuck past its task', () => {
     // The page arrives well within 3 s; its synchronous step then runs past the deadline.
     const f = await failure(farm.run(task(heavy(), { routeId: 'mkt1', timeoutMs: 3000 })));
     expect(f).toEqual({ code: 'REQUEST_FAILED_SCRAPE_TIMEOUT', message: 'The scrape did not finish within the synchronous deadline; retry with backoff or use the async route.' });
-    await waitUntil(() => farm.stats().terminated === before + 1, { what: 'the stuck thread to be terminated' });
-    await waitUntil(() => farm.stats().workers === 1 && farm.stats().stalled === 0, { what: 'a fresh thread in its place' });
+    await until(() => farm.stats().terminated === before + 1, 'the stuck thread to be terminated');
+    await until(() => farm.stats().workers === 1 && farm.stats().stalled === 0, 'a fresh thread in its place');
     const after = await farm.run(task(small()));
     expect(after.results[0]?.markdown).toMatch(/^# small\n/);
   });

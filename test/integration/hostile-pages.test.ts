@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startHeavySite, type HeavySite } from '../helpers/heavy-site.js';
 import { postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
-import { waitUntil } from '../helpers/wait.js';
+import { until } from '../helpers/wait.js';
 
 let site: HeavySite;
 /** Answers the deep page on every path (the commerce routes' own URLs carry no `k`). */
@@ -60,7 +60,7 @@ describe('a deeply nested page', () => {
     }
     const farm = gw.server.farm;
     // Both fetch threads busy in a page's parse (their event loops have stopped beating).
-    await waitUntil(() => farm.stats().stalled === 2, { what: 'both workers to be stalled in the heavy pages', timeoutMs: 60_000 });
+    await until(() => farm.stats().stalled === 2, 'both workers to be stalled in the heavy pages', 60_000);
 
     const small = await postJson(gw, '/v1/scrape', { url: `${site.url}/small`, output: ['markdown'] });
     expect(small.status).toBe(200);
@@ -69,12 +69,14 @@ describe('a deeply nested page', () => {
     expect(ids.map((id) => gw.server.store.jobs.get(id)?.status)).toEqual(['running', 'running']);
 
     // And the heavy jobs finish on their own, every page parsed (as not an mkt1 page).
-    const done = await waitUntil(
+    const done = await until(
       () => {
         const jobs = ids.map((id) => gw.server.store.jobs.get(id));
         return jobs.every((j) => j?.status === 'done') ? ids.map((id) => gw.server.store.jobs.result(id)?.results) : undefined;
       },
-      { what: 'the heavy jobs to finish', timeoutMs: 240_000, everyMs: 250 },
+      'the heavy jobs to finish',
+      240_000,
+      250,
     );
     for (const results of done) expect(results?.map((r) => r.metadata.parse_status)).toEqual(['unrecognised', 'unrecognised', 'unrecognised']);
   });

@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { Store } from '../../core/store/index.js';
 import { startHeavySite, type HeavySite } from '../helpers/heavy-site.js';
-import { settledWithin, waitUntil } from '../helpers/wait.js';
+import { settledWithin } from '../helpers/deadline.js';
+import { until } from '../helpers/wait.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'drain-test-key-0123456789';
@@ -54,7 +55,7 @@ test('SIGTERM with a job stuck in a huge page: the process exits after the drain
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
-  const port = await waitUntil(() => /"port":(\d+).*"msg":"gleaner ready"/.exec(out)?.[1], { what: `the service to start; output:\n${out}`, timeoutMs: 60_000 });
+  const port = await until(() => /"port":(\d+).*"msg":"gleaner ready"/.exec(out)?.[1], 'the service to start', 60_000);
 
   // Sixty 11 MB pages of 1,000,000 nested divs: minutes of parsing, each page one synchronous step.
   const submit = await fetch(`http://127.0.0.1:${port}/v1/async/scrape/mkt1`, {
@@ -65,10 +66,10 @@ test('SIGTERM with a job stuck in a huge page: the process exits after the drain
   expect(submit.status).toBe(202);
   const id = ((await submit.json()) as { metadata: { request_id: string } }).metadata.request_id;
   // The worker has the first page: it is parsing it.
-  await waitUntil(() => site!.hits >= 1, { what: 'the job to fetch its first page', timeoutMs: 60_000 });
+  await until(() => site!.hits >= 1, 'the job to fetch its first page', 60_000);
 
   proc.kill('SIGTERM');
-  expect(await settledWithin(exited, { what: `the process to exit after SIGTERM; output:\n${out.slice(-3000)}`, timeoutMs: 60_000 })).toBe(0);
+  expect(await settledWithin(exited, `the process to exit after SIGTERM; output:\n${out.slice(-3000)}`, 60_000)).toBe(0);
   expect(out).toContain('drain deadline reached: running jobs aborted, they stay queued for the next start');
   expect(out).toContain('"msg":"gleaner stopped"');
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { removeThreadScratch } from '../../farm/media/scratch.js';
-import { settledWithin } from '../helpers/wait.js';
+import { settledWithin } from '../helpers/deadline.js';
 
 test("a gone thread's folders are removed and the children working in them killed; other threads' stay", async () => {
   const gone = 987_001;
@@ -23,7 +23,7 @@ test("a gone thread's folders are removed and the children working in them kille
 
   removeThreadScratch(gone);
 
-  expect(await settledWithin(exited, { what: 'the child working in the folder to be killed' })).toBe('SIGKILL');
+  expect(await settledWithin(exited, 'the child working in the folder to be killed')).toBe('SIGKILL');
   expect(existsSync(dir)).toBe(false);
   expect(existsSync(other)).toBe(true);
   removeThreadScratch(kept);
