@@ -5,7 +5,7 @@
  * outputs and their JSON all at once for every page; the buffers are then transferred to the
  * main thread (worker/main.ts), which places them in the answer as they are.
  */
-import type { PageResult } from '../../core/wire.js';
+import type { PageResult, ParseStatus } from '../../core/wire.js';
 
 export class PageResults {
   /** The pages kept as objects (tasks that do not encode). */
@@ -15,6 +15,8 @@ export class PageResults {
   count = 0;
   /** Upstream status of the first page (spec 2.3 `status`). */
   status = 0;
+  /** Pages by their built-in parser's status (the task's usage: layout drift is counted). */
+  readonly parse: Partial<Record<ParseStatus, number>> = {};
   private readonly encoder: TextEncoder | undefined;
 
   constructor(encode: boolean) {
@@ -24,6 +26,8 @@ export class PageResults {
 
   add(result: PageResult): void {
     if (this.count++ === 0) this.status = result.metadata.status_code;
+    const parsed = result.metadata.parse_status;
+    if (parsed) this.parse[parsed] = (this.parse[parsed] ?? 0) + 1;
     // TextEncoder gives each page a buffer of its own: a Buffer from Node's pool must not be transferred.
     if (this.encoder && this.encoded) this.encoded.push(this.encoder.encode(JSON.stringify(result)));
     else this.kept.push(result);

@@ -1,6 +1,6 @@
 /**
  * Worker side: one ScrapeTask → TaskReply. Plans the flows (one per page: core/targets), runs
- * each with bounded attempts (flow.ts: undici, or a page in a browser context), and builds the
+ * each with bounded attempts (flow.ts: the plain path, or a page in a browser context), and builds the
  * outputs. Errors leave as wire data; the reply is sent at the deadline even if some cleanup is
  * still running.
  */
@@ -32,7 +32,7 @@ export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskRep
   env.slot.add(F_TASKS, 1);
   // Async jobs: the results go to the store from here, not back to the main thread (persist.ts);
   // sync callers that write them out get them serialised page by page (results.ts).
-  const work = execute(msg, env, abort).then((o) => (task.persist ? persistResults(env.setup.config.dataDir, task.id, o) : o));
+  const work = execute(msg, env, abort).then((o) => (task.persist ? persistResults(env.setup.config, task.id, o) : o));
   try {
     // On abort, the reply waits for the work's cleanup (page close) at most CLEANUP_GRACE_MS.
     const aborted = new Promise<void>((resolve) => abort.onAbort(resolve)).then(() =>
@@ -57,8 +57,9 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   const route = routeFor(task.routeId);
   const params = task.params;
   const formats = outputFormats(params.output);
+  const country = proxyCountry(config.proxies, params.location, route.location);
   const budget = new TaskBudget(config.taskMaxBytes, config.maxResponseBytes);
-  const ctx: FlowContext = { msg, env, device: deviceFor(params.device), runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort, budget };
+  const ctx: FlowContext = { msg, env, device: deviceFor(params.device), country, runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort, budget };
   const pool = proxyPoolFor(config.proxies, params.location, route.location, route.geo);
   const flows = planFlows(route, params, config.targets);
   const results = new PageResults(task.encode === true && !task.persist);
@@ -89,9 +90,16 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     results: results.kept,
     ...(results.encoded ? { encoded: results.encoded } : {}),
     // A browser script (an assistant's chat page) is rendered whatever `run_js` says.
-    usage: { pages: results.count - uncharged, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started },
+    usage: { pages: results.count - uncharged, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started, ...(Object.keys(results.parse).length ? { parse: results.parse } : {}) },
     ...(media ? { media } : {}),
   };
+}
+
+/** The country whose proxy pool serves the request (proxyPoolFor), if `location` chose one. */
+function proxyCountry(proxies: Readonly<Record<string, readonly string[]>>, location: unknown, kind: string): string | undefined {
+  if (typeof location !== 'string' || kind !== 'country') return undefined;
+  const key = location.toLowerCase();
+  return proxies[key]?.length ? key : undefined;
 }
 
 function delay(ms: number): Promise<void> {

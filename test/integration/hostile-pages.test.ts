@@ -66,13 +66,13 @@ describe('a deeply nested page', () => {
     expect(small.status).toBe(200);
     expect(small.body.results[0].markdown).toMatch(/^# small\n\nlorem ipsum /);
     // Answered while the heavy jobs still run.
-    expect(ids.map((id) => gw.server.store.jobs.get(id)?.status)).toEqual(['running', 'running']);
+    expect(await Promise.all(ids.map(async (id) => (await gw.server.store.jobs.get(id))?.status))).toEqual(['running', 'running']);
 
     // And the heavy jobs finish on their own, every page parsed (as not an mkt1 page).
     const done = await until(
-      () => {
-        const jobs = ids.map((id) => gw.server.store.jobs.get(id));
-        return jobs.every((j) => j?.status === 'done') ? ids.map((id) => gw.server.store.jobs.result(id)?.results) : undefined;
+      async () => {
+        const jobs = await Promise.all(ids.map((id) => gw.server.store.jobs.get(id)));
+        return jobs.every((j) => j?.status === 'done') ? Promise.all(ids.map(async (id) => (await gw.server.store.jobs.result(id))?.results)) : undefined;
       },
       'the heavy jobs to finish',
       240_000,
