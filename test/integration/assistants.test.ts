@@ -14,6 +14,7 @@ import { call, postJson, startGateway, type TestGateway } from '../helpers/gatew
 import { llm1Answer, llm2Answer, llm3Answer, slugOf } from '../sites/assistant-answers.js';
 import { ASKED, SIGNED_IN_COOKIE } from '../sites/assistants.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
+import { until } from '../helpers/wait.js';
 
 let sim: Simulator;
 let gw: TestGateway;
@@ -50,12 +51,10 @@ async function ask(route: string, body: Record<string, unknown>): Promise<any> {
 }
 
 async function waitDone(id: string): Promise<any> {
-  for (let i = 0; i < 600; i++) {
+  return until(async () => {
     const a = await call(`${gw.url}/v1/async/scrape/${id}`, { headers: gw.auth });
-    if (a.body?.status !== 'pending') return a.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`job ${id} still pending`);
+    return a.body?.status !== 'pending' && a.body;
+  }, `job ${id} to finish`, 60_000, 100);
 }
 
 const askedOf = (assistant: string, question: string) => ASKED.filter((a) => a.assistant === assistant && a.question === question);

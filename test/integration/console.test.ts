@@ -11,6 +11,7 @@ import { defaultChromium } from '../../core/config.js';
 import { chromiumArgs, resolveExecutable } from '../../farm/chromium-args.js';
 import { call, postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
+import { until } from '../helpers/wait.js';
 
 let sim: Simulator;
 let gw: TestGateway;
@@ -120,8 +121,7 @@ describe('operator console', () => {
       ids.push(res.body.metadata.request_id);
     }
     expect((await postJson(gw, '/v1/scrape', { url: `${sim.origin}/static` })).status).toBe(200);
-    const until = Date.now() + 30_000;
-    while ((await status()).jobs.last_hour.done < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    await until(async () => (await status()).jobs.last_hour.done >= 3, 'the three jobs counted done in the last hour', 30_000, 100);
 
     const after = await settle(page);
     expect([after['jobs.last_hour.accepted'], after['jobs.last_hour.done'], after['pages.universal'], after['usage.today'], after['latency_ms.sync.count']]).toEqual(['3', '3', '4', '4', '1']);

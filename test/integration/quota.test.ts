@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator, type Simulator } from '../sites/server.js';
 import { call, postJson, startGateway, TEST_PASSWORD, TEST_USER, type HttpAnswer, type TestGateway } from '../helpers/gateway.js';
+import { until } from '../helpers/wait.js';
 
 let sim: Simulator;
 let gw: TestGateway;
@@ -26,11 +27,7 @@ async function stats(): Promise<any> {
 
 /** Charging is committed just after the answer leaves: wait until the ledger shows `n` pages. */
 async function chargedPages(n: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (gw.server.store.quotas.usageOf(CLIENT).pages_day === n) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`pages charged never reached ${n}`);
+  await until(() => gw.server.store.quotas.usageOf(CLIENT).pages_day === n, `${n} pages charged`, 10_000, 10);
 }
 
 function post(base: string, path: string, body: unknown): Promise<HttpAnswer> {

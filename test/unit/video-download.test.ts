@@ -6,7 +6,7 @@
  * folders gone on every path.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,7 @@ import { simTargets } from '../helpers/video.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
 import { mediaFiles, type MediaFile } from '../sites/video-media.js';
 import { watchPage } from '../sites/video-watch.js';
+import { until } from '../helpers/wait.js';
 
 let sim: Simulator;
 let files: MediaFile[];
@@ -162,7 +163,9 @@ describe('fetchToFile', () => {
     expect((await fail(get(url(140), target('private'), {}, { allowPrivate: false, hosts: {} })))?.[0]).toBe('TARGET_FORBIDDEN');
     const abort = new AbortController();
     const stalled = get(`${plainUrl}/stall`, target('stall'), { signal: abort.signal });
-    setTimeout(() => abort.abort(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT')), 200);
+    // The download is under way (its file is open, the server stalls after 1000 bytes): abort it.
+    await until(() => existsSync(target('stall')), 'the stalled download to open its file');
+    abort.abort(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT'));
     expect(await fail(stalled)).toEqual(['REQUEST_FAILED_SCRAPE_TIMEOUT', 'The scrape did not finish within the synchronous deadline; retry with backoff or use the async route.']);
   });
 });
@@ -220,8 +223,7 @@ describe('the media step in the flow executor', () => {
     const budget = new TaskBudget(env.setup.config.taskMaxBytes, env.setup.config.maxResponseBytes);
     const ctx = { msg: { seq: 1, task: task({}), browser: null } as TaskMessage, env, device: 'desktop' as const, country: undefined, runJs: false, screenshot: false, abort, budget };
     const running = runMediaStep(step, '', {}, { ctx, proxy: null, profile: profileOf(ctx, null, undefined) }).catch((err: unknown) => err);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(leftovers().length).toBe(1);
+    await until(() => leftovers().length === 1, "the download's temp folder");
     abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.'));
     expect(((await running) as GleanerError).message).toBe('The task was cancelled.');
     expect(leftovers()).toEqual([]);
