@@ -21,7 +21,8 @@
  * flattened one would leave its body to the element's siblings while the tokenizer still reads
  * it as the element's (the page cut could not keep such an element whole).
  */
-import { Parser } from 'htmlparser2';
+import { DomHandler, type Document, type DomHandlerOptions } from 'domhandler';
+import { Parser, type ParserOptions } from 'htmlparser2';
 
 export const MAX_TREE_DEPTH = 512;
 /** Open elements at which a start tag (of an element that is not raw text) is flattened. */
@@ -68,4 +69,15 @@ export class DepthCappedParser extends Parser {
   protected override isVoidElement(name: string): boolean {
     return super.isVoidElement(name) || (this.flat && name !== '' && name === (this as unknown as ParserState).tagname);
   }
+}
+
+/**
+ * htmlparser2's `parseDocument` with the depth cap: for a DOM built outside the parsers' own
+ * load (which adds its query index and late entity decoding), so that no page tree in the
+ * service is deeper than MAX_TREE_DEPTH nor costs more than a constant per tag to build.
+ */
+export function parseDocumentCapped(html: string, options?: ParserOptions & DomHandlerOptions): Document {
+  const handler = new DomHandler(undefined, options);
+  new DepthCappedParser(handler, options).end(html);
+  return handler.root;
 }

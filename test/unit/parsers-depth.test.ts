@@ -7,7 +7,7 @@
 import type { AnyNode, Document, Element } from 'domhandler';
 import { describe, expect, test } from 'vitest';
 import { htmlToMarkdown } from '../../core/markdown/index.js';
-import { MAX_TREE_DEPTH } from '../../core/parsers/depth.js';
+import { MAX_TREE_DEPTH, parseDocumentCapped } from '../../core/parsers/depth.js';
 import { all, loadHtml, text } from '../../core/parsers/dom.js';
 import { loadPruned, prunedHtml } from '../../core/parsers/prune.js';
 import { parsePage, TARGET_ROUTES } from '../../core/targets/index.js';
@@ -77,6 +77,15 @@ describe('the DOM of a deeply nested page', () => {
     const doc = loadHtml('<div> a <b> b\u00a0</b>\n<i>\u200e c</i><p>d</p>e<script>no</script>' + '<u>'.repeat(40) + ' f ' + '</u>'.repeat(40) + '</div>');
     expect(text(doc)).toBe('a b c d e f');
     expect(text(doc, (el) => el.name === 'i')).toBe('a b d e f');
+  });
+});
+
+describe('parseDocumentCapped (DOMs built outside the parsers\' load)', () => {
+  test('is capped like the load, with parseDocument\'s options', () => {
+    const doc = parseDocumentCapped(deep(320_000, '<A HREF="/x">a &amp; b</A>'), { decodeEntities: true, lowerCaseAttributeNames: true });
+    expect(shape(doc)).toEqual({ depth: MAX_TREE_DEPTH, elements: 320_002 });
+    expect(text(doc)).toBe('a & b');
+    expect((all('a', doc)[0] as Element).attribs).toEqual({ href: '/x' });
   });
 });
 
