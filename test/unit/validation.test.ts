@@ -91,9 +91,14 @@ describe('shared scrape parameters (spec 2.1, 4.2)', () => {
   });
 
   test('url: absolute http/https, at most 8192', () => {
-    expect(errorsOf(UNI, { url: 'ftp://example.com' })).toEqual([{ pointer: '#/url', detail: 'must be an absolute http or https URL' }]);
-    expect(errorsOf(UNI, { url: '/relative' })).toEqual([{ pointer: '#/url', detail: 'must be an absolute http or https URL' }]);
-    expect(errorsOf(UNI, { url: ' http://example.com' })).toEqual([{ pointer: '#/url', detail: 'must be an absolute http or https URL' }]);
+    // Each detail says what is wrong with the value, not only what a URL should be.
+    expect(errorsOf(UNI, { url: 'ftp://example.com' })).toEqual([{ pointer: '#/url', detail: 'must be an http or https URL (the scheme is ftp)' }]);
+    expect(errorsOf(UNI, { url: '/relative' })).toEqual([{ pointer: '#/url', detail: 'must be an absolute URL starting with http:// or https:// (this one has no scheme)' }]);
+    expect(errorsOf(UNI, { url: ' http://example.com' })).toEqual([{ pointer: '#/url', detail: 'must not start or end with whitespace: remove a space at character 1' }]);
+    expect(errorsOf(UNI, { url: 'http://host/a b' })).toEqual([{ pointer: '#/url', detail: 'is not a valid URL: it contains a space at character 14; percent-encode it (%20)' }]);
+    expect(errorsOf(UNI, { url: 'http://exa mple.com/' })).toEqual([{ pointer: '#/url', detail: 'is not a valid URL: its host contains a space at character 11' }]);
+    expect(errorsOf(UNI, { url: 'http://host/a\u0001' })).toEqual([{ pointer: '#/url', detail: 'is not a valid URL: it contains a control character (U+0001) at character 14; percent-encode it (%01)' }]);
+    expect(errorsOf(UNI, { url: 'http://[zz' })).toEqual([{ pointer: '#/url', detail: 'is not a valid URL: its host or port cannot be parsed' }]);
     expect(errorsOf(UNI, { url: `http://example.com/${'a'.repeat(8200)}` })).toEqual([{ pointer: '#/url', detail: 'must be at most 8192 characters long' }]);
     expect(errorsOf(UNI, {})).toEqual([{ pointer: '#/url', detail: 'is required' }]);
   });
@@ -144,7 +149,7 @@ describe('shared scrape parameters (spec 2.1, 4.2)', () => {
   test('callback_url: absolute http/https, at most 2048; storage: type enum, both members required', () => {
     const A = scrape('universal', 'async');
     expect(errorsOf(A, { url: 'http://x.example', callback_url: 'not a url', storage: { type: 'dropbox' } })).toEqual([
-      { pointer: '#/callback_url', detail: 'must be an absolute http or https URL' },
+      { pointer: '#/callback_url', detail: 'must be an absolute URL starting with http:// or https:// (this one has no scheme)' },
       { pointer: '#/storage/url', detail: 'is required' },
       { pointer: '#/storage/type', detail: 'must be one of "s3", "s3_gzip", "s3_compatible", "gcs", "tos"' },
     ]);
@@ -186,7 +191,7 @@ describe('batch mode (spec 4.4)', () => {
     expect(errorsOf(B, { query: [] })).toEqual([{ pointer: '#/query', detail: 'must contain at least 1 item' }]);
     expect(errorsOf(B, { query: 'single' })).toEqual([{ pointer: '#/query', detail: 'must be an array' }]);
     expect(errorsOf(scrape('universal', 'batch'), { url: ['http://a.example', 'mailto:x@y.z'] })).toEqual([
-      { pointer: '#/url/1', detail: 'must be an absolute http or https URL' },
+      { pointer: '#/url/1', detail: 'must be an http or https URL (the scheme is mailto)' },
     ]);
   });
 
