@@ -54,6 +54,8 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   const route = routeFor(task.routeId);
   const params = task.params;
   const formats = outputFormats(params.output);
+  // An assistant's answer is filled whatever `output` says (RouteSpec.outputKind).
+  if (route.outputKind === 'answer') formats.add('json');
   const ctx: FlowContext = { msg, env, device: deviceFor(params.device), runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort };
   const pool = proxyPoolFor(config.proxies, params.location, route.location, route.geo);
   const flows = planFlows(route, params, config.targets);
