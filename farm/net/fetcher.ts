@@ -8,6 +8,7 @@ import type { Agents } from './agents.js';
 import type { Abortable } from '../worker/abort.js';
 import { exchange, type RawHeaders } from './exchange.js';
 import type { ProxyEntry } from './proxies.js';
+import { redirectTarget } from './redirect.js';
 import { checkUrl, refusalIn, resolveChecked, type NetPolicy } from './ssrf.js';
 
 export const MAX_REDIRECTS = 10;
@@ -71,7 +72,7 @@ export async function httpFetch(req: HttpRequest, agents: Agents, policy: NetPol
       if (hop >= MAX_REDIRECTS) {
         throw new GleanerError('UPSTREAM_FAILED', `More than ${MAX_REDIRECTS} redirects.`, { final: true });
       }
-      url = checkUrl(new URL(res.location, url).href, policy);
+      url = checkUrl(redirectTarget(res.location, url, res.status), policy);
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;

@@ -16,6 +16,7 @@ import type { Agents } from './agents.js';
 import { MAX_REDIRECTS } from './fetcher.js';
 import type { ProxyEntry } from './proxies.js';
 import { checkUrl, refusalIn, resolveChecked, type NetPolicy } from './ssrf.js';
+import { redirectTarget } from './redirect.js';
 
 /** The platform's own players ask for about 10 MB at a time. */
 export const MEDIA_CHUNK_BYTES = 10 * 1024 * 1024;
@@ -122,7 +123,7 @@ async function get(
     if (res.statusCode >= 300 && res.statusCode < 400 && location !== undefined) {
       await res.body.dump();
       if (hop >= MAX_REDIRECTS) throw new GleanerError('UPSTREAM_FAILED', `More than ${MAX_REDIRECTS} redirects.`, { final: true });
-      url = checkUrl(new URL(location, url).href, policy);
+      url = checkUrl(redirectTarget(location, url, res.statusCode), policy);
       continue;
     }
     return { url, status: res.statusCode, headers: res.headers, body: res.body };
