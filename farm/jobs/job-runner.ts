@@ -203,7 +203,12 @@ export class JobRunner {
       { job_id: job.id, client_id: job.clientId, route: job.routeId, starts: job.attempts },
       `job given up: started ${job.attempts} times without finishing (each run ended with the process); faulted, not charged`,
     );
-    const error = new GleanerError('INTERNAL_ERROR', `The job was started ${maxStarts} times and never finished; it is not run again.`, { starts: job.attempts });
+    // The caller reads why on GET (not only the webhook and the log): the text names no internals.
+    const error = new GleanerError(
+      'INTERNAL_ERROR',
+      `The job was started ${job.attempts} times and never finished: each run ended with the service process (GLEANER_JOB_MAX_STARTS is ${maxStarts}), so it is not run again and not charged.`,
+      { starts: job.attempts, publicDetail: true },
+    );
     this.announce(await this.opts.jobs.finish(job.id, { ok: false, error: error.toWire() }, this.opts.retentionMs), undefined);
   }
 
