@@ -17,7 +17,7 @@
  *   `faulted` with INTERNAL_ERROR (not charged) and logged with its id.
  */
 import type { EventBus } from '../../core/events.js';
-import { GleanerError, toWireError } from '../../core/errors.js';
+import { ERROR_CODES, GleanerError, toWireError, type WireError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { JobRecord, JobStore } from '../../core/store/jobs.js';
 import type { ScrapeOutcome, ScrapeTask, Usage } from '../../core/wire.js';
@@ -192,7 +192,7 @@ export class JobRunner {
       finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.stored ? undefined : outcome.results, ...(outcome.media ? { media: outcome.media } : {}) }, this.opts.retentionMs);
     } catch (err) {
       if (signal.aborted && this.stopped) return; // destroyed: stays queued for the next start
-      finished = await this.opts.jobs.finish(id, { ok: false, error: toWireError(err) }, this.opts.retentionMs);
+      finished = await this.opts.jobs.finish(id, { ok: false, error: jobError(err, this.opts.jobTimeoutMs) }, this.opts.retentionMs);
     }
     this.announce(finished, usage);
   }
@@ -227,4 +227,16 @@ export class JobRunner {
     });
     this.opts.onFinished?.(finished, usage);
   }
+}
+
+/**
+ * A failed run as the job's error. A timeout without words of its own gets the job's: the
+ * table's default detail speaks of the synchronous deadline and the async route, which is not
+ * what an async job ran into.
+ */
+function jobError(err: unknown, timeoutMs: number): WireError {
+  const wire = toWireError(err);
+  if (wire.code !== 'REQUEST_FAILED_SCRAPE_TIMEOUT' || wire.message !== ERROR_CODES.REQUEST_FAILED_SCRAPE_TIMEOUT.detail) return wire;
+  const seconds = Math.round(timeoutMs / 100) / 10;
+  return { ...wire, message: `The job did not finish within its deadline of ${seconds} s (GLEANER_JOB_TIMEOUT_MS); it was stopped and is not charged.` };
 }
