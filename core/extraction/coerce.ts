@@ -116,6 +116,11 @@ export interface CoerceContext {
   base: string;
   /** The property's concept (matcher.ts): `currency` reads a code out of a price text. */
   concept?: string | undefined;
+  /**
+   * The value is page text, not stated data: a number is taken only when it is the text's
+   * value ("$12.99", "1,204 ratings", "4.5 out of 5"), not a number the text mentions.
+   */
+  strict?: boolean;
 }
 
 export function coerceString(value: unknown, v: SchemaView, ctx: CoerceContext): string | undefined {
@@ -162,15 +167,44 @@ function isoDuration(s: string): number | undefined {
   return d * 86400 + h * 3600 + min * 60 + sec;
 }
 
-export function coerceNumber(value: unknown, integer: boolean): number | undefined {
+export function coerceNumber(value: unknown, integer: boolean, strict = false, concept?: string): number | undefined {
   let raw = first(value);
   if (raw !== null && typeof raw === 'object') raw = scalarOf(raw as Record<string, unknown>, true);
   let n: number | undefined;
   if (typeof raw === 'number') n = raw;
-  else if (typeof raw === 'string') n = isoDuration(raw) ?? parseNumber(raw);
+  else if (typeof raw === 'string') n = isoDuration(raw) ?? (strict ? textNumber(raw, concept) : parseNumber(raw));
   if (n === undefined || !Number.isFinite(n)) return undefined;
   if (integer && !Number.isInteger(n)) return undefined;
   return n;
+}
+
+const RATING_OF = /(\d{1,2}(?:[.,]\d+)?)\s*(?:\/|out of|of|von|sur|de|su|z)\s*(?:5|10)\b/i;
+/** Words a value's text may carry beside its number: currencies, units, counted things. */
+const MAX_OTHER_WORDS = 3;
+
+/**
+ * The number a page text states as its value, or undefined when the text only mentions one:
+ * one number (thousands groups joined) with at most a few words beside it; a rating read as
+ * "x out of 5"; a price needs a currency or nothing else beside it ("from 3 sellers" is not 3).
+ */
+export function textNumber(text: string, concept?: string): number | undefined {
+  const t = clean(text);
+  if (concept === 'rating') {
+    const m = RATING_OF.exec(t);
+    if (m) return parseNumber(m[1] as string);
+  }
+  const joined = t.replace(/(\d)[ \u00a0\u202f'’](?=\d{3}\b)/g, '$1');
+  const tokens = joined.split(/\s+/).filter((w) => w !== '');
+  const numeric = tokens.filter((w) => /\d/.test(w));
+  if (numeric.length !== 1) return undefined;
+  const others = tokens.length - 1;
+  if (others > MAX_OTHER_WORDS) return undefined;
+  if (concept === 'price' && others > 0 && currencyOf(t) === undefined) return undefined;
+  if (concept === 'price' && others === 0 && currencyOf(t) === undefined && !/^[-+]?[\d.,]+$/.test(numeric[0] as string)) {
+    // "12.99€" is one token with its currency; "B0SIMLMP01" is not a price.
+    return undefined;
+  }
+  return parseNumber(joined);
 }
 
 /** A scalar or array-of-scalars value for a schema node; objects are the caller's job. */
@@ -182,7 +216,7 @@ export function coerce(value: unknown, v: SchemaView, ctx: CoerceContext): unkno
   for (const t of types) {
     let out: unknown;
     if (t === 'string') out = coerceString(value, v, ctx);
-    else if (t === 'number' || t === 'integer') out = coerceNumber(value, t === 'integer');
+    else if (t === 'number' || t === 'integer') out = coerceNumber(value, t === 'integer', ctx.strict === true, ctx.concept);
     else if (t === 'boolean') out = parseBoolean(first(value));
     if (out !== undefined) return out;
   }

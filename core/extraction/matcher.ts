@@ -5,19 +5,23 @@
  */
 import { tokens } from './dom.js';
 
-/** Synonym groups. Entries are token sequences joined without separators. */
+/**
+ * Synonym groups. Entries are token sequences joined without separators. Only words that mean
+ * the field wherever they label a value: a loose synonym (`store` for seller, `length` for
+ * duration) fills fields from unrelated elements.
+ */
 const CONCEPTS: Record<string, string[]> = {
   name: ['name', 'title', 'productname', 'producttitle', 'itemname', 'headline', 'heading', 'itemtitle', 'videotitle', 'pagetitle'],
   description: ['description', 'desc', 'summary', 'abstract', 'about', 'overview', 'intro', 'excerpt', 'snippet', 'teaser', 'shortdescription', 'blurb'],
   price: ['price', 'cost', 'amount', 'saleprice', 'currentprice', 'offerprice', 'ourprice', 'lowprice', 'priceamount', 'pricevalue', 'finalprice', 'unitprice', 'listprice'],
   currency: ['currency', 'pricecurrency', 'currencycode', 'curr'],
-  rating: ['rating', 'ratingvalue', 'stars', 'score', 'averagerating', 'avgrating', 'starrating', 'reviewrating', 'customerrating', 'aggregaterating'],
+  rating: ['rating', 'ratingvalue', 'stars', 'averagerating', 'avgrating', 'starrating', 'reviewrating', 'customerrating', 'aggregaterating'],
   reviews: ['reviewcount', 'reviews', 'numreviews', 'reviewscount', 'ratingcount', 'numberofreviews', 'totalreviews', 'ratingscount', 'ratings', 'numratings', 'reviewtotal'],
-  image: ['image', 'img', 'photo', 'picture', 'thumbnail', 'thumbnailurl', 'imageurl', 'pic', 'mainimage', 'cover', 'coverimage', 'poster', 'imagesrc', 'primaryimage'],
+  image: ['image', 'img', 'photo', 'picture', 'thumbnail', 'thumbnailurl', 'imageurl', 'pic', 'mainimage', 'coverimage', 'poster', 'imagesrc', 'primaryimage'],
   url: ['url', 'link', 'href', 'permalink', 'canonical', 'pageurl', 'canonicalurl', 'producturl', 'weburl', 'videourl', 'detailurl'],
   brand: ['brand', 'manufacturer', 'make', 'maker', 'vendor', 'brandname'],
-  author: ['author', 'creator', 'byline', 'writer', 'by', 'artist', 'owner', 'uploader', 'channel', 'channelname', 'authorname', 'postedby', 'writtenby'],
-  publisher: ['publisher', 'sitename', 'site', 'source', 'provider', 'publication', 'network'],
+  author: ['author', 'creator', 'byline', 'writer', 'by', 'artist', 'uploader', 'channel', 'channelname', 'authorname', 'postedby', 'writtenby'],
+  publisher: ['publisher', 'sitename', 'publication'],
   date: ['date', 'datepublished', 'publishdate', 'published', 'publishedtime', 'publishedat', 'uploaddate', 'pubdate', 'releasedate', 'datecreated', 'created', 'createdat', 'posted', 'postedat', 'publicationdate', 'releasetime'],
   modified: ['datemodified', 'modifiedtime', 'modified', 'updated', 'updatedat', 'lastmodified', 'lastupdated', 'updatedtime'],
   availability: ['availability', 'instock', 'available', 'stock', 'isavailable', 'stockstatus', 'isinstock', 'inventory'],
@@ -30,15 +34,15 @@ const CONCEPTS: Record<string, string[]> = {
   logo: ['logo', 'icon', 'favicon', 'sitelogo', 'brandlogo'],
   keywords: ['keywords', 'tags', 'tag', 'topics', 'labels', 'hashtags'],
   content: ['content', 'body', 'text', 'articlebody', 'maintext', 'fulltext', 'articletext', 'bodytext'],
-  duration: ['duration', 'length', 'runtime', 'playtime'],
+  duration: ['duration', 'runtime', 'playtime'],
   views: ['views', 'viewcount', 'interactioncount', 'plays', 'playcount', 'numviews', 'userinteractioncount'],
   condition: ['condition', 'itemcondition'],
   familyfriendly: ['familyfriendly', 'familysafe', 'kidsafe', 'childsafe'],
   color: ['color', 'colour'],
-  seller: ['seller', 'soldby', 'merchant', 'store', 'shop', 'retailer'],
+  seller: ['seller', 'soldby', 'merchant', 'retailer'],
   phone: ['phone', 'telephone', 'tel', 'phonenumber', 'mobile'],
   email: ['email', 'mail', 'emailaddress'],
-  address: ['address', 'streetaddress', 'location'],
+  address: ['address', 'streetaddress'],
   id: ['id', 'identifier', 'uid'],
 };
 
@@ -95,11 +99,12 @@ function nameScore(p: string, path: string[]): number {
   if (np === nl || np === norm(path.join(' '))) return 1;
   const cp = conceptOf(p);
   const cl = conceptOf(last);
-  if (cp !== undefined && cp === cl) return 0.9;
+  // A synonym names the field less surely than its own name (`name` for a `title` field).
+  if (cp !== undefined && cp === cl) return 0.8;
   if (path.length >= 2 && VALUE_SEGMENTS.has(nl)) {
     const parent = path[path.length - 2] as string;
     if (np === norm(parent)) return 0.88;
-    if (cp !== undefined && cp === conceptOf(parent)) return 0.82;
+    if (cp !== undefined && cp === conceptOf(parent)) return 0.78;
   }
   if (stem(np) === stem(nl)) return 0.95;
   // Token overlap on the last segment (plurals folded), penalised for extra words in the key.

@@ -45,7 +45,11 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       status_code: int('Upstream HTTP status of this page.'),
       json_source: { type: 'string', enum: ['builtin', 'offline', 'llm'], description: 'How results[].json was produced.' },
       parse_status: { type: 'string', enum: ['parsed', 'partial', 'unrecognised', 'blocked'], description: 'Whether the built-in parser recognised the page (blocked: a bot wall or captcha).' },
-      unfilled: { type: 'array', items: { type: 'string' }, description: 'Schema fields extraction could not fill.' },
+      unfilled: { type: 'array', items: { type: 'string' }, description: 'Schema fields extraction could not fill (JSON Pointers).' },
+      json_fields: {
+        type: ['object', 'string'],
+        description: 'Offline extraction: where each filled value was read, in the shape of json (h1, title, meta:og:title, jsonld:Product.offers.price, table:Brand, label:Price, class:price, ...).',
+      },
     },
     ['page', 'run_js', 'url'],
   ),
