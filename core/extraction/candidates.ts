@@ -74,6 +74,8 @@ function mainHeading(r: Reader, h1s: Element[], title: string): { el: Element; t
   return best;
 }
 
+/** Classes of text written for screen readers only: the value whole, where the eye sees it in parts. */
+const SPOKEN = /(^|\s)(a-offscreen|sr-only|visually-hidden|screen-reader-text)(\s|$)/;
 const PRICE_TEXT = /^(?:[A-Z]{0,3}[$€£¥₹]|[A-Z]{3}\s)\s?\d[\d.,\s]*$|^\d[\d.,\s]*\s?(?:[$€£¥₹]|[A-Z]{3}|zł|kr|Kč)$/;
 const RATING_TEXT = /^(\d(?:[.,]\d+)?)\s*(?:out of|of|von|sur|de|\/)\s*5\b/i;
 
@@ -96,7 +98,9 @@ function attributeCandidates(r: Reader, card: boolean): void {
     if (el.name === 'img') value = imageUrl(el, r.base);
     else if (el.attribs.content !== undefined) value = clean(el.attribs.content);
     else if (r.tree.size(el) <= VALUE_MAX_SIZE) {
-      const t = textOf(el, false, r.budget);
+      // A price drawn in parts for the eye keeps its whole text for screen readers.
+      const spoken = r.tree.within(el).find((d) => d !== el && SPOKEN.test(d.attribs.class ?? ''));
+      const t = spoken ? text(r, spoken) : textOf(el, false, r.budget);
       value = t.length <= 300 ? t || el.attribs['aria-label'] || el.attribs.title : undefined;
     }
     const href = el.name === 'a' && el.attribs.href ? absoluteUrl(el.attribs.href, r.base) : undefined;
@@ -117,10 +121,10 @@ function cardCandidates(r: Reader): void {
   const heading = els.find((e) => /^h[1-6]$/.test(e.name) && text(r, e) !== '');
   if (heading) add(r, undefined, ['name'], text(r, heading), 'heading', 0.8, `card:${heading.name}`);
   const link = els.find((e) => e.name === 'a' && e.attribs.href && absoluteUrl(e.attribs.href, r.base));
-  if (link) {
-    add(r, undefined, ['url'], absoluteUrl(link.attribs.href as string, r.base), 'class', 0.7, 'card:a@href');
-    if (!heading && text(r, link) !== '') add(r, undefined, ['name'], text(r, link), 'class', 0.45, 'card:a');
-  }
+  if (link) add(r, undefined, ['url'], absoluteUrl(link.attribs.href as string, r.base), 'class', 0.7, 'card:a@href');
+  // Without a heading, the first link that has words names the item (an image link has none).
+  const named = heading ? undefined : els.find((e) => e.name === 'a' && e.attribs.href && text(r, e) !== '');
+  if (named) add(r, undefined, ['name'], text(r, named), 'class', 0.65, 'card:a');
   const img = els.find((e) => e.name === 'img' && imageUrl(e, r.base));
   if (img) {
     add(r, undefined, ['image'], imageUrl(img, r.base), 'class', 0.7, 'card:img');
@@ -195,6 +199,9 @@ export function visibleCandidates(root: Element | Document, base: string, opts: 
     const inMain = isTag(main) ? tree.within(main) : tree.elements;
     const para = inMain.find((e) => e.name === 'p' && !tree.invisible(e) && text(r, e).length >= 60);
     if (para) add(r, para, ['summary'], text(r, para), 'text', WEIGHT.text, 'text:first paragraph');
+    // The content's first <time>: when it was written (a related story's time is in a card or the chrome).
+    const time = inMain.find((e) => e.name === 'time' && e.attribs.datetime && !tree.invisible(e));
+    if (time) add(r, time, ['date'], time.attribs.datetime, 'heading', 0.7, 'time@datetime');
     const body = textOf(main, true);
     if (body !== '') r.out.push({ path: ['content'], value: body.slice(0, 50_000), origin: 'text', weight: WEIGHT.text, source: `text:${isTag(main) ? main.name : 'document'}` });
   }

@@ -58,7 +58,7 @@ export function parseNumber(text: string): number | undefined {
 }
 
 const FALSE_WORDS = /^(false|no|n|0|off|none|out ?of ?stock|sold ?out|unavailable|not available|currently unavailable|discontinued|disabled|outofstock|soldout|discontinued)\b/;
-const TRUE_WORDS = /^(true|yes|y|1|on|in ?stock|instock|available|limitedavailability|onlineonly|instoreonly|preorder|presale|backorder|enabled|only \d+ left)\b/;
+const TRUE_WORDS = /^(true|yes|y|1|on|in ?stock|instock|available|limitedavailability|onlineonly|instoreonly|preorder|presale|backorder|enabled|only \d+ left|\d+ (?:in stock|available|left))\b/;
 
 export function parseBoolean(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;

@@ -16,11 +16,11 @@ const CONCEPTS: Record<string, string[]> = {
   price: ['price', 'cost', 'amount', 'saleprice', 'currentprice', 'offerprice', 'ourprice', 'lowprice', 'priceamount', 'pricevalue', 'finalprice', 'unitprice', 'listprice'],
   currency: ['currency', 'pricecurrency', 'currencycode', 'curr'],
   rating: ['rating', 'ratingvalue', 'stars', 'averagerating', 'avgrating', 'starrating', 'reviewrating', 'customerrating', 'aggregaterating'],
-  reviews: ['reviewcount', 'reviews', 'numreviews', 'reviewscount', 'ratingcount', 'numberofreviews', 'totalreviews', 'ratingscount', 'ratings', 'numratings', 'reviewtotal'],
+  reviews: ['reviewcount', 'reviews', 'numreviews', 'reviewscount', 'ratingcount', 'numberofreviews', 'totalreviews', 'ratingscount', 'ratings', 'numratings', 'reviewtotal', 'customerreview', 'customerreviews'],
   image: ['image', 'img', 'photo', 'picture', 'thumbnail', 'thumbnailurl', 'imageurl', 'pic', 'mainimage', 'coverimage', 'poster', 'imagesrc', 'primaryimage'],
-  url: ['url', 'link', 'href', 'permalink', 'canonical', 'pageurl', 'canonicalurl', 'producturl', 'weburl', 'videourl', 'detailurl'],
+  url: ['url', 'link', 'href', 'permalink', 'canonical', 'pageurl', 'canonicalurl', 'producturl', 'weburl', 'videourl', 'detailurl', 'website', 'homepage'],
   brand: ['brand', 'manufacturer', 'make', 'maker', 'vendor', 'brandname'],
-  author: ['author', 'creator', 'byline', 'writer', 'by', 'artist', 'uploader', 'channel', 'channelname', 'authorname', 'postedby', 'writtenby'],
+  author: ['author', 'creator', 'writer', 'by', 'artist', 'uploader', 'channel', 'channelname', 'authorname', 'postedby', 'writtenby'],
   publisher: ['publisher', 'sitename', 'publication'],
   date: ['date', 'datepublished', 'publishdate', 'published', 'publishedtime', 'publishedat', 'uploaddate', 'pubdate', 'releasedate', 'datecreated', 'created', 'createdat', 'posted', 'postedat', 'publicationdate', 'releasetime'],
   modified: ['datemodified', 'modifiedtime', 'modified', 'updated', 'updatedat', 'lastmodified', 'lastupdated', 'updatedtime'],
@@ -43,6 +43,11 @@ const CONCEPTS: Record<string, string[]> = {
   phone: ['phone', 'telephone', 'tel', 'phonenumber', 'mobile'],
   email: ['email', 'mail', 'emailaddress'],
   address: ['address', 'streetaddress'],
+  city: ['city', 'locality', 'addresslocality', 'town'],
+  postalcode: ['postalcode', 'zip', 'zipcode', 'postcode'],
+  country: ['country', 'addresscountry', 'countrycode'],
+  venue: ['venue', 'location', 'locationname'],
+  company: ['company', 'organization', 'organisation', 'employer', 'hiringorganization', 'companyname'],
   id: ['id', 'identifier', 'uid'],
 };
 
@@ -59,13 +64,40 @@ export function norm(s: string): string {
   return tokens(s).join('');
 }
 
+/** Words that end element names without naming their content (`acrCustomerReviewText`, `price_feature_div`). */
+const GENERIC_SUFFIX = new Set(['text', 'container', 'wrapper', 'div', 'span', 'section', 'block', 'feature', 'widget', 'box', 'area', 'row', 'col', 'inner', 'outer', 'wrap', 'holder']);
+
+/**
+ * Words that make a field another thing than its last word says: an `old_price` is not the
+ * price, an `end_date` not the date, a `seller_phone` not the page's phone. A field with one of
+ * them (or a word of another concept) matches only keys that carry it too.
+ */
+const QUALIFIERS = new Set([
+  'old', 'original', 'was', 'previous', 'prev', 'list', 'regular', 'compare', 'strike', 'strikethrough', 'before', 'min', 'minimum', 'max', 'maximum',
+  'lowest', 'highest', 'average', 'total', 'shipping', 'delivery', 'unit', 'tax', 'discount', 'member', 'starting', 'end', 'expiry', 'expires', 'valid',
+  'birth', 'death', 'due', 'deadline', 'next', 'secondary', 'alternate', 'other', 'related', 'similar', 'parent', 'child', 'second', 'third', 'last',
+  'range', 'per', 'each',
+]);
+
+function meaningfulTokens(name: string): string[] {
+  const t = tokens(name).filter((w) => !NOISE.has(w));
+  while (t.length > 1 && GENERIC_SUFFIX.has(t[t.length - 1] as string)) t.pop();
+  return t;
+}
+
+/** Whether the field's own words beyond its concept word change what it is (see QUALIFIERS). */
+function qualified(field: string, concept: string, key: string[]): boolean {
+  const have = new Set(key.flatMap((seg) => tokens(seg)));
+  return meaningfulTokens(field).some((w) => !have.has(w) && (QUALIFIERS.has(w) || (CONCEPT_OF.get(w) !== undefined && CONCEPT_OF.get(w) !== concept)));
+}
+
 /** The concept of a name: the whole name, its last two tokens, its last token, its first token. */
 export function conceptOf(name: string): string | undefined {
   const t = tokens(name);
   if (t.length === 0) return undefined;
   const whole = CONCEPT_OF.get(t.join(''));
   if (whole) return whole;
-  const meaningful = t.filter((w) => !NOISE.has(w));
+  const meaningful = meaningfulTokens(name);
   const m = meaningful.length > 0 ? meaningful : t;
   return (
     CONCEPT_OF.get(m.join('')) ??
@@ -97,8 +129,12 @@ function nameScore(p: string, path: string[]): number {
   if (np === '') return 0;
   const nl = norm(last);
   if (np === nl || np === norm(path.join(' '))) return 1;
+  // The same words once noise is left out: `product_title` for `title`, `a-price` for `price`.
+  const mp = meaningfulTokens(p).join('');
+  if (mp !== '' && mp === meaningfulTokens(last).join('')) return 0.95;
   const cp = conceptOf(p);
   const cl = conceptOf(last);
+  if (cp !== undefined && CONCEPT_OF.get(np) !== cp && qualified(p, cp, path)) return 0;
   // A synonym names the field less surely than its own name (`name` for a `title` field).
   if (cp !== undefined && cp === cl) return 0.8;
   if (path.length >= 2 && VALUE_SEGMENTS.has(nl)) {
@@ -113,7 +149,11 @@ function nameScore(p: string, path: string[]): number {
   if (tp.length === 0 || tl.size === 0) return 0;
   const hit = tp.filter((w) => tl.has(w)).length;
   if (hit === 0) return 0;
-  return 0.75 * (hit / tp.length) * Math.sqrt(hit / tl.size);
+  const own = 0.75 * (hit / tp.length) * Math.sqrt(hit / tl.size);
+  // Every word of the field along the key's path: `salary_min` in `baseSalary.value.minValue`.
+  const along = new Set(path.flatMap((seg) => tokens(seg)).filter((w) => !NOISE.has(w)).map(stem));
+  const all = tp.every((w) => along.has(w));
+  return all && tp.length >= 2 ? Math.max(own, 0.7 * Math.sqrt(tp.length / along.size)) : own;
 }
 
 const SCORE_CACHE = new Map<string, number>();

@@ -38,7 +38,32 @@ export function readPage(html: string, url: string): Page {
   for (const e of sd.entities) pool.push(...flatten(e.data, { origin: e.origin, weight: WEIGHT[e.origin], entity: e.id, source: entitySource(e) }));
   pool.push(...sd.candidates);
   pool.push(...visibleCandidates(doc, url, { tree }));
+  trimSiteName(pool);
   return { doc, tree, base: url, entities: sd.entities, pool };
+}
+
+const SEPARATOR = /^\s*[-–—|:·•»/]\s*/;
+
+/**
+ * The document title without the site's name (`Alpine Daypack 28L – Northpeak`): when the page's
+ * heading, or OpenGraph's site name, shows which part is the page's own. A title the heading
+ * does not start (`Static page` over `Static heading`) is left whole.
+ */
+function trimSiteName(pool: Candidate[]): void {
+  const title = pool.find((c) => c.source === 'title');
+  if (!title || typeof title.value !== 'string') return;
+  const t = title.value;
+  const heading = pool.find((c) => c.source === 'h1')?.value;
+  if (typeof heading === 'string' && heading !== '' && t.toLowerCase().startsWith(heading.toLowerCase()) && SEPARATOR.test(t.slice(heading.length))) {
+    title.value = t.slice(0, heading.length);
+    return;
+  }
+  const site = pool.find((c) => c.source === 'meta:og:site_name')?.value;
+  if (typeof site === 'string' && site !== '' && t.toLowerCase().endsWith(site.toLowerCase())) {
+    const head = t.slice(0, t.length - site.length);
+    const cut = head.replace(/\s*[-–—|:·•»/]\s*$/, '');
+    if (cut !== head && cut !== '') title.value = cut;
+  }
 }
 
 /**

@@ -13,6 +13,22 @@ import { Tree } from './tree.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'select', 'option', 'iframe']);
 const LABEL_LINE = /^([^:：]{1,60}?)\s*[:：]\s*(\S.{0,499})$/;
+/** A capitalised label inside a line: `SKU: TS-HP4 Category: Planes` holds two pairs. */
+const INNER_LABEL = /(?:^|\s)(\p{Lu}[\p{L}\p{N} ]{0,40}?)\s*[:：](?=\s)/gu;
+
+/** The "Label: value" pairs of one line of text: one, or several written side by side. */
+function labelLines(line: string): Array<[string, string]> {
+  const starts = [...line.matchAll(INNER_LABEL)];
+  if (starts.length >= 2) {
+    return starts.map((m, i) => {
+      const from = (m.index ?? 0) + m[0].length;
+      const to = i + 1 < starts.length ? (starts[i + 1]?.index ?? line.length) : line.length;
+      return [m[1] as string, line.slice(from, to).trim()] as [string, string];
+    }).filter(([, v]) => v !== '');
+  }
+  const m = LABEL_LINE.exec(line);
+  return m ? [[m[1] as string, m[2] as string]] : [];
+}
 /** Largest element (in elements) whose text is read as one label or value. */
 const PAIR_MAX_SIZE = 200;
 /** Header cells that say the table is a list of keys and values. */
@@ -100,6 +116,7 @@ function leafBlocks(ctx: PairContext): Element[] {
   return leaves.reverse();
 }
 
+const TABLE_PARTS = new Set(['tr', 'thead', 'tbody', 'tfoot', 'table', 'colgroup']);
 const LABEL_CLASS = /(^|[-_])(label|key|term|name|title|heading)$/i;
 const VALUE_CLASS = /(^|[-_])(value|data|content|text|desc|detail)$/i;
 const hasClass = (el: Element, re: RegExp): boolean => (el.attribs.class ?? '').split(/\s+/).some((c) => re.test(c));
@@ -131,7 +148,8 @@ function classPairs(els: readonly Element[], ctx: PairContext, out: Candidate[])
 function rowPairs(els: readonly Element[], ctx: PairContext, out: Candidate[]): void {
   const { tree } = ctx;
   const isRow = (el: Element): boolean => {
-    if (tree.size(el) > PAIR_MAX_SIZE) return false;
+    // Table rows are their table's (tableCandidates): a header row is not a pair.
+    if (TABLE_PARTS.has(el.name) || tree.size(el) > PAIR_MAX_SIZE) return false;
     const kids = children(el);
     return kids.length === 2 && kids[0]?.name === kids[1]?.name && kids.every((k) => !tree.within(k).slice(1).some((d) => BLOCK.has(d.name) && d.name !== 'br'));
   };
@@ -167,10 +185,10 @@ export function labelValuePairs(root: Element | Document, els: Element[], base: 
   }
   for (const leaf of leafBlocks(ctx)) {
     for (const line of textOf(leaf, true, ctx.budget).split('\n')) {
-      const m = LABEL_LINE.exec(line);
-      if (!m) continue;
-      const label = cleanLabel(m[1] as string);
-      if (isLabel(label)) push(out, ctx, leaf, label, clean(m[2] as string), 'label', WEIGHT.label);
+      for (const [rawLabel, value] of labelLines(line)) {
+        const label = cleanLabel(rawLabel);
+        if (isLabel(label)) push(out, ctx, leaf, label, clean(value), 'label', WEIGHT.label);
+      }
     }
   }
   classPairs(els, ctx, out);

@@ -21,7 +21,9 @@ const CHROME_TAGS = new Set(['nav', 'aside', 'menu']);
 const SITE_TAGS = new Set(['header', 'footer']);
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
 /** Class or id words of blocks that hold other items or page furniture (word-bounded). */
-const CHROME_NAMES = /(^|[\s_-])(nav|navbar|menu|footer|site-header|breadcrumbs?|sidebar|related|recommend(ed|ations)?|similar|also-?(bought|viewed)|carousel|cookies?|consent|newsletter|share|social|ad|ads|sponsored|upsell|cross-?sell)($|[\s_-])/i;
+const CHROME_NAMES = /(^|[\s_-])(nav|navbar|menu|site-header|site-footer|breadcrumbs?|sidebar|related|recommend(ed|ations)?|similar|also-?(bought|viewed)|carousel|cookies?|consent|newsletter|share|social|ad|ads|sponsored|upsell|cross-?sell)($|[\s_-])/i;
+/** A footer or header by class: the site's outside the content, the article's own inside it. */
+const SITE_NAMES = /(^|[\s_-])(footer|header)($|[\s_-])/i;
 
 interface Facts {
   /** Position in `elements` (pre-order: a subtree is the `size` elements from here). */
@@ -132,7 +134,7 @@ function zoneOf(el: Element, inherited: Zone): Zone {
   if (SITE_TAGS.has(el.name) && inherited !== 'main') return 'chrome';
   if (el.attribs['aria-hidden'] === 'true' || el.attribs.hidden !== undefined) return 'chrome';
   const names = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
-  if (names.length > 1 && names.length < 300 && CHROME_NAMES.test(names)) return 'chrome';
+  if (names.length > 1 && names.length < 300 && (CHROME_NAMES.test(names) || (inherited !== 'main' && SITE_NAMES.test(names) && !/product|article|post|entry/i.test(names)))) return 'chrome';
   if (el.name === 'main' || el.name === 'article' || role === 'main') return 'main';
   return inherited;
 }
