@@ -6,8 +6,9 @@
  */
 import { ARTICLE_PAGES } from './pages-articles.js';
 import { COMMERCE_PAGES } from './pages-commerce.js';
+import { HELDOUT_PAGES } from './pages-heldout.js';
 import { LIST_PAGES } from './pages-lists.js';
 import { PLACE_PAGES } from './pages-places.js';
 import type { PageCase } from './score.js';
 
-export const CORPUS: readonly PageCase[] = [...COMMERCE_PAGES, ...ARTICLE_PAGES, ...PLACE_PAGES, ...LIST_PAGES];
+export const CORPUS: readonly PageCase[] = [...COMMERCE_PAGES, ...ARTICLE_PAGES, ...PLACE_PAGES, ...LIST_PAGES, ...HELDOUT_PAGES];

@@ -6,10 +6,11 @@
  * Where a value sits weighs on it: around the content (navigation, footers, related-item
  * blocks: tree.ts zones) and inside the cards of other items (a grid of product cards on a
  * product page) a value is believed less, so that a field is not filled from an element about
- * something else. One tree for the page, texts read on a shared budget: linear in the page.
+ * something else. One tree for the page; each reader reads texts on a budget of its own,
+ * proportional to the page: linear in the page, and no reader starves another.
  */
-import { type AnyNode, type Document, type Element, absoluteUrl, attr, children, clean, imageUrl, isTag, textOf } from './dom.js';
-import { conceptOf } from './matcher.js';
+import { type AnyNode, type Budget, type Document, type Element, absoluteUrl, attr, budgetFor, children, clean, imageUrl, isTag, textOf } from './dom.js';
+import { conceptOf, norm } from './matcher.js';
 import { type Candidate, type Origin, WEIGHT, ZONE_FACTOR } from './model.js';
 import { type PairContext, cleanLabel, isLabel, labelValuePairs, newPairContext } from './pairs.js';
 import { LINK, MEDIA, Tree } from './tree.js';
@@ -19,12 +20,16 @@ const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 
 const VALUE_MAX_SIZE = 200;
 /** Members of another item's card are believed this much for the page's own fields. */
 const CARD_FACTOR = 0.6;
+/** Largest element (in elements) taken for a card of another item. */
+const CARD_MAX_SIZE = 150;
 
 interface Reader extends PairContext {
   base: string;
   out: Candidate[];
   /** Elements inside the cards of a repeated structure (page level only). */
   inCard: Set<Element>;
+  /** The schema's field names (normalised), when the caller gave them. */
+  fields: ReadonlySet<string> | undefined;
 }
 
 function add(r: Reader, at: Element | undefined, path: string[], value: unknown, origin: Origin, weight: number, source: string): void {
@@ -33,8 +38,8 @@ function add(r: Reader, at: Element | undefined, path: string[], value: unknown,
   r.out.push({ path, value, origin, weight: w, source });
 }
 
-function text(r: Reader, el: Element): string {
-  return r.tree.size(el) > VALUE_MAX_SIZE ? '' : textOf(el, false, r.budget);
+function text(r: Reader, el: Element, budget: Budget = r.budget): string {
+  return r.tree.size(el) > VALUE_MAX_SIZE ? '' : textOf(el, false, budget);
 }
 
 function sectionCandidate(r: Reader, h: Element): void {
@@ -81,7 +86,11 @@ const RATING_TEXT = /^(\d(?:[.,]\d+)?)\s*(?:out of|of|von|sur|de|\/)\s*5\b/i;
 
 /** Elements named for what they hold: one candidate per id, class, data-testid. */
 function attributeCandidates(r: Reader, card: boolean): void {
+  // Nested named elements each read their subtree (at most VALUE_MAX_SIZE elements): a larger budget.
+  const budget = budgetFor(r.tree.elements.length, 16);
   const conceptCache = new Map<string, boolean>();
+  // Names no concept knows but the caller's schema uses (`class="replies"` for a `replies` field).
+  const wanted = (k: string): boolean => r.fields !== undefined && r.fields.has(norm(k));
   const named = (k: string): boolean => {
     let v = conceptCache.get(k);
     if (v === undefined) conceptCache.set(k, (v = conceptOf(k) !== undefined));
@@ -89,7 +98,7 @@ function attributeCandidates(r: Reader, card: boolean): void {
   };
   for (const el of r.tree.elements) {
     if (SKIP.has(el.name) || r.tree.invisible(el)) continue;
-    const usable = (k: string | undefined): k is string => k !== undefined && k.length > 1 && k.length < 60 && (card || named(k));
+    const usable = (k: string | undefined): k is string => k !== undefined && k.length > 1 && k.length < 60 && (card || named(k) || wanted(k));
     // An id is chosen for one element; a class is shared by many: ids weigh a little more.
     const ids = [attr(el, 'id'), attr(el, 'data-testid')].filter(usable);
     const classes = (attr(el, 'class') ?? '').split(/\s+/).filter(usable);
@@ -100,7 +109,7 @@ function attributeCandidates(r: Reader, card: boolean): void {
     else if (r.tree.size(el) <= VALUE_MAX_SIZE) {
       // A price drawn in parts for the eye keeps its whole text for screen readers.
       const spoken = r.tree.within(el).find((d) => d !== el && SPOKEN.test(d.attribs.class ?? ''));
-      const t = spoken ? text(r, spoken) : textOf(el, false, r.budget);
+      const t = spoken ? text(r, spoken, budget) : textOf(el, false, budget);
       value = t.length <= 300 ? t || el.attribs['aria-label'] || el.attribs.title : undefined;
     }
     const href = el.name === 'a' && el.attribs.href ? absoluteUrl(el.attribs.href, r.base) : undefined;
@@ -164,7 +173,8 @@ function cardElements(tree: Tree): Set<Element> {
     if (kids.length < 3) continue;
     const bySig = new Map<string, Element[]>();
     for (const k of kids) {
-      if (!tree.holds(k, LINK | MEDIA)) continue;
+      // A card is small: a page's sections built of alike blocks are not cards.
+      if (!tree.holds(k, LINK | MEDIA) || tree.size(k) > CARD_MAX_SIZE) continue;
       const sig = signature(k);
       const group = bySig.get(sig);
       if (group) group.push(k);
@@ -182,19 +192,27 @@ export interface CandidateOptions {
   card?: boolean;
   /** The page's tree, when the caller built it. */
   tree?: Tree;
+  /** The schema's field names, normalised (matcher.ts `norm`): elements named so are candidates too. */
+  fields?: ReadonlySet<string>;
 }
 
 export function visibleCandidates(root: Element | Document, base: string, opts: CandidateOptions = {}): Candidate[] {
   const tree = opts.tree ?? new Tree(root);
   const card = opts.card === true && isTag(root);
-  const r: Reader = { ...newPairContext(root, tree), base, out: [], inCard: card ? new Set() : cardElements(tree) };
+  const r: Reader = { ...newPairContext(root, tree), base, out: [], inCard: card ? new Set() : cardElements(tree), fields: opts.fields };
   labelValuePairs(root, tree.elements, base, r.out, r);
+  // The rest reads on a budget of its own: the pairs' reading does not starve the headings.
+  r.budget = budgetFor(tree.elements.length);
   for (const el of tree.elements) if (/^h[2-6]$/.test(el.name) && !tree.invisible(el)) sectionCandidate(r, el);
   if (card) cardCandidates(r);
   else {
     const titleEl = tree.elements.find((e) => e.name === 'title');
     const h1 = mainHeading(r, tree.elements.filter((e) => e.name === 'h1'), titleEl ? textOf(titleEl, false, r.budget) : '');
-    if (h1) add(r, h1.el, ['heading'], h1.text, 'heading', WEIGHT.heading, 'h1');
+    if (h1) {
+      add(r, h1.el, ['heading'], h1.text, 'heading', WEIGHT.heading, 'h1');
+      // The main heading titles the page's content (the document title adds the site's name).
+      add(r, h1.el, ['title'], h1.text, 'heading', 0.78, 'h1');
+    }
     const main = mainRoot(tree);
     const inMain = isTag(main) ? tree.within(main) : tree.elements;
     const para = inMain.find((e) => e.name === 'p' && !tree.invisible(e) && text(r, e).length >= 60);

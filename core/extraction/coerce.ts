@@ -112,6 +112,12 @@ function patternFit(s: string, pattern: string): string | undefined {
   return undefined;
 }
 
+/** Concepts whose values are amounts, even where a schema asks for a string. */
+const COUNTED = new Set(['price', 'rating', 'reviews', 'views']);
+
+/** Concepts whose values are names of things (matcher.ts), never web addresses. */
+const NAMED_THINGS = new Set(['name', 'author', 'brand', 'publisher', 'seller', 'company', 'venue', 'city', 'country', 'category', 'model', 'color', 'address']);
+
 export interface CoerceContext {
   base: string;
   /** The property's concept (matcher.ts): `currency` reads a code out of a price text. */
@@ -130,6 +136,11 @@ export function coerceString(value: unknown, v: SchemaView, ctx: CoerceContext):
   let s = clean(String(raw));
   if (s === '') return undefined;
   s = s.replace(/^https?:\/\/schema\.org\/(?=[A-Z]\w*$)/, '');
+  // A person, a brand or a place is never an address: a bare URL is not their value.
+  if (ctx.concept !== undefined && NAMED_THINGS.has(ctx.concept) && /^https?:\/\/\S+$/i.test(s)) return undefined;
+  if (ctx.concept === 'author') s = s.replace(/^(?:by|von|par|por|di|door)\s+/i, '');
+  // A price, a rating or a count written as text still has a digit in it ("Gratis" is no price).
+  if (ctx.concept !== undefined && COUNTED.has(ctx.concept) && !/\d/.test(s)) return undefined;
   if (ctx.concept === 'currency' && !/^[A-Z]{3}$/.test(s)) {
     const c = currencyOf(s);
     if (!c) return undefined;

@@ -12,7 +12,7 @@
  * read (`source`), mirrored into `metadata.json_fields`.
  */
 import { coerce, splitList } from './coerce.js';
-import { type PropertyName, matchScore, norm, propertyConcept } from './matcher.js';
+import { type PropertyName, matchScore, namesExactly, norm, propertyConcept } from './matcher.js';
 import { type Candidate, type Origin, flatten, isPlainObject } from './model.js';
 import type { RepeatedItems } from './repeated.js';
 import { type SchemaObject, type SchemaView, view } from './schema.js';
@@ -38,6 +38,14 @@ export interface FillContext {
 const MIN_MATCH = 0.5;
 /** The least confidence at which a field is filled. */
 export const FILL_MIN = 0.5;
+/** Confidence of stated data (structured data, meta tags): what may stand alone for a list. */
+const STATED_MIN = 0.8;
+
+function plural(name: string): boolean {
+  const last = name.split(/[^a-zA-Z]+/).filter(Boolean).pop() ?? '';
+  return /[^s]s$/i.test(last) || /ies$/i.test(last);
+}
+
 /** Values stated as data, read leniently; the rest is page text, whose numbers must be the value. */
 const STATED: ReadonlySet<Origin> = new Set(['jsonld', 'microdata', 'rdfa', 'meta']);
 
@@ -63,7 +71,7 @@ function coerceFrom(c: Candidate, value: unknown, v: SchemaView, concept: string
   return coerce(value, v, { base: ctx.base, concept, strict: !STATED.has(c.origin) });
 }
 
-function scalarArray(c: Candidate, iv: SchemaView, concept: string | undefined, ctx: FillContext): unknown[] | undefined {
+function scalarArray(c: Candidate, iv: SchemaView, concept: string | undefined, ctx: FillContext): unknown[] {
   const value = c.value;
   let list: unknown[];
   if (Array.isArray(value)) list = value;
@@ -87,6 +95,21 @@ function contextual(pool: Candidate[], chain: string[]): Candidate[] {
   return pool.filter((c) => c.path.length >= 2 && c.path.slice(0, -1).some((seg) => norm(seg) === n || matchScore({ name: ctxName }, [seg]) >= 0.9));
 }
 
+/**
+ * Sources that a field names by its own words (`heading` and the `h1`, `title` and the
+ * `<title>`) belong to that field: a sibling that only names them by a synonym reads another
+ * source. `{heading, title}` gets the h1 and the document title, not the h1 twice.
+ */
+function ownersOf(fields: readonly string[], pool: readonly Candidate[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const c of pool) {
+    if (owners.has(c.source)) continue;
+    const owner = fields.find((f) => namesExactly(f, c.path));
+    if (owner !== undefined) owners.set(c.source, owner);
+  }
+  return owners;
+}
+
 export function fillObject(v: SchemaView, chain: string[], pool: Candidate[], ctx: FillContext): Filled<Record<string, unknown>> | undefined {
   if (!v.properties) {
     // A free-form object: the best object candidate as it stands.
@@ -96,10 +119,12 @@ export function fillObject(v: SchemaView, chain: string[], pool: Candidate[], ct
   const value: Record<string, unknown> = {};
   const source: Record<string, SourceTree> = {};
   let filled = 0;
+  const owners = ownersOf(Object.keys(v.properties), pool);
   for (const [name, sub] of Object.entries(v.properties)) {
     const sv = view(sub, ctx.root);
     const prop: PropertyName = { name, title: sv.title, description: sv.description, context: chain };
-    const got = fillProperty(sv, prop, pool, ctx);
+    const mine = owners.size === 0 ? pool : pool.filter((c) => (owners.get(c.source) ?? name) === name);
+    const got = fillProperty(sv, prop, mine, ctx, pool);
     if (got !== undefined) {
       value[name] = got.value;
       source[name] = got.source;
@@ -134,14 +159,18 @@ function fillArray(v: SchemaView, prop: PropertyName, chain: string[], pool: Can
     return found && found.items.length > 0 ? { value: found.items, source: found.source } : undefined;
   }
   const concept = propertyConcept({ ...prop, name: prop.name.replace(/s$/, '') }) ?? propertyConcept(prop);
-  for (const { c } of rank(pool, prop, ctx)) {
+  for (const { c, confidence } of rank(pool, prop, ctx)) {
+    // A list of many things (`titles`, `prices`) is not the page's one thing (its title): a
+    // single value from page text does not make the list, stated data may.
     const list = scalarArray(c, iv, concept, ctx);
-    if (list && list.length > 0) return { value: list, source: c.source };
+    if (list.length < 2 && !Array.isArray(c.value) && confidence < STATED_MIN && plural(prop.name)) continue;
+    if (list.length > 0) return { value: list, source: c.source };
   }
   return undefined;
 }
 
-export function fillProperty(v: SchemaView, prop: PropertyName, pool: Candidate[], ctx: FillContext): Filled | undefined {
+/** `wider`: the whole pool, where the currency of a price is looked for (the price's sources may be another field's). */
+export function fillProperty(v: SchemaView, prop: PropertyName, pool: Candidate[], ctx: FillContext, wider = pool): Filled | undefined {
   const chain = [...(prop.context ?? []), prop.name];
   if (v.types.includes('object') && v.properties) return fillNestedObject(v, prop, chain, pool, ctx);
   if (v.types.includes('array') && v.items) return fillArray(v, prop, chain, pool, ctx);
@@ -153,7 +182,7 @@ export function fillProperty(v: SchemaView, prop: PropertyName, pool: Candidate[
   }
   if (concept === 'currency') {
     // No currency field on the page: read it off the price ("1.299,00 €" → EUR).
-    for (const { c } of rank(pool, { name: 'price', context: prop.context }, ctx)) {
+    for (const { c } of rank(wider, { name: 'price', context: prop.context }, ctx)) {
       const got = coerceFrom(c, c.value, v, concept, ctx);
       if (got !== undefined) return { value: got, source: `${c.source} (currency of the price)` };
     }

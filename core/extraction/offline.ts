@@ -10,7 +10,7 @@ import { visibleCandidates } from './candidates.js';
 import { type Document, parseHtml } from './dom.js';
 import { type FillContext, type SourceTree, fillObject, fillProperty } from './fill.js';
 import { fitToSchema, unfilledFields } from './fit.js';
-import { matchScore } from './matcher.js';
+import { matchScore, norm } from './matcher.js';
 import { type Candidate, type Entity, WEIGHT, entitySource, flatten, isPlainObject } from './model.js';
 import { findRepeated } from './repeated.js';
 import { type CompiledSchema, type SchemaObject, type SchemaView, view } from './schema.js';
@@ -25,7 +25,24 @@ export interface Page {
   pool: Candidate[];
 }
 
-export function readPage(html: string, url: string): Page {
+/** Every property name of a schema (nested objects and items included), normalised. */
+function fieldNames(root: SchemaObject): Set<string> {
+  const out = new Set<string>();
+  const stack: Array<{ node: SchemaObject; depth: number }> = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop() as { node: SchemaObject; depth: number };
+    const v = view(node, root);
+    if (depth > 8) continue;
+    for (const [name, sub] of Object.entries(v.properties ?? {})) {
+      out.add(norm(name));
+      stack.push({ node: sub, depth: depth + 1 });
+    }
+    if (v.items) stack.push({ node: v.items, depth: depth + 1 });
+  }
+  return out;
+}
+
+export function readPage(html: string, url: string, fields?: ReadonlySet<string>): Page {
   const doc = parseHtml(html);
   const tree = new Tree(doc);
   const names = tree.elements;
@@ -33,11 +50,12 @@ export function readPage(html: string, url: string): Page {
     microdata: names.some((e) => e.attribs.itemscope !== undefined),
     rdfa: names.some((e) => e.attribs.typeof !== undefined),
     elements: names.length,
+    linkText: true,
   });
   const pool: Candidate[] = [];
   for (const e of sd.entities) pool.push(...flatten(e.data, { origin: e.origin, weight: WEIGHT[e.origin], entity: e.id, source: entitySource(e) }));
   pool.push(...sd.candidates);
-  pool.push(...visibleCandidates(doc, url, { tree }));
+  pool.push(...visibleCandidates(doc, url, { tree, ...(fields ? { fields } : {}) }));
   trimSiteName(pool);
   return { doc, tree, base: url, entities: sd.entities, pool };
 }
@@ -99,8 +117,8 @@ export interface OfflineResult {
 }
 
 export function extractOffline(html: string, url: string, compiled: CompiledSchema): OfflineResult {
-  const page = readPage(html, url);
   const root = compiled.schema;
+  const page = readPage(html, url, fieldNames(root));
   const v = view(root, root);
   const ctx: FillContext = { root, base: url, primary: choosePrimary(page, v) };
   ctx.items = (itemSchema: SchemaObject, prop) => findRepeated(page.tree, page.entities, itemSchema, prop, ctx);

@@ -2,7 +2,7 @@
  * Structured data of a page: JSON-LD (with @graph and @id references), microdata, RDFa Lite,
  * and the document's meta and link tags (OpenGraph, Twitter cards, canonical, icons, lang).
  */
-import { type Budget, type Document, type Element, allElements, absoluteUrl, attr, budgetFor, clean, isInvisible, propertyValue } from './dom.js';
+import { type Budget, type Document, type Element, allElements, absoluteUrl, attr, budgetFor, clean, isInvisible, propertyValue, textOf } from './dom.js';
 import { type Candidate, type Entity, WEIGHT, isPlainObject } from './model.js';
 import { valueEnd } from '../parsers/embedded.js';
 
@@ -145,7 +145,23 @@ function add(obj: Record<string, unknown>, key: string, value: unknown): void {
  * iterative walk in document order: an element is visited with the item it belongs to (its
  * closest enclosing scope), so nested items own their subtrees as the syntaxes say.
  */
-function itemEntities(doc: Document, syntax: ItemSyntax, base: string, entities: Entity[], loose: Candidate[], budget: Budget): void {
+/** Properties whose value is an address even when the link has words (`url`, `sameAs`, `image`). */
+const ADDRESS_PROP = /url|link|href|sameas|image|logo|photo|thumbnail|icon|avatar|contenturl|embed|^@?id$/i;
+
+/**
+ * The value of a property element. Microdata gives a link's `href`; with `linkText`, a link
+ * that has words and names no address (`<a itemprop="author" href="/a/hana">Hana Ito</a>`) gives
+ * its words, which is what pages mean by it.
+ */
+function valueOf(el: Element, name: string, base: string, budget: Budget, linkText: boolean): string {
+  if (linkText && (el.name === 'a' || el.name === 'area') && el.attribs.content === undefined && !ADDRESS_PROP.test(name)) {
+    const words = textOf(el, false, budget);
+    if (words !== '') return words;
+  }
+  return propertyValue(el, base, budget);
+}
+
+function itemEntities(doc: Document, syntax: ItemSyntax, base: string, entities: Entity[], loose: Candidate[], budget: Budget, linkText: boolean): void {
   const stack: Array<{ el: Element; owner: Entity | undefined }> = [];
   const pushChildren = (parent: Document | Element, owner: Entity | undefined): void => {
     for (let i = parent.children.length - 1; i >= 0; i--) {
@@ -173,7 +189,7 @@ function itemEntities(doc: Document, syntax: ItemSyntax, base: string, entities:
       continue;
     }
     for (const n of names) {
-      const v = propertyValue(el, base, budget);
+      const v = valueOf(el, n, base, budget, linkText);
       if (v === '') continue;
       if (owner) add(owner.data, n, v);
       else loose.push({ path: [n], value: v, origin: syntax.origin, weight: looseWeight, source: `${syntax.origin}:${n}` });
@@ -232,6 +248,8 @@ export interface ReadOptions {
   rdfa?: boolean;
   /** Elements of the page, when the caller counted them (sizes the text budget). */
   elements?: number;
+  /** A property link with words and no address meaning gives its words, not its `href` (see valueOf). */
+  linkText?: boolean;
 }
 
 export function readStructuredData(doc: Document, base: string, opts: ReadOptions = {}): StructuredData {
@@ -240,8 +258,9 @@ export function readStructuredData(doc: Document, base: string, opts: ReadOption
   jsonLdEntities(opts.jsonLd ?? jsonLdTexts(doc), entities);
   // Property texts share one budget: nested properties cannot make the walk quadratic.
   const budget = budgetFor(opts.elements ?? 50_000);
-  if (opts.microdata !== false) itemEntities(doc, MICRODATA, base, entities, candidates, budget);
-  if (opts.rdfa !== false) itemEntities(doc, RDFA, base, entities, candidates, budget);
+  const linkText = opts.linkText === true;
+  if (opts.microdata !== false) itemEntities(doc, MICRODATA, base, entities, candidates, budget, linkText);
+  if (opts.rdfa !== false) itemEntities(doc, RDFA, base, entities, candidates, budget, linkText);
   metaCandidates(doc, base, candidates);
   return { entities, candidates };
 }

@@ -70,7 +70,7 @@ describe('offline extraction', () => {
         price: 'jsonld:Product.offers.price',
         currency: 'jsonld:Product.offers.priceCurrency',
         in_stock: 'jsonld:Product.offers.availability',
-        rating: 'jsonld:Product.aggregateRating.ratingValue',
+        rating: 'jsonld:Product.aggregateRating',
         review_count: 'jsonld:Product.aggregateRating.reviewCount',
         image: 'jsonld:Product.image',
         sku: 'jsonld:Product.sku',
@@ -98,7 +98,7 @@ describe('offline extraction', () => {
         price: 'microdata:Product.offers.price',
         currency: 'microdata:Product.offers.priceCurrency',
         in_stock: 'microdata:Product.offers.availability',
-        rating: 'microdata:Product.aggregateRating.ratingValue',
+        rating: 'microdata:Product.aggregateRating',
         review_count: 'microdata:Product.aggregateRating.reviewCount',
         image: 'microdata:Product.image',
       },
@@ -118,7 +118,7 @@ describe('offline extraction', () => {
     };
     expect(await extract('/x/product-rdfa', schema)).toEqual({
       json: { title: 'Desk Lamp Lumo', offer: { amount: 34.5, currency: 'EUR' }, brand: { name: 'Lumo' } },
-      fields: { title: 'rdfa:Product.name', offer: { amount: 'rdfa:Product.offers.price', currency: 'rdfa:Product.offers.priceCurrency' }, brand: { name: 'rdfa:Product.brand.name' } },
+      fields: { title: 'h1', offer: { amount: 'rdfa:Product.offers.price', currency: 'rdfa:Product.offers.priceCurrency' }, brand: { name: 'rdfa:Product.brand.name' } },
       source: 'offline',
       unfilled: [],
     });
