@@ -30,6 +30,8 @@ export interface Config {
   bootstrapUser: string | undefined;
   targets: Record<string, TargetConfig>;
   allowPrivate: boolean;
+  /** PEM file of extra trusted root certificates for outbound TLS (`GLEANER_CA_FILE`: page fetches, webhooks, buckets). */
+  caFile: string | undefined;
   /** Country code (or `default`) → proxy URLs. */
   proxies: Record<string, string[]>;
   chromium: string | undefined;
@@ -103,6 +105,7 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   bootstrapUser: undefined,
   targets: {},
   allowPrivate: false,
+  caFile: undefined,
   proxies: {},
   chromium: undefined,
   ffmpeg: undefined,
@@ -168,7 +171,9 @@ function withAssistants(targets: Record<string, TargetConfig>, assistants: Recor
 }
 
 export function defaultChromium(): string | undefined {
-  for (const candidate of ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium']) {
+  // Full Chromium (new headless mode) first: it is the browser a site expects (README "The
+  // browser"); Debian's /usr/bin/chromium is a launcher script, the binary is beside its libs.
+  for (const candidate of ['/usr/lib/chromium/chromium', '/usr/bin/chromium-headless-shell', '/usr/bin/chromium']) {
     if (existsSync(candidate)) return candidate;
   }
   return undefined; // Playwright's own, if installed
@@ -189,6 +194,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     bootstrapUser: env.GLEANER_BOOTSTRAP_USER || undefined,
     targets: withAssistants(jsonFile(env, 'GLEANER_TARGETS', DEFAULTS.targets), assistants),
     allowPrivate: env.GLEANER_ALLOW_PRIVATE === '1' || env.GLEANER_ALLOW_PRIVATE === 'true',
+    caFile: env.GLEANER_CA_FILE || undefined,
     proxies: jsonFile(env, 'GLEANER_PROXIES', DEFAULTS.proxies),
     chromium: env.GLEANER_CHROMIUM || defaultChromium(),
     ffmpeg: env.GLEANER_FFMPEG || undefined,

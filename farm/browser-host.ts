@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { GleanerError } from '../core/errors.js';
 import type { ServerProcessCommand, ServerProcessData, ServerProcessEvent } from './browser-server.js';
 import { chromiumArgs, resolveExecutable } from './chromium-args.js';
+import { desktopUserAgent } from './identity/profile.js';
 import type { BrowserRef } from './messages.js';
 
 export interface BrowserHostOptions {
@@ -59,7 +60,7 @@ export class BrowserHost {
     const fromSource = import.meta.url.endsWith('.ts');
     const data: ServerProcessData = {
       executablePath,
-      args: chromiumArgs({ executablePath, hosts: this.opts.hosts, guarded: this.opts.guarded }),
+      args: chromiumArgs({ executablePath, hosts: this.opts.hosts, guarded: this.opts.guarded, userAgent: desktopUserAgent() }),
     };
     const entry = fileURLToPath(new URL(fromSource ? './browser-server.ts' : './browser-server.js', import.meta.url));
     const child = fork(entry, [JSON.stringify(data)], {

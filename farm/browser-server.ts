@@ -6,7 +6,7 @@
  * launches the server, reports `{wsEndpoint, pid}` over IPC, and exits when the browser is
  * gone or when its parent goes away.
  */
-import { chromium, type BrowserServer } from 'playwright-core';
+import { chromium, type BrowserServer } from 'patchright-core';
 import { profileDirOf, removeProfile } from './chromium-args.js';
 
 export interface ServerProcessData {

@@ -15,25 +15,25 @@ export const EXTRA_ARGS = [
 ] as const;
 
 /**
- * playwright-core 1.65's own `--disable-features` list. Chromium keeps only the LAST
- * `--disable-features` switch, so when we add features for full Chromium we must repeat
- * Playwright's; re-check this list when playwright-core is upgraded.
+ * patchright-core 1.63's own `--disable-features` list (the farm drives the browser with
+ * patchright-core, see browser/identity.ts). Chromium keeps only the LAST `--disable-features`
+ * switch, so when we add features for full Chromium we must repeat the library's; a unit test
+ * reads the list out of the installed library and fails when an upgrade changes it.
  */
 export const PLAYWRIGHT_DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
   'DestroyProfileOnBrowserClose',
+  'DialMediaRouteProvider',
+  'GlobalMediaControls',
   'HttpsUpgrades',
-  'HttpsFirstBalancedModeAutoEnable',
   'LensOverlay',
   'MediaRouter',
   'PaintHolding',
   'ThirdPartyStoragePartitioning',
-  'AvoidCorsURLLoaderRestartOnRedirect',
-  'TcpPortRandomizationWin',
+  'BlockOriginHeaderModificationOnRedirect',
+  'Translate',
+  'AutoDeElevate',
   'OptimizationHints',
-  'NetworkTimeServiceQuerying',
-  'AimEnabled',
-  'PreconnectToSearch',
   'msForceBrowserSignIn',
   'msEdgeUpdateLaunchServicesPreferredVersion',
 ] as const;
@@ -47,6 +47,12 @@ export interface ArgsOptions {
   hosts: Readonly<Record<string, string>>;
   /** Private addresses refused: the guard proxy is in use. */
   guarded: boolean;
+  /**
+   * The browser-wide user agent (the desktop profile's, without "HeadlessChrome"): what service
+   * and shared workers report, which no per-page override reaches. Pages get their session's
+   * full override (browser/identity.ts).
+   */
+  userAgent?: string;
 }
 
 export function isHeadlessShell(executablePath: string | undefined): boolean {
@@ -58,6 +64,7 @@ export function chromiumArgs(opts: ArgsOptions): string[] {
   if (!isHeadlessShell(opts.executablePath)) {
     args.push(`--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...FULL_CHROMIUM_DISABLED_FEATURES].join(',')}`);
   }
+  if (opts.userAgent) args.push(`--user-agent=${opts.userAgent}`);
   const rules = Object.entries(opts.hosts).map(([name, address]) => `MAP ${name} ${address.includes(':') ? `[${address}]` : address}`);
   if (rules.length > 0) args.push(`--host-resolver-rules=${rules.join(',')}`);
   // WebRTC could reach private addresses over UDP, around the guard proxy.

@@ -1,6 +1,6 @@
 /**
  * The farm's public entry, the only module the gateway imports. A farm turns a ScrapeTask into
- * a ScrapeOutcome on a pool of worker threads that fetch with undici or render in the node's
+ * a ScrapeOutcome on a pool of worker threads that fetch with Chrome's fingerprint (wreq-js) or render in the node's
  * Chromium; it rejects with GleanerError.
  */
 import type { Logger } from 'pino';

@@ -14,12 +14,14 @@ import { randomUUID } from 'node:crypto';
 import { BroadcastChannel, type Worker } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import type { Logger } from 'pino';
+import { useCaFile } from './net/trust.js';
 import type { Config } from '../core/config.js';
 import { GleanerError } from '../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask, TaskReply } from '../core/wire.js';
 import { BrowserHost } from './browser-host.js';
 import { chromeVersion, chromiumArgs, profileDirOf, removeProfile, resolveExecutable } from './chromium-args.js';
 import { useChromeVersion } from './devices.js';
+import { desktopUserAgent } from './identity/profile.js';
 import { InFlightTask, WORKER_STOPPED, cancelled } from './in-flight.js';
 import type { BrowserRef, ControlMessage, FarmLimits, TaskMessage, WorkerSetup } from './messages.js';
 import { createStatsBuffer, readStats, releaseThread } from './stats.js';
@@ -82,7 +84,9 @@ export class FarmPool {
     const version = chromeVersion(executablePath);
     // This thread's profiles too (the HTTP answers name what the workers send).
     useChromeVersion(version);
-    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate }), version };
+    // Before any worker starts: the plain path's client reads the extra roots from the environment.
+    useCaFile(config.caFile);
+    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate, userAgent: desktopUserAgent() }), version };
     const base = { config, limits, hosts, stats: this.statsBuffer, cancelChannel, browserLaunch, browserIdleMs: config.browserIdleMs };
     // The node's page budget is unchanged (workers x contexts); it lives on the render threads.
     const pages = Math.max(1, Math.ceil((workers * config.contextsPerWorker) / renderThreads));
@@ -176,6 +180,9 @@ export class FarmPool {
       if (err.code === 'BROWSER_CRASHED' && attempt === 1 && this.accepting && Date.now() < task.deadline) {
         this.logger?.warn({ task: task.id }, 'browser lost during task; retrying once');
         continue;
+      }
+      if (err.code === 'TARGET_FORBIDDEN' && err.data?.refused !== undefined) {
+        this.logger?.warn({ task: task.id, host: err.data.host, refused: err.data.refused }, 'target refused by the address guard');
       }
       throw clientFacing(err, attempt);
     }
@@ -271,6 +278,11 @@ export function clientFacing(err: GleanerError, attempts: number): GleanerError 
   }
   if (err.code === 'UPSTREAM_FAILED') {
     return new GleanerError('REQUEST_FAILED_AFTER_MANY_RETRIES', `Every attempt to fetch the target failed (last: ${sentence(err.message)}).`, { cause: 'UPSTREAM_FAILED', attempts });
+  }
+  if (err.code === 'TARGET_FORBIDDEN' && err.data?.refused !== undefined) {
+    // The address a name resolved to is logged (above), never told: a caller could map internal DNS.
+    const { refused: _refused, ...data } = err.data;
+    return new GleanerError('TARGET_FORBIDDEN', err.message, data);
   }
   return err;
 }

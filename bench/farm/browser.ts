@@ -18,6 +18,10 @@
  *     node, which render threads connect to), at the default concurrency
  *   node --import tsx bench/farm/browser.ts [--pages 80] [--concurrency 4] [--crawlee 4,8] [--farm-contexts 4] [--rows raw,farm] [--dist]
  *
+ * `--browsers <path>,<path>`: the browser choice instead (README "The browser"): the raw loop
+ * and the farm at `--concurrency` on each binary, one after the other in the same run — full
+ * Chromium in new headless mode against the headless shell, same load.
+ *
  * `--dist`: farm rows run the compiled farm (`npm run build` first), as `npm start` does; from
  * source every worker thread also loads tsx and transpiles the farm's modules (~15 MB a thread).
  */
@@ -38,6 +42,8 @@ export interface BrowserOptions {
   rows?: string[];
   /** Farm rows run the compiled farm in dist/. */
   dist?: boolean;
+  /** Compare these browser binaries (raw and farm rows each) instead of the usual rows. */
+  browsers?: string[];
 }
 
 export interface BrowserResult {
@@ -63,6 +69,13 @@ export async function runBrowser(opts: BrowserOptions): Promise<BrowserResult> {
     }
   };
   try {
+    if (opts.browsers?.length) {
+      for (const bin of opts.browsers) {
+        await row('raw', opts.concurrency, ['--chromium', bin]);
+        await row('farm', opts.concurrency, ['--chromium', bin]);
+      }
+      return { rows, notes };
+    }
     for (const c of new Set([opts.concurrency, ...opts.farmContexts.map((x) => 2 * x)])) await row('raw', c);
     for (const c of opts.crawlee) await row('playwright', c);
     await row('farm', opts.concurrency);
@@ -97,7 +110,9 @@ export function memoryNotes(rows: readonly RunStats[]): string[] {
 async function rowMain(name: string, origin: string, pages: number, concurrency: number, simPid: number | undefined): Promise<RunStats> {
   const { defaultChromium } = await import('../../core/config.js');
   const { resolveExecutable } = await import('../../farm/chromium-args.js');
-  const executablePath = resolveExecutable(defaultChromium());
+  const chosen = argString('chromium') || undefined;
+  const executablePath = resolveExecutable(chosen ?? defaultChromium());
+  const tag = chosen ? ` [${/headless[-_]shell/.test(chosen) ? 'headless shell' : 'full Chromium'}]` : '';
   if (!executablePath) throw new Error('no Chromium found (GLEANER_CHROMIUM, /usr/bin/chromium-headless-shell)');
   const urls = urlsFor(origin, pages, 'i');
   const warm = urlsFor(origin, WARM, 'w');
@@ -113,7 +128,7 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
       await context.close();
     };
     await Promise.all(warm.map(once));
-    const stats = await measure('browser: raw playwright-core (context per page)', pages, concurrency, (i) => once(urls[i]!), process.pid, simPid);
+    const stats = await measure(`browser: raw playwright-core (context per page)${tag}`, pages, concurrency, (i) => once(urls[i]!), process.pid, simPid);
     await browser.close();
     return stats;
   }
@@ -131,14 +146,14 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
     const contexts = arg('contexts', 0);
     const threads = arg('browser-threads', 0);
     const shared = argString('mode') === 'shared';
-    const config = loadConfig({}, { allowPrivate: true, workers: 2, ...(contexts ? { contextsPerWorker: contexts } : {}), ...(threads ? { browserThreads: threads } : {}) });
+    const config = loadConfig({}, { allowPrivate: true, workers: 2, ...(chosen ? { chromium: chosen } : {}), ...(contexts ? { contextsPerWorker: contexts } : {}), ...(threads ? { browserThreads: threads } : {}) });
     const farm = await createFarm({ config, ...(shared ? { limits: { browserMode: 'shared' as const } } : {}) });
     await Promise.all(warm.map((url) => farm.run(task({ url, run_js: true }))));
     const label = (contexts
       ? `browser: farm direct (run_js true, 2 workers × ${contexts} contexts, ${threads > 1 ? `${threads} render threads: a browser per worker` : '1 render thread'})`
       : shared
         ? 'browser: farm direct (run_js true, shared browser server)'
-        : 'browser: farm direct (run_js true)') + (dist ? ' [dist]' : '');
+        : 'browser: farm direct (run_js true)') + tag + (dist ? ' [dist]' : '');
     const run = async (i: number) => {
       await farm.run(task({ url: urls[i]!, run_js: true }));
     };
@@ -181,7 +196,8 @@ if (isMain(import.meta)) {
   const crawlee = argString('crawlee', '4,8').split(',').filter(Boolean).map(Number);
   const farmContexts = argString('farm-contexts', '4').split(',').filter(Boolean).map(Number);
   const rows = argString('rows').split(',').filter(Boolean);
-  const result = await runBrowser({ pages: arg('pages', 80), concurrency: arg('concurrency', 4), crawlee, farmContexts, rows, dist: process.argv.includes('--dist') });
+  const browsers = argString('browsers').split(',').filter(Boolean);
+  const result = await runBrowser({ pages: arg('pages', 80), concurrency: arg('concurrency', 4), crawlee, farmContexts, rows, dist: process.argv.includes('--dist'), browsers });
   printTable(result.rows);
   for (const n of result.notes) console.log(`- ${n}`);
 }

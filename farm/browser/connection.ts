@@ -2,7 +2,7 @@
  * Worker side: this thread's connection to the node's browser server. One connection at a
  * time; a task naming a new endpoint (the browser was relaunched) replaces it.
  */
-import type { Browser } from 'playwright-core';
+import type { Browser } from 'patchright-core';
 import { GleanerError } from '../../core/errors.js';
 import type { BrowserRef } from '../messages.js';
 
@@ -49,13 +49,13 @@ export class BrowserLink {
   }
 }
 
-let playwright: Promise<typeof import('playwright-core')> | undefined;
+let playwright: Promise<typeof import('patchright-core')> | undefined;
 
 /**
  * playwright-core is loaded on this thread's first rendering task, not at worker start: a
  * thread that only fetches plain HTTP never pays its load time and memory.
  */
-export function loadPlaywright(): Promise<typeof import('playwright-core')> {
-  playwright ??= import('playwright-core');
+export function loadPlaywright(): Promise<typeof import('patchright-core')> {
+  playwright ??= import('patchright-core');
   return playwright;
 }

@@ -9,12 +9,13 @@
  * Concurrency: all state here lives on this thread's event loop; the only cross-thread writes
  * are the stats counters (atomic).
  */
-import type { Browser, BrowserContext } from 'playwright-core';
-import type { DeviceProfile } from '../devices.js';
+import type { Browser, BrowserContext } from 'patchright-core';
+import type { BrowserProfile } from '../identity/profile.js';
 import type { FarmLimits } from '../messages.js';
 import type { ProxyEntry } from '../net/proxies.js';
 import { F_CONTEXTS, F_PAGES, type StatsSlot } from '../stats.js';
 import { Semaphore } from '../worker/semaphore.js';
+import { contextOptions } from './identity.js';
 import type { MemoryGate } from './memory.js';
 import type { Tab } from './tab.js';
 
@@ -50,7 +51,8 @@ export interface Lease {
 export interface ContextWish {
   browser: Browser;
   browserPid: number | undefined;
-  device: DeviceProfile;
+  /** The session's identity: contexts are keyed by it (one context never mixes two). */
+  profile: BrowserProfile;
   /** The upstream proxy of this attempt (null: direct). */
   proxy: ProxyEntry | null;
   /** The local guard proxy to route through instead (private addresses refused). */
@@ -135,7 +137,7 @@ export class ContextPool {
   }
 
   private async entryFor(wish: ContextWish, signal: AbortSignal): Promise<Entry> {
-    const key = `${wish.device.name}|${wish.proxy?.url ?? 'direct'}|${wish.guardUrl ?? ''}|${wish.cookieKey ?? ''}`;
+    const key = `${wish.profile.id}|${wish.proxy?.url ?? 'direct'}|${wish.guardUrl ?? ''}|${wish.cookieKey ?? ''}`;
     for (;;) {
       const found = this.entries.get(key);
       if (found && found.browser === wish.browser && found.browser.isConnected()) return found;
@@ -163,14 +165,8 @@ export class ContextPool {
         ? { server: wish.proxy.server, username: wish.proxy.username, password: wish.proxy.password }
         : undefined;
     const context = await wish.browser.newContext({
-      userAgent: wish.device.userAgent,
-      viewport: wish.device.viewport,
-      deviceScaleFactor: wish.device.deviceScaleFactor,
-      isMobile: wish.device.isMobile,
-      hasTouch: wish.device.hasTouch,
-      locale: 'en-US',
+      ...contextOptions(wish.profile),
       acceptDownloads: false,
-      serviceWorkers: 'block',
       proxy,
       ...(wish.storageState ? { storageState: wish.storageState } : {}),
     });

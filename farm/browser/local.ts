@@ -15,7 +15,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
+import type { Browser } from 'patchright-core';
 import { GleanerError } from '../../core/errors.js';
 import type { BrowserLaunch } from '../messages.js';
 import { profileDirOf, removeProfile } from '../chromium-args.js';

@@ -6,9 +6,10 @@
  * which sends every request through Node. The page is a `Tab` reused across tasks of its
  * context when it rendered successfully (see tab.ts).
  */
-import type { BrowserContext, Response } from 'playwright-core';
+import type { BrowserContext, Response } from 'patchright-core';
 import { GleanerError } from '../../core/errors.js';
 import { REFUSED_HEADER, type GuardProxy } from '../net/guard-proxy.js';
+import type { BrowserProfile } from '../identity/profile.js';
 import { Tab, TabRun, hostOf } from './tab.js';
 
 export { BLOCKED_PATTERNS } from './tab.js';
@@ -22,6 +23,8 @@ export interface RenderRequest {
   quietMaxMs: number;
   signal: AbortSignal;
   guard: GuardProxy | undefined;
+  /** The session's identity (the context's): what a new page presents. */
+  profile: BrowserProfile;
 }
 
 export interface RenderResult {
@@ -48,7 +51,7 @@ export async function render(context: BrowserContext, idle: Tab | undefined, req
   req.signal.addEventListener('abort', onAbort, { once: true });
   let ok = false;
   try {
-    tab ??= await Tab.open(context, req.guard !== undefined);
+    tab ??= await Tab.open(context, req.profile, req.guard !== undefined);
     // The signal may have fired while the page was opening, when there was nothing to close.
     if (req.signal.aborted) onAbort();
     tab.run = run;

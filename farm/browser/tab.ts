@@ -15,7 +15,9 @@
  * The CDP session (byte accounting, media blocking) and the page listeners are set up once;
  * they report into the current task's `TabRun`.
  */
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'patchright-core';
+import type { BrowserProfile } from '../identity/profile.js';
+import { openPage } from './identity.js';
 
 /** URL patterns of fonts and media (setBlockedURLs matches the whole URL; `*` is a wildcard). */
 export const BLOCKED_PATTERNS: readonly string[] = [
@@ -53,11 +55,13 @@ export class Tab {
     private readonly cdp: CDPSession,
   ) {}
 
-  /** Opens a page with its CDP session; `watchNavigations` records main-frame hosts (guarded contexts). */
-  static async open(context: BrowserContext, watchNavigations: boolean): Promise<Tab> {
-    const page = await context.newPage();
+  /**
+   * Opens a page presenting `profile` (identity.ts) with its CDP session; `watchNavigations`
+   * records main-frame hosts (guarded contexts).
+   */
+  static async open(context: BrowserContext, profile: BrowserProfile, watchNavigations: boolean): Promise<Tab> {
+    const { page, cdp } = await openPage(context, profile);
     try {
-      const cdp = await context.newCDPSession(page);
       const tab = new Tab(page, cdp);
       tab.listen(watchNavigations);
       await cdp.send('Network.enable');

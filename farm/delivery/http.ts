@@ -6,7 +6,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
-import { findAddressRefusal, guardedLookup, literalHostRefusal } from './address-guard.js';
+import { CLOSED, checkUrl, guardedLookup, refusalIn } from '../net/ssrf.js';
+import { trustedRoots } from '../net/trust.js';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, type AttemptOptions, type AttemptResult } from './types.js';
 
 /** Response bodies are read (so the connection can be reused) up to this, then dropped. */
@@ -18,8 +19,10 @@ let openAgent: Agent | undefined;
 let guardedAgent: Agent | undefined;
 
 function agentFor(allowPrivate: boolean): Agent {
-  if (allowPrivate) return (openAgent ??= new Agent({ keepAliveTimeout: 10_000 }));
-  return (guardedAgent ??= new Agent({ keepAliveTimeout: 10_000, connect: { lookup: guardedLookup } }));
+  // `ca` is Node's roots plus GLEANER_CA_FILE's (undefined without one: Node's defaults).
+  const ca = trustedRoots();
+  if (allowPrivate) return (openAgent ??= new Agent({ keepAliveTimeout: 10_000, connect: { ca } }));
+  return (guardedAgent ??= new Agent({ keepAliveTimeout: 10_000, connect: { ca, lookup: guardedLookup(CLOSED) } }));
 }
 
 /** Closes the pools (tests, shutdown). Later sends open new ones. */
@@ -48,8 +51,11 @@ export async function send(req: OutboundRequest, options: AttemptOptions = {}): 
     return { ok: false, retry: false, error: `unsupported scheme ${req.url.protocol} (http and https only)` };
   }
   if (!allowPrivate) {
-    const refusal = literalHostRefusal(req.url.hostname);
-    if (refusal) return { ok: false, retry: false, error: `refused: ${refusal.message}` };
+    try {
+      checkUrl(req.url.href, CLOSED);
+    } catch (err) {
+      return { ok: false, retry: false, error: refusedLine(err) };
+    }
   }
   // One controller per attempt, fed by the deadline and the caller's signal. Hand-wired rather
   // than AbortSignal.any so nothing stays attached to a long-lived shutdown signal afterwards.
@@ -86,8 +92,7 @@ export async function send(req: OutboundRequest, options: AttemptOptions = {}): 
     }
     return { ok: true, status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) };
   } catch (err) {
-    const refusal = findAddressRefusal(err);
-    if (refusal) return { ok: false, retry: false, error: `refused: ${refusal.message}` };
+    if (refusalIn(err)) return { ok: false, retry: false, error: refusedLine(err) };
     if (timedOut) return { ok: false, retry: true, error: `timed out after ${timeoutMs} ms` };
     if (options.signal?.aborted) return { ok: false, retry: true, error: 'aborted before completion' };
     return { ok: false, retry: true, error: networkError(err) };
@@ -95,6 +100,11 @@ export async function send(req: OutboundRequest, options: AttemptOptions = {}): 
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** A refusal as the delivery's error line: general terms (it reaches the job's owner), never the address. */
+function refusedLine(err: unknown): string {
+  return `refused: ${refusalIn(err)?.message ?? 'the address is not allowed'}`;
 }
 
 function networkError(err: unknown): string {

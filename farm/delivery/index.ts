@@ -35,5 +35,5 @@ export {
   type RetryDecision,
 } from './backoff.js';
 export { closeDeliveryAgents } from './http.js';
-export { isForbiddenAddress } from './address-guard.js';
+export { isForbiddenAddress } from '../net/addresses.js';
 export type { AttemptResult, AttemptOptions } from './types.js';

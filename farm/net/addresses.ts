@@ -1,6 +1,6 @@
 /**
  * The one address classifier of the farm: every path that connects to an address a caller
- * chose — page fetches (undici), the browser's guard proxy, webhooks and bucket uploads —
+ * chose — page fetches (wreq-js), the browser's guard proxy, webhooks and bucket uploads —
  * asks it whether the address may be reached when private networks are not allowed.
  *
  * The rule: only global unicast is reached. IPv4 must be outside every special range
@@ -84,4 +84,9 @@ export function forbiddenAddress(address: string): string | undefined {
 /** True when the address may be reached with private networks refused. */
 export function isGlobalUnicast(address: string): boolean {
   return forbiddenAddress(address) === undefined;
+}
+
+/** True when the address may not be reached with private networks refused. */
+export function isForbiddenAddress(address: string): boolean {
+  return forbiddenAddress(address) !== undefined;
 }

@@ -1,26 +1,33 @@
 /**
- * The plain-HTTP path (`run_js: false`): one undici request per hop, redirects followed by hand
- * (at most 10, each hop re-checked), the body read under the size cap.
+ * The plain-HTTP path (`run_js: false`): one request per hop on Chrome's TLS and HTTP/2
+ * (net/follow.ts, net/transports.ts), the body read under the size cap. Bodies arrive decoded
+ * (gzip, deflate, br, zstd: the client inflates them, as Chrome does); the cap applies to the
+ * decoded bytes as they arrive, so a compression bomb ends as RESPONSE_TOO_LARGE.
  */
 import type { CookieJar } from 'tough-cookie';
+import type { Response } from 'wreq-js';
 import { GleanerError } from '../../core/errors.js';
-import type { Agents } from './agents.js';
-import type { Abortable } from '../worker/abort.js';
-import { exchange, type RawHeaders } from './exchange.js';
+import type { HeaderList } from '../identity/headers.js';
+import { asFetchError, follow, type HopRequest } from './follow.js';
 import type { ProxyEntry } from './proxies.js';
-import { redirectTarget } from './redirect.js';
-import { checkUrl, refusalIn, resolveChecked, type NetPolicy } from './ssrf.js';
+import type { NetPolicy } from './ssrf.js';
+import type { Transports } from './transports.js';
 
-export const MAX_REDIRECTS = 10;
+export { MAX_REDIRECTS } from './follow.js';
+
+/** Response headers by lower-case name (Set-Cookie as a list), as flows and checks read them. */
+export type RawHeaders = Record<string, string | string[] | undefined>;
 
 export interface HttpRequest {
   url: string;
   method: 'GET' | 'POST';
-  headers: Record<string, string>;
+  /** The headers of a hop, in order (identity/headers.ts); `cookie` is the jar's for that hop. */
+  headers: (hop: HopRequest, cookie: string | undefined) => HeaderList;
   body?: string;
   proxy: ProxyEntry | null;
   maxBytes: number;
-  abort: Abortable;
+  /** The task's abort (deadline, cancel). */
+  abort: { readonly signal: AbortSignal };
   /** A flow's cookie jar: its cookies are sent on every hop and every hop's Set-Cookie is stored. */
   jar?: CookieJar;
 }
@@ -36,89 +43,60 @@ export interface HttpResponse {
   requestBytes: number;
 }
 
-export async function httpFetch(req: HttpRequest, agents: Agents, policy: NetPolicy): Promise<HttpResponse> {
-  let url = checkUrl(req.url, policy);
-  let method = req.method;
-  let body = req.body;
-  let requestBytes = 0;
-  const dispatcher = agents.for(req.proxy);
-  const tooLargeError = () => tooLarge(req.maxBytes);
-  for (let hop = 0; ; hop++) {
-    // Through a proxy the proxy resolves the name, so the guard resolves it first; a proxy
-    // that resolves differently is a residual risk (the proxy is the operator's own).
-    if (req.proxy && !policy.allowPrivate) await resolveChecked(url.hostname, policy);
-    // undici may add to the headers object it is given: each hop gets its own.
-    const headers = { ...req.headers };
-    if (req.jar) withJarCookies(headers, req.jar, url.href);
-    requestBytes += estimateRequestBytes(url, method, headers, body);
-    let res;
-    try {
-      res = await exchange(dispatcher, {
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method,
-        headers,
-        body,
-        abort: req.abort,
-        maxBytes: req.maxBytes,
-        tooLarge: tooLargeError,
-      });
-    } catch (err) {
-      if (err instanceof GleanerError) throw err;
-      throw asFetchError(err, req.abort, url);
-    }
-    if (req.jar) storeCookies(req.jar, res.headers['set-cookie'], url.href);
-    if (res.status >= 300 && res.status < 400 && res.location !== undefined) {
-      if (hop >= MAX_REDIRECTS) {
-        throw new GleanerError('UPSTREAM_FAILED', `More than ${MAX_REDIRECTS} redirects.`, { final: true });
-      }
-      url = checkUrl(redirectTarget(res.location, url, res.status), policy);
-      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
-        method = 'GET';
-        body = undefined;
-      }
-      continue;
-    }
-    return { url: url.href, status: res.status, contentType: res.contentType, headers: res.headers, body: res.body, requestBytes };
+export async function httpFetch(req: HttpRequest, transports: Transports, policy: NetPolicy): Promise<HttpResponse> {
+  const signal = req.abort.signal;
+  const got = await follow({ ...req, body: req.body, signal, jar: req.jar }, transports, policy);
+  const url = new URL(got.url);
+  let body: Buffer;
+  try {
+    body = await readCapped(got.response, req.maxBytes);
+  } catch (err) {
+    throw asFetchError(err, signal, url);
   }
+  const headers = rawHeaders(got.response);
+  return { url: got.url, status: got.response.status, contentType: first(headers['content-type']) ?? '', headers, body, requestBytes: got.requestBytes };
 }
 
-/** Adds the jar's cookies for `url` to a `cookie` header the step may already carry. */
-function withJarCookies(headers: Record<string, string>, jar: CookieJar, url: string): void {
-  const fromJar = jar.getCookieStringSync(url);
-  if (!fromJar) return;
-  const own = headers.cookie ?? headers.Cookie;
-  delete headers.Cookie;
-  headers.cookie = own ? `${own}; ${fromJar}` : fromJar;
+/** The body, failing with RESPONSE_TOO_LARGE as soon as more than `max` bytes are declared or received. */
+export async function readCapped(res: Response, max: number): Promise<Buffer> {
+  if (res.contentLength !== null && res.contentLength > max) {
+    await res.body?.cancel().catch(() => undefined);
+    throw tooLarge(max);
+  }
+  const stream = res.body;
+  if (!stream) return Buffer.alloc(0);
+  const reader = stream.getReader();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(max);
+    }
+    chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
 
-/** Keeps what the upstream sets; a malformed cookie is ignored, as a browser would. */
-function storeCookies(jar: CookieJar, setCookie: string | string[] | undefined, url: string): void {
-  if (setCookie === undefined) return;
-  for (const line of Array.isArray(setCookie) ? setCookie : [setCookie]) {
-    try {
-      jar.setCookieSync(line, url, { ignoreError: true });
-    } catch {
-      // ignored: a cookie the jar refuses (bad domain, bad syntax) is not the page's failure
-    }
+export function rawHeaders(res: Response): RawHeaders {
+  const out: RawHeaders = {};
+  for (const [name, value] of res.headers) {
+    if (name === 'set-cookie') continue;
+    const had = out[name];
+    out[name] = had === undefined ? value : `${had}, ${value}`;
   }
+  const cookies = res.headers.getSetCookie();
+  if (cookies.length) out['set-cookie'] = cookies;
+  return out;
+}
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
 }
 
 function tooLarge(max: number): GleanerError {
   return new GleanerError('RESPONSE_TOO_LARGE', `The upstream response is larger than ${max} bytes.`, { maxBytes: max });
-}
-
-/** Maps a thrown value to the farm's codes: abort reason, refusal, else a retryable upstream failure. */
-function asFetchError(err: unknown, abort: Abortable, url: URL): GleanerError {
-  if (abort.aborted && abort.reason instanceof GleanerError) return abort.reason;
-  const refusal = refusalIn(err);
-  if (refusal) return refusal;
-  const code = (err as { code?: unknown })?.code;
-  return new GleanerError('UPSTREAM_FAILED', `Fetching ${url.host} failed${typeof code === 'string' ? ` (${code})` : ''}.`);
-}
-
-function estimateRequestBytes(url: URL, method: string, headers: Record<string, string>, body: string | undefined): number {
-  let n = method.length + url.pathname.length + url.search.length + 12 + url.host.length + 8;
-  for (const [k, v] of Object.entries(headers)) n += k.length + v.length + 4;
-  return n + (body ? Buffer.byteLength(body) : 0);
 }

@@ -2,16 +2,21 @@
  * Server-side request forgery guard. A scrape URL is chosen by the caller, so without this the
  * service could be made to read its own admin ports, the LAN or a cloud metadata service.
  *
- * Where the check runs (at connect time, for every hop):
- * - undici path: `guardedLookup` is the socket's DNS lookup, so the address checked is the
- *   address connected to (no DNS-rebinding gap); IP-literal hosts never reach a lookup, so
- *   `guardedConnector` (net/agents.ts) checks them itself. Redirects are followed by hand and
- *   every hop goes through the same connector.
+ * Where the check runs (for every hop):
+ * - plain path: `resolveChecked` resolves and checks each hop's host, and the impersonating
+ *   client is pinned to the checked address (net/transports.ts: its `resolve` map), so the
+ *   address checked is the address connected to (no DNS-rebinding gap). Redirects are followed
+ *   by one loop (net/follow.ts) and every hop is checked again.
  * - browser path: see net/guard-proxy.ts (a local forward proxy that the page's contexts use
  *   when private addresses are refused).
+ * - deliveries (webhooks, buckets): `guardedLookup` is their sockets' DNS lookup.
  * `allowPrivate` (GLEANER_ALLOW_PRIVATE, tests and demos) turns the address checks off; the
  * scheme check (http/https only) always applies. Which addresses are refused is decided in
- * net/addresses.ts, the classifier the delivery path uses too.
+ * net/addresses.ts.
+ *
+ * A refusal tells the caller that the address is not allowed and why in general terms, never
+ * the address a name resolved to (a key holder could map internal DNS with it); the address
+ * travels in `data.refused`, which the pool logs and strips (pool.ts `clientFacing`).
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
@@ -26,8 +31,16 @@ export interface NetPolicy {
 
 export { forbiddenAddress };
 
-export function forbidden(host: string, why: string): GleanerError {
-  return new GleanerError('TARGET_FORBIDDEN', `The target ${host} is not allowed: ${why}.`, { host });
+
+/** A refusal: `why` is said to the caller; `refused` (the address and the rule) is only logged. */
+export function forbidden(host: string, why: string, refused?: string): GleanerError {
+  return new GleanerError('TARGET_FORBIDDEN', `The target ${host} is not allowed: ${why}.`, refused === undefined ? { host } : { host, refused });
+}
+
+/** The refusal of `host` for the forbidden address behind it (said in general terms). */
+export function forbiddenAt(host: string, detail: string): GleanerError {
+  const why = isIP(bare(host).replace(/%.*$/, '')) ? 'it is a private or reserved address' : 'it resolves to a private or reserved address';
+  return forbidden(host, why, detail);
 }
 
 /** Scheme and IP-literal check of a URL (the part that needs no DNS); returns the parsed URL. */
@@ -45,7 +58,7 @@ export function checkUrl(raw: string, policy: NetPolicy): URL {
     const host = bare(url.hostname);
     if (isIP(host)) {
       const why = forbiddenAddress(host);
-      if (why) throw forbidden(url.hostname, why);
+      if (why) throw forbiddenAt(url.hostname, why);
     }
   }
   return url;
@@ -60,6 +73,9 @@ function trusted(hostname: string, policy: NetPolicy): boolean {
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** Private networks refused, no trusted names: the policy of deliveries (webhooks, buckets). */
+export const CLOSED: NetPolicy = Object.freeze({ allowPrivate: false, hosts: Object.freeze({}) });
 
 /**
  * A `dns.lookup` replacement that answers trusted names from the hosts map and refuses a
@@ -81,7 +97,7 @@ export function guardedLookup(policy: NetPolicy) {
       if (!policy.allowPrivate) {
         for (const a of addresses) {
           const why = forbiddenAddress(a.address);
-          if (why) return callback(forbidden(hostname, why) as unknown as NodeJS.ErrnoException, all ? [] : '', 0);
+          if (why) return callback(forbiddenAt(hostname, why) as unknown as NodeJS.ErrnoException, all ? [] : '', 0);
         }
       }
       if (addresses.length === 0) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), all ? [] : '', 0);
@@ -96,7 +112,7 @@ export function resolveChecked(hostname: string, policy: NetPolicy): Promise<{ a
   const host = bare(hostname);
   if (isIP(host)) {
     const why = policy.allowPrivate || trusted(host, policy) ? undefined : forbiddenAddress(host);
-    return why ? Promise.reject(forbidden(hostname, why)) : Promise.resolve({ address: host, family: isIP(host) });
+    return why ? Promise.reject(forbiddenAt(hostname, why)) : Promise.resolve({ address: host, family: isIP(host) });
   }
   return new Promise((resolve, reject) => {
     guardedLookup(policy)(host, {}, (err, address, family) => {

@@ -7,7 +7,7 @@
  * Playwright sends to the page, and the TypeScript loader used in development wraps inner
  * functions in a name helper that does not exist in the page.
  */
-import type { Page } from 'playwright-core';
+import type { Page } from 'patchright-core';
 import type { Capture } from '../../core/targets/flow.js';
 
 export interface ProbeQuery {

@@ -9,10 +9,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Page, Response } from 'playwright-core';
+import type { Page, Response } from 'patchright-core';
 import { GleanerError } from '../../core/errors.js';
 import type { BrowserAction, BrowserStep, Completion, ScriptFailure, Vars, Verdict } from '../../core/targets/flow.js';
 import type { BrowserStorageState } from '../browser/contexts.js';
+import { openPage } from '../browser/identity.js';
+import type { BrowserProfile } from '../identity/profile.js';
 import { REFUSED_HEADER } from '../net/guard-proxy.js';
 import type { ProxyEntry } from '../net/proxies.js';
 import { checkUrl } from '../net/ssrf.js';
@@ -42,19 +44,20 @@ class Failed extends Error {
   }
 }
 
-export async function runBrowserStep(step: BrowserStep, vars: Readonly<Vars>, ctx: FlowContext, proxy: ProxyEntry | null): Promise<ScriptOutcome> {
+export async function runBrowserStep(step: BrowserStep, vars: Readonly<Vars>, ctx: FlowContext, proxy: ProxyEntry | null, profile: BrowserProfile): Promise<ScriptOutcome> {
   const { env, msg, abort } = ctx;
   const signal = abort.signal;
   const url = fillRequest(step.name, { url: step.url }, vars).url;
   checkUrl(url, env.policy);
   const storageState = step.storageState ? await storageStateOf(step.storageState) : undefined;
   // A unique key: the context is this run's alone, and is closed with it (fresh per question).
-  const { lease, browser, lost } = await openLease(msg, env, proxy, ctx.device, { cookieKey: `script:${randomUUID()}`, storageState }, signal);
+  const { lease, browser, lost } = await openLease(msg, env, proxy, profile, { cookieKey: `script:${randomUUID()}`, storageState }, signal);
   let page: Page | undefined;
   const onAbort = () => void page?.close().catch(() => undefined);
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    page = await lease.context.newPage();
+    // A page that presents the session's profile, as a rendered page does (browser/identity.ts).
+    page = (await openPage(lease.context, profile)).page;
     if (signal.aborted) onAbort();
     const script = new Script(page, step, vars, msg.task.deadline, signal);
     const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: Math.max(1, script.left()) });

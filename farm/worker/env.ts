@@ -1,16 +1,17 @@
 /**
- * Everything one worker thread owns, created once per thread on its first task: undici agents,
+ * Everything one worker thread owns, created once per thread on its first task: the plain path's transports,
  * the browser connection, the context pool, the SSRF guard proxies, the stats row.
  */
 import { threadId } from 'node:worker_threads';
-import type { Browser } from 'playwright-core';
+import type { Browser } from 'patchright-core';
 import { BrowserLink } from '../browser/connection.js';
 import { LocalBrowser } from '../browser/local.js';
 import { useChromeVersion } from '../devices.js';
 import { ContextPool } from '../browser/contexts.js';
 import { MemoryGate } from '../browser/memory.js';
 import type { WorkerSetup } from '../messages.js';
-import { Agents } from '../net/agents.js';
+import { Transports } from '../net/transports.js';
+import { useCaFile } from '../net/trust.js';
 import { GuardProxy } from '../net/guard-proxy.js';
 import type { ProxyEntry } from '../net/proxies.js';
 import type { NetPolicy } from '../net/ssrf.js';
@@ -43,7 +44,8 @@ export class Guards {
 export interface WorkerEnv {
   setup: WorkerSetup;
   policy: NetPolicy;
-  agents: Agents;
+  /** The plain path's clients (Chrome's TLS and HTTP/2). */
+  transports: Transports;
   /** Shared mode: the connection to the node's browser server. */
   link: BrowserLink;
   /** Per-worker mode: this thread's own browser. */
@@ -58,6 +60,7 @@ export interface WorkerEnv {
 
 export function createEnv(setup: WorkerSetup): WorkerEnv {
   useChromeVersion(setup.browserLaunch.version);
+  useCaFile(setup.config.caFile);
   const policy: NetPolicy = { allowPrivate: setup.config.allowPrivate, hosts: lowerKeys(setup.hosts) };
   const slot = claimSlot(setup.stats, threadId);
   const contexts = new ContextPool(setup.limits, setup.pages, slot, new MemoryGate(setup.limits.maxRssBytes));
@@ -65,7 +68,7 @@ export function createEnv(setup: WorkerSetup): WorkerEnv {
   const link = new BrowserLink(dropBrowser);
   const local = new LocalBrowser(setup.browserLaunch, slot, dropBrowser, { ms: setup.browserIdleMs, busy: () => contexts.busy });
   const cancels = new CancelBoard(setup.cancelChannel, (how) => (how === 'kill' ? local.kill() : local.close()));
-  return { setup, policy, agents: new Agents(policy), link, local, contexts, guards: new Guards(policy), slot, cancels, sessions: new Sessions() };
+  return { setup, policy, transports: new Transports(policy), link, local, contexts, guards: new Guards(policy), slot, cancels, sessions: new Sessions() };
 }
 
 function lowerKeys(map: Record<string, string>): Record<string, string> {

@@ -6,7 +6,7 @@
 import type { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
 import type { Reader, StepRequest, Vars } from '../../core/targets/flow.js';
-import type { RawHeaders } from '../net/exchange.js';
+import type { RawHeaders } from '../net/fetcher.js';
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 

@@ -9,9 +9,10 @@ import { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
 import type { FetchStep, Flow, MediaStep, Step, Vars, Verdict } from '../../core/targets/flow.js';
 import type { BrowserCookie } from '../browser/contexts.js';
-import type { DeviceProfile } from '../devices.js';
+import type { DeviceName } from '../devices.js';
+import { profileFor, sessionKeyOf, type BrowserProfile } from '../identity/profile.js';
 import type { TaskMessage } from '../messages.js';
-import type { RawHeaders } from '../net/exchange.js';
+import type { RawHeaders } from '../net/fetcher.js';
 import type { ProxyEntry, ProxyRotation } from '../net/proxies.js';
 import type { TaskAbort } from './abort.js';
 import { withAttempts } from './attempts.js';
@@ -27,7 +28,9 @@ const FOLLOW_UP_RESERVE_MS = 3000;
 export interface FlowContext {
   msg: TaskMessage;
   env: WorkerEnv;
-  device: DeviceProfile;
+  device: DeviceName;
+  /** The proxy pool's country when `location` chose one: the profile's languages and zone follow it. */
+  country: string | undefined;
   runJs: boolean;
   screenshot: boolean;
   abort: TaskAbort;
@@ -76,6 +79,8 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   const { env, abort } = ctx;
   const session = flow.session;
   const reused = session ? env.sessions.take(session.key, proxy?.url) : undefined;
+  // One identity per session (cookie jar + proxy), on both paths (identity/profile.ts).
+  const profile = profileOf(ctx, proxy, session?.key);
   const jar = reused?.jar ?? new CookieJar();
   const vars: Vars = { ...flow.vars, ...reused?.vars };
   const parts: Record<string, string[]> = {};
@@ -86,8 +91,8 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   const fetchStep = async (req: PageRequest, asPage: boolean): Promise<Fetched> => {
     const res =
       asPage && ctx.runJs
-        ? await renderPage(ctx.msg, env, withoutCookieHeader(req), proxy, ctx.device, { screenshot: ctx.screenshot, cookies: browserCookies(jar, req) }, abort.signal)
-        : await httpPage(env, req, proxy, ctx.device, abort, jar);
+        ? await renderPage(ctx.msg, env, withoutCookieHeader(req), proxy, profile, { screenshot: ctx.screenshot, cookies: browserCookies(jar, req) }, abort.signal)
+        : await httpPage(env, req, proxy, profile, abort, jar);
     requestBytes += res.requestBytes;
     responseBytes += res.responseBytes;
     return res;
@@ -96,7 +101,7 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   for (const [i, step] of flow.steps.entries()) {
     if (step.kind === 'browser') {
       // A browser script is its flow's page: it fails with its own verdict (login wall, ...).
-      const out = await runBrowserStep(step, vars, ctx, proxy);
+      const out = await runBrowserStep(step, vars, ctx, proxy, profile);
       if (!out.ok) {
         memo.verdict = out.verdict;
         if (session) env.sessions.drop(session.key, proxy?.url);
@@ -144,11 +149,16 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   // the address that fetched the page, and a refused stream retries from a fresh page.
   const media = flow.steps.find((s): s is MediaStep => s.kind === 'media');
   if (media) {
-    run.media = await runMediaStep(media, page.body, vars, { ctx, proxy });
+    run.media = await runMediaStep(media, page.body, vars, { ctx, proxy, profile });
     run.requestBytes += run.media.requestBytes;
     run.responseBytes += run.media.fetchedBytes;
   }
   return run;
+}
+
+/** The profile of this flow's session on `proxy` (a named session, else the proxy's own). */
+export function profileOf(ctx: Pick<FlowContext, 'device' | 'country'>, proxy: ProxyEntry | null, session: string | undefined): BrowserProfile {
+  return profileFor({ sessionKey: sessionKeyOf(session, proxy?.url), device: ctx.device, country: ctx.country });
 }
 
 /** Continuation pages of a step: made while `next` asks for one, within `max` and the deadline. */

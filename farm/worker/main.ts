@@ -1,6 +1,6 @@
 /**
  * Worker entry (one Piscina thread): the default export handles one task message. Per-thread
- * state (agents, browser connection, contexts, guards) is built on the first task from
+ * state (transports, browser connection, contexts, guards) is built on the first task from
  * `workerData`; it stays between tasks, which is the point of an actor worker.
  */
 import { workerData } from 'piscina';

@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GleanerError } from '../../core/errors.js';
 import type { MediaChoice, MediaStep, Vars } from '../../core/targets/flow.js';
-import { requestHeaders } from '../devices.js';
+import { mediaHeaders } from '../identity/headers.js';
+import type { BrowserProfile } from '../identity/profile.js';
 import { probeDuration, remux, requireFfmpeg, type RemuxInput } from '../media/ffmpeg.js';
 import type { ProxyEntry } from '../net/proxies.js';
 import { fetchToFile } from '../net/ranged.js';
@@ -38,6 +39,8 @@ export interface MediaFile {
 
 export interface MediaRunContext {
   ctx: FlowContext;
+  /** The attempt's identity: a stream is fetched as the page was. */
+  profile: BrowserProfile;
   proxy: ProxyEntry | null;
 }
 
@@ -61,8 +64,8 @@ export async function runMediaStep(step: MediaStep, page: string, vars: Readonly
     for (const [i, source] of choice.sources.entries()) {
       const path = join(dir, `in-${i}-${source.role}`);
       const got = await fetchToFile(
-        { url: source.url, headers: { ...requestHeaders(at.ctx.device), accept: '*/*', ...step.headers }, proxy: at.proxy, path, maxBytes: config.mediaMaxBytes - fetchedBytes, signal },
-        env.agents,
+        { url: source.url, headers: mediaHeaders(at.profile, step.headers), proxy: at.proxy, path, maxBytes: config.mediaMaxBytes - fetchedBytes, signal },
+        env.transports,
         env.policy,
       );
       fetchedBytes += got.size;

@@ -1,18 +1,19 @@
 /**
- * One request of a flow on the farm's two network paths: the plain-HTTP path (undici, with the
+ * One request of a flow on the farm's two network paths: the plain-HTTP path (wreq-js, with the
  * flow's cookie jar) and the browser path (a page in a context of this worker's browser, with
  * the jar's cookies). Both check every hop against the SSRF policy and honour the abort.
  */
 import type { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
-import type { Browser } from 'playwright-core';
+import type { Browser } from 'patchright-core';
 import type { BrowserCookie, ContextWish, Lease } from '../browser/contexts.js';
 import { render } from '../browser/render.js';
 import type { Tab } from '../browser/tab.js';
-import { requestHeaders, type DeviceProfile } from '../devices.js';
+import type { BrowserProfile } from '../identity/profile.js';
 import type { TaskMessage } from '../messages.js';
 import { decodeBody } from '../net/decode.js';
-import type { RawHeaders } from '../net/exchange.js';
+import type { RawHeaders } from '../net/fetcher.js';
+import { requestHeaders } from '../identity/headers.js';
 import { httpFetch } from '../net/fetcher.js';
 import type { GuardProxy } from '../net/guard-proxy.js';
 import type { ProxyEntry } from '../net/proxies.js';
@@ -37,7 +38,7 @@ export async function httpPage(
   env: WorkerEnv,
   req: PageRequest,
   proxy: ProxyEntry | null,
-  device: DeviceProfile,
+  profile: BrowserProfile,
   abort: TaskAbort,
   jar: CookieJar | undefined,
 ): Promise<Fetched> {
@@ -45,14 +46,15 @@ export async function httpPage(
     {
       url: req.url,
       method: req.method,
-      headers: { ...requestHeaders(device), ...req.headers },
+      // Per hop: the jar's cookies for that URL go where Chrome puts them.
+      headers: (hop, cookie) => requestHeaders(profile, { method: hop.method, url: hop.url, headers: req.headers, cookie }),
       body: req.body,
       proxy,
       maxBytes: env.setup.config.maxResponseBytes,
       abort,
       jar,
     },
-    env.agents,
+    env.transports,
     env.policy,
   );
   const decoded = decodeBody(res.body, res.contentType);
@@ -94,7 +96,7 @@ export async function openLease(
   msg: TaskMessage,
   env: WorkerEnv,
   proxy: ProxyEntry | null,
-  device: DeviceProfile,
+  profile: BrowserProfile,
   extra: Pick<ContextWish, 'cookies' | 'cookieKey' | 'storageState'>,
   signal: AbortSignal,
 ): Promise<OpenedLease> {
@@ -107,7 +109,7 @@ export async function openLease(
   const browserPid = ref ? ref.pid : env.local.currentPid;
   const guard = env.policy.allowPrivate ? undefined : await env.guards.get(proxy);
   try {
-    const lease = await env.contexts.acquire({ browser, browserPid, device, proxy, guardUrl: guard?.url, ...extra }, signal);
+    const lease = await env.contexts.acquire({ browser, browserPid, profile, proxy, guardUrl: guard?.url, ...extra }, signal);
     return { lease, browser, guard, lost, ref };
   } catch (err) {
     if (signal.aborted) throw signal.reason;
@@ -121,14 +123,14 @@ export async function renderPage(
   env: WorkerEnv,
   req: PageRequest,
   proxy: ProxyEntry | null,
-  device: DeviceProfile,
+  profile: BrowserProfile,
   opts: RenderOptions,
   signal: AbortSignal,
 ): Promise<Fetched> {
   // Refused before a page opens (the in-browser guard proxy checks what the page loads after).
   checkUrl(req.url, env.policy);
   const cookieKey = opts.cookies.length ? opts.cookies.map((c) => `${c.domain ?? c.url}|${c.name}=${c.value}`).sort().join(';') : undefined;
-  const { lease, browser, guard, lost, ref } = await openLease(msg, env, proxy, device, { cookies: opts.cookies, cookieKey }, signal);
+  const { lease, browser, guard, lost, ref } = await openLease(msg, env, proxy, profile, { cookies: opts.cookies, cookieKey }, signal);
   let ok = false;
   let tab: Tab | undefined;
   try {
@@ -141,6 +143,7 @@ export async function renderPage(
       quietMaxMs: env.setup.limits.quietMaxMs,
       signal,
       guard,
+      profile,
     });
     ok = true;
     tab = rendered.tab;

@@ -1,12 +1,12 @@
 /**
  * Worker side: one ScrapeTask → TaskReply. Plans the flows (one per page: core/targets), runs
- * each with bounded attempts (flow.ts: undici, or a page in a browser context), and builds the
+ * each with bounded attempts (flow.ts: the plain path, or a page in a browser context), and builds the
  * outputs. Errors leave as wire data; the reply is sent at the deadline even if some cleanup is
  * still running.
  */
 import { GleanerError, toWireError } from '../../core/errors.js';
 import { planFlows } from '../../core/targets/index.js';
-import type { PageResult, ScrapeOutcome, StoredMedia, TaskReply } from '../../core/wire.js';
+import type { PageResult, ParseStatus, ScrapeOutcome, StoredMedia, TaskReply } from '../../core/wire.js';
 import { deviceFor } from '../devices.js';
 import type { TaskMessage } from '../messages.js';
 import { ProxyRotation, proxyPoolFor } from '../net/proxies.js';
@@ -29,7 +29,7 @@ export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskRep
   const unwatch = env.cancels.watch(msg.seq, () => abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.')));
   env.slot.add(F_TASKS, 1);
   // Async jobs: the results go to the store from here, not back to the main thread (persist.ts).
-  const work = execute(msg, env, abort).then((o) => (task.persist ? persistResults(env.setup.config.dataDir, task.id, o) : o));
+  const work = execute(msg, env, abort).then((o) => (task.persist ? persistResults(env.setup.config, task.id, o) : o));
   try {
     // On abort, the reply waits for the work's cleanup (page close) at most CLEANUP_GRACE_MS.
     const aborted = new Promise<void>((resolve) => abort.onAbort(resolve)).then(() =>
@@ -56,7 +56,8 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   const formats = outputFormats(params.output);
   // An assistant's answer is filled whatever `output` says (RouteSpec.outputKind).
   if (route.outputKind === 'answer') formats.add('json');
-  const ctx: FlowContext = { msg, env, device: deviceFor(params.device), runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort };
+  const country = proxyCountry(config.proxies, params.location, route.location);
+  const ctx: FlowContext = { msg, env, device: deviceFor(params.device), country, runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort };
   const pool = proxyPoolFor(config.proxies, params.location, route.location, route.geo);
   const flows = planFlows(route, params, config.targets);
   const results: PageResult[] = [];
@@ -79,13 +80,22 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     }
     results.push(await pageResult(run.page, { routeId: route.id, params, page: flow.page, formats, llm: config.llm, abort, parts: run.parts }));
   }
+  const parse: Partial<Record<ParseStatus, number>> = {};
+  for (const r of results) if (r.metadata.parse_status) parse[r.metadata.parse_status] = (parse[r.metadata.parse_status] ?? 0) + 1;
   return {
     status: results[0]?.metadata.status_code ?? 0,
     results,
     // A browser script (an assistant's chat page) is rendered whatever `run_js` says.
-    usage: { pages: results.length - uncharged, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started },
+    usage: { pages: results.length - uncharged, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started, ...(Object.keys(parse).length ? { parse } : {}) },
     ...(media ? { media } : {}),
   };
+}
+
+/** The country whose proxy pool serves the request (proxyPoolFor), if `location` chose one. */
+function proxyCountry(proxies: Readonly<Record<string, readonly string[]>>, location: unknown, kind: string): string | undefined {
+  if (typeof location !== 'string' || kind !== 'country') return undefined;
+  const key = location.toLowerCase();
+  return proxies[key]?.length ? key : undefined;
 }
 
 function delay(ms: number): Promise<void> {

@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { defaultChromium, loadConfig } from '../../core/config.js';
 import type { Flow } from '../../core/targets/flow.js';
 import { chromeVersion, chromiumArgs } from '../../farm/chromium-args.js';
-import { DEVICES } from '../../farm/devices.js';
 import { DEFAULT_LIMITS, type TaskMessage } from '../../farm/messages.js';
 import { ProxyRotation } from '../../farm/net/proxies.js';
 import { createStatsBuffer } from '../../farm/stats.js';
@@ -38,7 +37,7 @@ export function createFlowRunner(): FlowRunner {
     env,
     run(flow, opts = {}) {
       const msg = { seq: 1, task: task({}, { timeoutMs: opts.timeoutMs }), browser: undefined } as unknown as TaskMessage;
-      const ctx = { msg, env, device: DEVICES.desktop, runJs: opts.runJs === true, screenshot: false, abort: new TaskAbort() };
+      const ctx = { msg, env, device: 'desktop' as const, country: undefined, runJs: opts.runJs === true, screenshot: false, abort: new TaskAbort() };
       return runFlow(flow, ctx, new ProxyRotation([]));
     },
     async close() {

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadConfig } from '../../core/config.js';
-import { DEVICES } from '../../farm/devices.js';
+import { profileFor, sessionKeyOf } from '../../farm/identity/profile.js';
 import { createFarm, type Farm } from '../../farm/index.js';
 import { failure, task } from '../helpers/farm.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
@@ -52,8 +52,8 @@ test('the user agent names the Chrome major version of the browser the farm runs
   const major = /(\d+)\.\d+\.\d+\.\d+/.exec(execFileSync(config.chromium as string, ['--version'], { encoding: 'utf8' }))![1];
   const plain = await farm.run(task({ url: `${sim.origin}/headers`, device: 'mobile' }));
   const sent = JSON.parse(plain.results[0]!.html!) as Record<string, string>;
-  expect(sent['user-agent']).toBe(`Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`);
-  expect(DEVICES.mobile.userAgent).toBe(sent['user-agent']);
+  expect(sent['user-agent']).toBe(`Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`);
+  expect(profileFor({ sessionKey: sessionKeyOf(undefined, undefined), device: 'mobile' }).userAgent).toBe(sent['user-agent']);
   const rendered = await farm.run(task({ url: `${sim.origin}/ua`, run_js: true }));
-  expect(/<p id="ua">([^<]*)<\/p>/.exec(rendered.results[0]!.html!)?.[1]).toBe(`Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`);
+  expect(/<p id="ua">([^<]*)<\/p>/.exec(rendered.results[0]!.html!)?.[1]).toBe(`Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`);
 }, 60_000);

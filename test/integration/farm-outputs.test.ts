@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../core/config.js';
 import { extractJson } from '../../core/extraction/index.js';
 import { htmlToMarkdown } from '../../core/markdown/index.js';
-import { DEVICES } from '../../farm/devices.js';
+import { profileFor, sessionKeyOf, type DeviceName } from '../../farm/identity/profile.js';
 import { createFarm, type Farm } from '../../farm/index.js';
 import { routeById } from '../../core/registry/index.js';
 import { planFlows, type FetchStep, type Flow } from '../../core/targets/index.js';
@@ -16,6 +16,9 @@ const pagesOf = (flows: Flow[]) => flows.map((f) => ({ url: String((f.steps[f.st
 import { codeOf, task } from '../helpers/farm.js';
 import { JS_ONLY_HTML, STATIC_HTML } from '../sites/generic.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
+
+/** The profile of a sessionless, direct request. */
+const direct = (device: DeviceName) => profileFor({ sessionKey: sessionKeyOf(undefined, undefined), device });
 
 let sim: Simulator;
 let farm: Farm;
@@ -79,8 +82,8 @@ describe('plain HTTP (run_js false)', () => {
   test('mobile sends the mobile user agent; desktop the desktop one', async () => {
     const mobile = await farm.run(task({ url: `${sim.origin}/headers`, device: 'mobile' }));
     const desktop = await farm.run(task({ url: `${sim.origin}/headers` }));
-    expect((JSON.parse(mobile.results[0].html as string) as Record<string, string>)['user-agent']).toBe(DEVICES.mobile.userAgent);
-    expect((JSON.parse(desktop.results[0].html as string) as Record<string, string>)['user-agent']).toBe(DEVICES.desktop.userAgent);
+    expect((JSON.parse(mobile.results[0].html as string) as Record<string, string>)['user-agent']).toBe(direct('mobile').userAgent);
+    expect((JSON.parse(desktop.results[0].html as string) as Record<string, string>)['user-agent']).toBe(direct('desktop').userAgent);
   });
 
   test('non-HTML bodies: JSON as text, PNG and PDF as base64', async () => {
@@ -149,10 +152,10 @@ describe('browser (run_js true)', () => {
   test('mobile emulates a phone: user agent, viewport, touch', async () => {
     const out = await farm.run(task({ url: `${sim.origin}/ua`, run_js: true, device: 'mobile' }));
     const html = out.results[0].html as string;
-    expect(/<p id="ua">([^<]*)<\/p>/.exec(html)?.[1]).toBe(DEVICES.mobile.userAgent);
-    expect(/<p id="vp">([^<]*)<\/p>/.exec(html)?.[1]).toBe('412x915 touch=1');
+    expect(/<p id="ua">([^<]*)<\/p>/.exec(html)?.[1]).toBe(direct('mobile').userAgent);
+    expect(/<p id="vp">([^<]*)<\/p>/.exec(html)?.[1]).toBe(`${direct('mobile').viewport.width}x${direct('mobile').viewport.height} touch=${direct('mobile').maxTouchPoints}`);
     const desk = await farm.run(task({ url: `${sim.origin}/ua`, run_js: true }));
-    expect(/<p id="vp">([^<]*)<\/p>/.exec(desk.results[0].html as string)?.[1]).toBe('1366x768 touch=0');
+    expect(/<p id="vp">([^<]*)<\/p>/.exec(desk.results[0].html as string)?.[1]).toBe(`${direct('desktop').viewport.width}x${direct('desktop').viewport.height} touch=0`);
   });
 
   test('screenshot is a full-page PNG; only the requested keys are set', async () => {

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../core/config.js';
 import { createFarm, type Farm } from '../../farm/index.js';
+import type { GleanerError } from '../../core/errors.js';
 import { codeOf, failure, task } from '../helpers/farm.js';
 import { STATIC_HTML } from '../sites/generic.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
@@ -43,7 +44,7 @@ describe.each([false, true])('run_js %s', (runJs) => {
     const before = staticHits();
     expect(await failure(farm.run(task({ url: `${sim.origin}/static`, run_js: runJs })))).toEqual({
       code: 'TARGET_FORBIDDEN',
-      message: 'The target 127.0.0.1 is not allowed: 127.0.0.1 is a private or reserved IPv4 address.',
+      message: 'The target 127.0.0.1 is not allowed: it is a private or reserved address.',
     });
     expect(staticHits()).toBe(before);
   });
@@ -52,9 +53,10 @@ describe.each([false, true])('run_js %s', (runJs) => {
     expect(await codeOf(farm.run(task({ url: `http://${host}:${sim.port}/static`, run_js: runJs })))).toBe('TARGET_FORBIDDEN');
   });
 
-  test('localhost (loopback by name) is refused', async () => {
+  test('localhost (loopback by name) is refused, without telling the address it resolves to', async () => {
     const before = staticHits();
-    expect(await codeOf(farm.run(task({ url: `http://localhost:${sim.port}/static`, run_js: runJs })))).toBe('TARGET_FORBIDDEN');
+    const refused = (await farm.run(task({ url: `http://localhost:${sim.port}/static`, run_js: runJs })).catch((err: unknown) => err)) as GleanerError;
+    expect([refused.code, refused.message, refused.data]).toEqual(['TARGET_FORBIDDEN', 'The target localhost is not allowed: it resolves to a private or reserved address.', { host: 'localhost' }]);
     expect(staticHits()).toBe(before);
   });
 

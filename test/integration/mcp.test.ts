@@ -12,6 +12,7 @@ import { ROUTES, routeById } from '../../core/registry/index.js';
 import { waitFor } from '../helpers/farm.js';
 import { call, postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { SESSIONS_PER_ACCOUNT } from '../../gateway/mcp/sessions.js';
+import type { LmdbStore } from '../../core/store/lmdb/index.js';
 import { se1Docs } from '../sites/se-data.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
 
@@ -142,8 +143,8 @@ describe('calls', () => {
     const structured = result.structuredContent as any;
     expect([structured.state, structured.results.length, structured.params]).toEqual(['done', 5, { query: 'mcp probe', location: null, max_results: 5 }]);
     // The ledger commits asynchronously (as on the HTTP route).
-    const sources = () => new Set(gw.server.store.usage.rows(1).map((r) => r.source));
-    await waitFor(() => sources().has('se1_search') && sources().has('se2_search'));
+    const sources = async () => new Set((await gw.server.store.usage.rows(1)).map((r) => r.source));
+    await waitFor(async () => (await sources()).has('se1_search') && (await sources()).has('se2_search'));
   });
 
   test('a dedicated route: its parser output, matching its output schema', async () => {
@@ -179,7 +180,7 @@ describe('calls', () => {
     const result = (await client.callTool({ name: 'llm2', arguments: { query: 'hello' } })) as CallToolResult;
     // Whatever the simulator's page makes of it, the answer comes from a stored job.
     const id = result.isError ? JSON.parse(texts(result)[1]).metadata.request_id : (result.structuredContent as any).metadata.request_id;
-    expect(gw.server.store.jobs.get(id)?.routeId).toBe('llm2');
+    expect((await gw.server.store.jobs.get(id))?.routeId).toBe('llm2');
   });
 
   test('screenshots are image content', async () => {
@@ -314,8 +315,9 @@ describe('protocol edges (issue 24 F, B, 7)', () => {
     const { key } = await gw.server.store.accounts.createKey(account.clientId);
     const session = await openSession(key);
     const before = (await rpc(session, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).result.tools.map((t: any) => t.name);
-    // An operator widens the account's entitlements (written straight into the store, as the CLI does).
-    await gw.server.store.dbs.accounts.put(account.clientId, { ...account, entitlements: ['se1/*', 'se2/*'] });
+    // An operator widens the account's entitlements (written straight into the LMDB store: the
+    // store has no update call, and another process could write it so).
+    await (gw.server.store as LmdbStore).dbs.accounts.put(account.clientId, { ...account, entitlements: ['se1/*', 'se2/*'] });
     const after = (await rpc(session, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).result.tools.map((t: any) => t.name);
     expect([before.includes('se2_search'), after.includes('se2_search'), after.includes('se1_search')]).toEqual([false, true, true]);
   });

@@ -52,7 +52,7 @@ describe('uploadResult against a SigV4-verifying S3 server', () => {
   it('s3_compatible: a request-chosen loopback endpoint is refused unless private networks are allowed', async () => {
     const before = s3.requests.length;
     const r = await uploadResult({ type: 's3_compatible', url: `${s3.endpoint}/results/x` }, RESULT, creds(), base);
-    expect(r).toEqual({ ok: false, retry: false, error: 'refused: 127.0.0.1 is a private, loopback, link-local or reserved address' });
+    expect(r).toEqual({ ok: false, retry: false, error: 'refused: The target 127.0.0.1 is not allowed: it is a private or reserved address.' });
     expect(s3.requests.length).toEqual(before);
   });
 

@@ -1,10 +1,13 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BroadcastChannel } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
 import { EXTRA_ARGS, PLAYWRIGHT_DISABLED_FEATURES, chromiumArgs, resolveExecutable } from '../../farm/chromium-args.js';
-import { DEVICES, deviceFor, requestHeaders } from '../../farm/devices.js';
+import { deviceFor } from '../../farm/devices.js';
+import { requestHeaders } from '../../farm/identity/headers.js';
+import { profileFor } from '../../farm/identity/profile.js';
 import { decodeBody } from '../../farm/net/decode.js';
 import { ProxyRotation, parseProxy, proxyPoolFor } from '../../farm/net/proxies.js';
 import { TaskAbort } from '../../farm/worker/abort.js';
@@ -54,6 +57,15 @@ describe('chromium args', () => {
       '--host-resolver-rules=MAP sim.test 127.0.0.1',
       '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     ]);
+    expect(chromiumArgs({ executablePath: '/usr/bin/chromium', hosts: {}, guarded: false, userAgent: 'UA x' }).at(-1)).toBe('--user-agent=UA x');
+  });
+
+  test('our --disable-features repeats the installed patchright-core list exactly (fails loudly on an upgrade that changes it)', () => {
+    const bundle = readFileSync(createRequire(import.meta.url).resolve('patchright-core/lib/coreBundle'), 'utf8');
+    const start = bundle.indexOf('disabledFeatures = [');
+    const list = bundle.slice(start, bundle.indexOf('].filter(Boolean)', start));
+    expect(start).toBeGreaterThan(0);
+    expect([...list.matchAll(/^\s*"([A-Za-z0-9]+)",?$/gm)].map((m) => m[1])).toEqual([...PLAYWRIGHT_DISABLED_FEATURES]);
   });
 
   test('a tiny exec-less shell wrapper resolves to its binary', () => {
@@ -71,15 +83,43 @@ describe('chromium args', () => {
 
 describe('devices', () => {
   test('mobile and desktop profiles; unknown means desktop', () => {
-    expect([deviceFor('mobile').name, deviceFor('desktop').name, deviceFor(undefined).name]).toEqual(['mobile', 'desktop', 'desktop']);
-    expect(requestHeaders(DEVICES.mobile)).toEqual({
-      'user-agent': DEVICES.mobile.userAgent,
-      accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-      'accept-encoding': 'gzip, deflate, br',
-      'accept-language': 'en-US,en;q=0.9',
-      'sec-ch-ua-mobile': '?1',
-      'sec-ch-ua-platform': '"Android"',
-    });
+    expect([deviceFor('mobile'), deviceFor('desktop'), deviceFor(undefined)]).toEqual(['mobile', 'desktop', 'desktop']);
+    const mobile = profileFor({ sessionKey: 'a', device: 'mobile' });
+    const brands = mobile.userAgentData.brands.map((b) => `"${b.brand}";v="${b.version}"`).join(', ');
+    // A navigation, as Chrome 156 sends one (test/integration/fingerprint.test.ts compares with the local Chromium).
+    expect(requestHeaders(mobile, { method: 'GET', url: 'https://a.example/', cookie: 'x=1' })).toEqual([
+      ['sec-ch-ua', brands],
+      ['sec-ch-ua-mobile', '?1'],
+      ['sec-ch-ua-platform', '"Android"'],
+      ['upgrade-insecure-requests', '1'],
+      ['user-agent', mobile.userAgent],
+      ['accept', 'text/html,application/xhtml+xml,application/xml;q=0.9,image/jxl,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7'],
+      ['sec-fetch-site', 'none'],
+      ['sec-fetch-mode', 'navigate'],
+      ['sec-fetch-user', '?1'],
+      ['sec-fetch-dest', 'document'],
+      ['accept-encoding', 'gzip, deflate, br, zstd'],
+      ['accept-language', 'en-US,en;q=0.9'],
+      ['cookie', 'x=1'],
+      ['priority', 'u=0, i'],
+    ]);
+    // A flow's JSON call is a script's fetch(): Chrome's other order, its own accept and content type.
+    expect(requestHeaders(mobile, { method: 'POST', url: 'https://a.example/api', headers: { 'Content-Type': 'application/json', accept: 'application/json', 'x-app': '1' } })).toEqual([
+      ['sec-ch-ua-platform', '"Android"'],
+      ['user-agent', mobile.userAgent],
+      ['sec-ch-ua', brands],
+      ['content-type', 'application/json'],
+      ['sec-ch-ua-mobile', '?1'],
+      ['accept', 'application/json'],
+      ['origin', 'https://a.example'],
+      ['sec-fetch-site', 'same-origin'],
+      ['sec-fetch-mode', 'cors'],
+      ['sec-fetch-dest', 'empty'],
+      ['accept-encoding', 'gzip, deflate, br, zstd'],
+      ['accept-language', 'en-US,en;q=0.9'],
+      ['x-app', '1'],
+      ['priority', 'u=1, i'],
+    ]);
   });
 });
 

@@ -17,12 +17,12 @@ import { routeById } from '../../core/registry/index.js';
 import type { MediaStep } from '../../core/targets/flow.js';
 import { chooseDownload } from '../../core/targets/video/download.js';
 import { planVideo } from '../../core/targets/video/plan.js';
-import { DEVICES } from '../../farm/devices.js';
 import { checkFfmpeg, ffmpegPaths, remuxArgs } from '../../farm/media/ffmpeg.js';
 import type { TaskMessage } from '../../farm/messages.js';
-import { Agents } from '../../farm/net/agents.js';
+import { Transports } from '../../farm/net/transports.js';
 import { fetchToFile } from '../../farm/net/ranged.js';
 import { TaskAbort } from '../../farm/worker/abort.js';
+import { profileOf } from '../../farm/worker/flow.js';
 import { runMediaStep } from '../../farm/worker/media-step.js';
 import { task } from '../helpers/farm.js';
 import { closeFlowRunner, flowRunner } from '../helpers/flow-runner.js';
@@ -35,7 +35,7 @@ let sim: Simulator;
 let files: MediaFile[];
 let scratch: string;
 const OPEN = { allowPrivate: true, hosts: {} };
-const agents = new Agents(OPEN);
+const transports = new Transports(OPEN);
 const previousTmp = process.env.TMPDIR;
 
 beforeAll(async () => {
@@ -48,7 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   process.env.TMPDIR = previousTmp;
   await closeFlowRunner();
-  await agents.close();
+  await transports.close();
   await sim.close();
   rmSync(scratch, { recursive: true, force: true });
 });
@@ -141,7 +141,7 @@ describe('fetchToFile', () => {
     plain.close();
   });
   const get = (u: string, path: string, over: Partial<Parameters<typeof fetchToFile>[0]> = {}, policy = OPEN) =>
-    fetchToFile({ url: u, headers: {}, proxy: null, path, maxBytes: 10_000_000, signal: new AbortController().signal, ...over }, agents, policy);
+    fetchToFile({ url: u, headers: [], proxy: null, path, maxBytes: 10_000_000, signal: new AbortController().signal, ...over }, transports, policy);
 
   it('asks for the stream range by range and writes it whole', async () => {
     const got = await get(url(134), target('134'), { chunkBytes: 40_000 });
@@ -212,8 +212,8 @@ describe('the media step in the flow executor', () => {
     const stallUrl = `http://127.0.0.1:${(stall.address() as AddressInfo).port}/media`;
     const step: MediaStep = { kind: 'media', name: 'media', output: 'video', range: { start: 0 }, choose: () => ({ ok: true, sources: [{ role: 'muxed', url: stallUrl, size: null }], container: 'mp4', facts: {} }) };
     const abort = new TaskAbort();
-    const ctx = { msg: { seq: 1, task: task({}), browser: null } as TaskMessage, env: flowRunner().env, device: DEVICES.desktop, runJs: false, screenshot: false, abort };
-    const running = runMediaStep(step, '', {}, { ctx, proxy: null }).catch((err: unknown) => err);
+    const ctx = { msg: { seq: 1, task: task({}), browser: null } as TaskMessage, env: flowRunner().env, device: 'desktop' as const, country: undefined, runJs: false, screenshot: false, abort };
+    const running = runMediaStep(step, '', {}, { ctx, proxy: null, profile: profileOf(ctx, null, undefined) }).catch((err: unknown) => err);
     await new Promise((r) => setTimeout(r, 300));
     expect(leftovers().length).toBe(1);
     abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.'));
