@@ -151,7 +151,7 @@ describe('POST /v1/search', () => {
       expect([a.status, a.headers.get('content-type'), a.body.title]).toEqual([501, 'application/problem+json', 'TARGET_NOT_CONFIGURED']);
       expect(a.body.detail).toMatch(/GLEANER_TARGETS/);
       expect([dedicated.status, dedicated.body.title]).toEqual([501, 'TARGET_NOT_CONFIGURED']);
-      expect(none.server.store.usage.rows(1)).toEqual([]);
+      expect(await none.server.store.usage.rows(1)).toEqual([]);
     } finally {
       await none.close();
     }

@@ -254,9 +254,10 @@ describe('dedicated route parameters', () => {
     expect(() => validate(scrape('nope', 'async'), {})).toThrowError('no async endpoint for route nope');
   });
 
-  test('llm1 search flag has no default and is not echoed when absent', () => {
-    expect(paramsOf(scrape('llm1', 'async'), { query: 'why?' })).toEqual({ query: 'why?', ...BASE, ...QUEUED });
-    expect(paramsOf(scrape('llm1', 'batch'), { query: ['why?'], search: false })).toEqual({ query: ['why?'], search: false, ...BASE, ...QUEUED });
+  test('llm1 search flag has no default and is not echoed when absent; assistants answer json by default', () => {
+    const answer = { ...BASE, output: ['json'] };
+    expect(paramsOf(scrape('llm1', 'async'), { query: 'why?' })).toEqual({ query: 'why?', ...answer, ...QUEUED });
+    expect(paramsOf(scrape('llm1', 'batch'), { query: ['why?'], search: false })).toEqual({ query: ['why?'], search: false, ...answer, ...QUEUED });
   });
 });
 
