@@ -151,9 +151,9 @@ describe('operator console', () => {
     expect(Number(await page.getAttribute('#chart-jobs', 'data-max'))).toBe(3);
     const jobsChart = await page.$eval('#chart-jobs svg', (svg) => ({
       unit: svg.querySelector('.unit')?.textContent,
-      y: [...svg.querySelectorAll('.tick-y')].map((t) => t.textContent),
-      x: [...svg.querySelectorAll('.tick-x')].map((t) => t.textContent),
-      legend: [...svg.querySelectorAll('.legend-item text')].map((t) => t.textContent),
+      y: Array.from(svg.querySelectorAll('.tick-y')).map((t) => t.textContent),
+      x: Array.from(svg.querySelectorAll('.tick-x')).map((t) => t.textContent),
+      legend: Array.from(svg.querySelectorAll('.legend-item text')).map((t) => t.textContent),
     }));
     expect(jobsChart).toEqual({ unit: 'jobs per minute', y: ['0', '2.5', '5'], x: ['−59 min', '−30 min', 'now'], legend: ['done', 'failed'] });
     expect(await page.$$eval('#chart-pages .legend-item text', (ts) => ts.map((t) => t.textContent))).toEqual(['universal', 'search engine', 'video', 'assistant', 'commerce']);
@@ -202,7 +202,7 @@ describe('operator console', () => {
     // The account filter lists the accounts; choosing one lists only its jobs.
     await page.waitForSelector(`#filter-account option[value="${other.clientId}"]`, { state: 'attached' });
     await page.selectOption('#filter-account', String(other.clientId));
-    await page.waitForFunction((id) => [...document.querySelectorAll('#jobs tbody tr')].every((tr) => tr.getAttribute('data-job') === id), failedId);
+    await page.waitForFunction((id) => Array.from(document.querySelectorAll('#jobs tbody tr')).every((tr) => tr.getAttribute('data-job') === id), failedId);
     const row = await page.$$eval(`[data-job="${failedId}"] td`, (tds) => tds.map((td) => td.textContent));
     expect([row[2], row[3], row[4], row[5]]).toEqual([`${sim.origin}/status?code=503&x=failing`, `${other.clientId} tenant two`, 'failed', 'REQUEST_FAILED_AFTER_MANY_RETRIES']);
     // State and route filters.
