@@ -11,8 +11,9 @@
  * sessions gives up its least recently used one.
  *
  * The account is read from the store on every list and call (entitlements changed by an
- * operator apply at once), and once a second every session's key is checked: a revoked key's
- * sessions are closed, which ends their open streams and aborts their running calls.
+ * operator apply at once), and when the store reports a revocation (any process, within about a
+ * quarter second: AccountStore.watchRevocations) every session's key is checked: a revoked
+ * key's sessions are closed, which ends their open streams and aborts their running calls.
  * Concurrency: all of this runs on the gateway's main thread.
  */
 import { randomUUID } from 'node:crypto';
@@ -30,8 +31,6 @@ const IDLE_MS = 30 * 60_000;
 export const SESSIONS_PER_ACCOUNT = 100;
 /** Sessions the node holds in all. */
 const MAX_SESSIONS = 10_000;
-/** How often sessions' keys are checked for revocation. */
-const KEY_CHECK_MS = 1000;
 /** How often a long call tells a client that asked for progress that it is still running. */
 export const PROGRESS_EVERY_MS = 1000;
 
@@ -110,14 +109,13 @@ function createProtocolServer(svc: Services, session: { clientId: number }): Ser
 
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly unwatch: () => void;
 
   constructor(
     private readonly svc: Services,
     private readonly perAccount = SESSIONS_PER_ACCOUNT,
   ) {
-    this.timer = setInterval(() => this.closeRevoked(), KEY_CHECK_MS);
-    this.timer.unref();
+    this.unwatch = svc.store.accounts.watchRevocations(() => this.closeRevoked());
   }
 
   /** The live session with this id opened with this key, or undefined. */
@@ -199,7 +197,7 @@ export class McpSessions {
   }
 
   close(): void {
-    clearInterval(this.timer);
+    this.unwatch();
     for (const id of [...this.sessions.keys()]) this.drop(id);
   }
 }

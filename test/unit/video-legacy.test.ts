@@ -25,15 +25,18 @@ type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-expli
 describe('server-rendered results page (yt-lockup tiles)', () => {
   const q = 'trail __tiles__';
 
-  it('videos, channel and playlist tiles in page order; shelf repeats listed once; the promoted tile is left out', async () => {
+  it('videos, channel and playlist tiles in page order; shelf repeats listed at their own place; the promoted tile is left out', async () => {
     const run = await runRoute(sim, 'media/video/search', { query: q });
     const json = run.json as J;
     const list = tileHits(q);
-    const videos = list.filter((h) => h.kind === 'video');
+    // The page's tile order: hits 1-3, the shelf repeating the first two videos, hits 4-10.
+    const shelf = list.filter((h) => h.kind === 'video').slice(0, 2);
+    const tiles = [...list.slice(0, 3), ...shelf, ...list.slice(3)];
+    const videos = tiles.map((h, i) => ({ h, position: i + 1 })).filter(({ h }) => h.kind === 'video');
     expect(run.status).toBe('parsed');
     expect(json.videos).toEqual(
-      videos.map((h) => ({
-        position: list.indexOf(h) + 1,
+      videos.map(({ h, position }) => ({
+        position,
         id: h.id,
         title: h.title,
         url: `SIM/video/watch?v=${h.id}`,
@@ -52,10 +55,10 @@ describe('server-rendered results page (yt-lockup tiles)', () => {
     const channel = list.find((h) => h.kind === 'channel')!;
     const playlist = list.find((h) => h.kind === 'playlist')!;
     expect(json.channels).toEqual([
-      { position: list.indexOf(channel) + 1, id: channel.id, title: channel.title, url: `SIM/video/channel/${channel.id}`, handle: null, channel_follower_count: channel.n * 100, video_count: channel.n, description: null, thumbnail: `https://img.example/ch/${channel.id}.jpg` },
+      { position: tiles.indexOf(channel) + 1, id: channel.id, title: channel.title, url: `SIM/video/channel/${channel.id}`, handle: null, channel_follower_count: channel.n * 100, video_count: channel.n, description: null, thumbnail: `https://img.example/ch/${channel.id}.jpg` },
     ]);
     expect(json.playlists).toEqual([
-      { position: list.indexOf(playlist) + 1, id: playlist.id, title: playlist.title, url: `SIM/video/playlist?list=${playlist.id}`, channel: CHANNEL_NAME, channel_id: CHANNEL_ID, video_count: playlist.n, thumbnail: `https://img.example/pl/${playlist.id}.jpg` },
+      { position: tiles.indexOf(playlist) + 1, id: playlist.id, title: playlist.title, url: `SIM/video/playlist?list=${playlist.id}`, channel: CHANNEL_NAME, channel_id: CHANNEL_ID, video_count: playlist.n, thumbnail: `https://img.example/pl/${playlist.id}.jpg` },
     ]);
     expect([json.query, json.shorts, json.continuation]).toEqual([q, [], null]);
   });

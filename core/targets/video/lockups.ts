@@ -4,9 +4,9 @@
  * `data-context-item-id`), `yt-lockup-channel`, `yt-lockup-playlist` — holding the title link in
  * an `h3`, the channel link in the byline, "1 month ago" and "36,726 views" in the meta list, a
  * description, a `video-time` over the thumbnail and badges. Tiles of the shelves the page
- * mixes into the list ("Latest from <channel>") are tiles of the result list too; a video
- * shown twice (in a shelf and again in the list) is listed once, at its first place, as the
- * initial-data reader does.
+ * mixes into the list ("Latest from <channel>") are tiles of the result list too, each at its
+ * own place: a video shown twice (in a shelf and again in the list) is listed twice, as the
+ * page shows it and as the reference's result counts of these pages have it.
  */
 import type { Document, Element } from '../../parsers/dom.js';
 import { all, attr, closest, hasClass, loadHtml, one, text } from '../../parsers/dom.js';
@@ -112,14 +112,10 @@ export function lockupResults(html: string, base: string | null): SearchJson | n
   if (tiles.length === 0 && !one('.item-section, #results', doc)) return null;
   const out: Pick<SearchJson, 'videos' | 'channels' | 'playlists'> = { videos: [], channels: [], playlists: [] };
   let position = 0;
-  const seen = new Set<string>();
   for (const tile of tiles) {
     if (hasClass(tile, 'yt-lockup-video')) {
       const v = video(tile, base);
-      if (v && !seen.has(v.id)) {
-        seen.add(v.id);
-        out.videos.push({ ...v, position: ++position });
-      }
+      if (v) out.videos.push({ ...v, position: ++position });
     } else if (hasClass(tile, 'yt-lockup-channel')) {
       const c = channel(tile, base);
       if (c) out.channels.push({ ...c, position: ++position });
