@@ -43,7 +43,11 @@ function fieldNames(root: SchemaObject): Set<string> {
 }
 
 export function readPage(html: string, url: string, fields?: ReadonlySet<string>): Page {
-  const doc = parseHtml(html);
+  return readDocument(parseHtml(html), url, fields);
+}
+
+/** The candidate pool of a parsed page: one tree pass, then each reader once (all linear in the page). */
+export function readDocument(doc: Document, url: string, fields?: ReadonlySet<string>): Page {
   const tree = new Tree(doc);
   const names = tree.elements;
   const sd = readStructuredData(doc, url, {
@@ -117,8 +121,12 @@ export interface OfflineResult {
 }
 
 export function extractOffline(html: string, url: string, compiled: CompiledSchema): OfflineResult {
+  return extractFromDocument(parseHtml(html), url, compiled);
+}
+
+export function extractFromDocument(doc: Document, url: string, compiled: CompiledSchema): OfflineResult {
   const root = compiled.schema;
-  const page = readPage(html, url, fieldNames(root));
+  const page = readDocument(doc, url, fieldNames(root));
   const v = view(root, root);
   const ctx: FillContext = { root, base: url, primary: choosePrimary(page, v) };
   ctx.items = (itemSchema: SchemaObject, prop) => findRepeated(page.tree, page.entities, itemSchema, prop, ctx);
