@@ -33,6 +33,9 @@ export interface ScrapeTask {
   encode?: boolean;
 }
 
+/** Where each value of an offline extraction was read, in the answer's shape. */
+export type JsonFieldSources = string | { [field: string]: JsonFieldSources };
+
 /** How custom or built-in JSON was produced for a page. */
 export type JsonSource = 'builtin' | 'offline' | 'llm';
 
@@ -53,6 +56,12 @@ export interface PageMetadata {
   missing_sections?: string[];
   /** Schema fields the extractor could not fill, when `json.schema` was given. */
   unfilled?: string[];
+  /**
+   * Offline extraction: where each filled value was read, in the answer's shape — a source per
+   * value (`h1`, `title`, `meta:og:title`, `jsonld:Product.offers.price`, `table:Brand`,
+   * `label:Price`, `class:price`, ...), an object per nested object.
+   */
+  json_fields?: JsonFieldSources;
 }
 
 /** One `results[]` entry of spec 2.3: one populated key per requested format, the rest null. */

@@ -57,6 +57,8 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   const route = routeFor(task.routeId);
   const params = task.params;
   const formats = outputFormats(params.output);
+  // An assistant's answer is filled whatever `output` says (RouteSpec.outputKind).
+  if (route.outputKind === 'answer') formats.add('json');
   const country = proxyCountry(config.proxies, params.location, route.location);
   const budget = new TaskBudget(config.taskMaxBytes, config.maxResponseBytes);
   const ctx: FlowContext = { msg, env, device: deviceFor(params.device), country, runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort, budget };

@@ -78,6 +78,16 @@ describe('answers', () => {
     expect(askedOf('llm1', question)).toEqual([{ assistant: 'llm1', question, search: true }]);
   }, 60_000);
 
+  test('the answer is filled whatever output says; HTML comes alongside only when asked', async () => {
+    const question = 'What does output change?';
+    const submitted = await postJson(gw, '/v1/async/scrape/llm1', { query: question, search: false });
+    expect([submitted.status, submitted.body.params.output]).toEqual([202, ['json']]);
+    const plain = await waitDone(submitted.body.metadata.request_id);
+    expect([plain.status, plain.results[0].json.response_text, plain.results[0].html]).toEqual(['done', llm1Answer(question, false).markdown, null]);
+    const withHtml = await ask('llm2', { query: question, output: ['html'] });
+    expect([withHtml.results[0].json.model, typeof withHtml.results[0].html, withHtml.results[0].markdown]).toEqual([llm2Answer(question).model, 'string', null]);
+  }, 60_000);
+
   test('llm1: search false leaves the toggle off, and the page is asked without browsing', async () => {
     const question = 'what is a monad';
     const done = await ask('llm1', { query: question, search: false });

@@ -86,6 +86,24 @@ describe('async jobs', () => {
     expect(done.error).toEqual({ title: 'REQUEST_FAILED_AFTER_MANY_RETRIES', status: 500, detail: expect.any(String) });
   });
 
+  test('a job past its deadline says so in its own words, not the synchronous deadline', async () => {
+    const short = await startGateway({ jobTimeoutMs: 1500 });
+    try {
+      const a = await postJson(short, '/v1/async/scrape', { url: `${sim.origin}/slow?ms=30000` });
+      const done = await waitDone(a.body.metadata.request_id, short);
+      expect([done.status, done.error]).toEqual([
+        'faulted',
+        {
+          title: 'REQUEST_FAILED_SCRAPE_TIMEOUT',
+          status: 408,
+          detail: 'The job did not finish within its deadline of 1.5 s (GLEANER_JOB_TIMEOUT_MS); it was stopped and is not charged.',
+        },
+      ]);
+    } finally {
+      await short.close();
+    }
+  });
+
   test("another account's job id is 404", async () => {
     const a = await postJson(gw, '/v1/async/scrape', { url: `${sim.origin}/static` });
     const other = await gw.server.store.accounts.createAccount({ name: 'other' });
