@@ -2,8 +2,8 @@
  * The small DOM toolkit the offline extractor shares: parsing, visible text, attribute-based
  * values and URL resolution. Everything works on htmlparser2's domhandler tree.
  */
-import { parseDocument } from 'htmlparser2';
 import { type AnyNode, type Document, type Element, isTag, isText } from 'domhandler';
+import { parseDocumentCapped } from '../parsers/depth.js';
 
 export type { Document, Element, AnyNode };
 export { isTag };
@@ -17,8 +17,9 @@ export const BLOCK = new Set([
   'blockquote', 'pre', 'figure', 'figcaption', 'body', 'html',
 ]);
 
+/** The page's DOM, capped in depth like every parse of a page (core/parsers/depth.ts). */
 export function parseHtml(html: string): Document {
-  return parseDocument(html, { decodeEntities: true, lowerCaseAttributeNames: true });
+  return parseDocumentCapped(html, { decodeEntities: true, lowerCaseAttributeNames: true });
 }
 
 export function clean(text: string): string {

@@ -44,6 +44,14 @@ describe('a deeply nested page', () => {
     expect(product.body.results[0].markdown).toBe('x\n');
   });
 
+  test('320,000 levels: json with a schema (the offline extractor reads the capped tree)', async () => {
+    const schema = { type: 'object', properties: { title: { type: 'string' }, price: { type: 'number' } } };
+    const r = await postJson(gw, '/v1/scrape', { url: `${site.url}/p?k=deep320000`, output: ['json'], json: { schema } });
+    expect(r.status).toBe(200);
+    expect(r.body.results[0].json).toEqual({});
+    expect(r.body.results[0].metadata).toMatchObject({ json_source: 'offline', unfilled: ['/title', '/price'] });
+  });
+
   test('1,000,000 levels (11 MB): Markdown', async () => {
     const md = await postJson(gw, '/v1/scrape', { url: `${site.url}/p?k=deep1000000`, output: ['markdown'] });
     expect(md.status).toBe(200);
