@@ -16,6 +16,7 @@ import type { RawHeaders } from '../net/fetcher.js';
 import type { ProxyEntry, ProxyRotation } from '../net/proxies.js';
 import type { TaskAbort } from './abort.js';
 import { withAttempts } from './attempts.js';
+import type { TaskBudget } from './budget.js';
 import { runBrowserStep } from './browser-script.js';
 import type { WorkerEnv } from './env.js';
 import { fillRequest, readInto } from './flow-vars.js';
@@ -34,6 +35,8 @@ export interface FlowContext {
   runJs: boolean;
   screenshot: boolean;
   abort: TaskAbort;
+  /** The task's byte budget: each fetch is capped at what is left of it. */
+  budget: TaskBudget;
 }
 
 export interface FlowRun {
@@ -89,10 +92,17 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   let requestBytes = 0;
   let responseBytes = 0;
   const fetchStep = async (req: PageRequest, asPage: boolean): Promise<Fetched> => {
-    const res =
-      asPage && ctx.runJs
-        ? await renderPage(ctx.msg, env, withoutCookieHeader(req), proxy, profile, { screenshot: ctx.screenshot, cookies: browserCookies(jar, req) }, abort.signal)
-        : await httpPage(env, req, proxy, profile, abort, jar);
+    const maxBytes = ctx.budget.cap();
+    let res: Fetched;
+    try {
+      res =
+        asPage && ctx.runJs
+          ? await renderPage(ctx.msg, env, withoutCookieHeader(req), proxy, profile, { screenshot: ctx.screenshot, cookies: browserCookies(jar, req), maxBytes }, abort.signal)
+          : await httpPage(env, req, proxy, profile, abort, jar, maxBytes);
+    } catch (err) {
+      throw ctx.budget.explain(err, maxBytes);
+    }
+    ctx.budget.spend(res.responseBytes);
     requestBytes += res.requestBytes;
     responseBytes += res.responseBytes;
     return res;
@@ -109,6 +119,7 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
         throw new GleanerError(out.verdict.code, out.verdict.message, { ...out.verdict.data, final: true });
       }
       for (const [name, bodies] of Object.entries(out.parts)) (parts[name] ??= []).push(...bodies);
+      ctx.budget.spend(out.page.responseBytes);
       requestBytes += out.page.requestBytes;
       responseBytes += out.page.responseBytes;
       page = out.page;

@@ -19,6 +19,20 @@ export function scrapeResponse(outcome: ScrapeOutcome, params: Record<string, un
 }
 
 /**
+ * `scrapeResponse` as the answer's bytes. Results the worker serialised (ScrapeTask.encode,
+ * buffers transferred from its thread) are placed as they are: a 100 MB answer is not cloned
+ * into this thread's heap nor stringified here.
+ */
+export function scrapeBody(outcome: ScrapeOutcome, params: Record<string, unknown>, requestId: string): string | Buffer {
+  const doc = scrapeResponse(outcome, params, requestId);
+  if (!outcome.encoded) return JSON.stringify(doc);
+  const head = Buffer.from(`{"status":${JSON.stringify(doc.status)},"results":[`);
+  const tail = Buffer.from(`],"params":${JSON.stringify(doc.params)},"metadata":${JSON.stringify(doc.metadata)}}`);
+  const comma = Buffer.from(',');
+  return Buffer.concat([head, ...outcome.encoded.flatMap((page, i) => (i === 0 ? [page] : [comma, page])), tail]);
+}
+
+/**
  * Runs one sync task under the account's concurrency limit, then its quota, and charges it
  * (both APIs' sync paths and the MCP tools): the concurrency 429 (retry) comes first, so a
  * request it refuses does not use the rate. The request's pages are held from admission until
@@ -50,7 +64,8 @@ export const scrapeSync: Handler = async (ctx, svc) => {
     params: ctx.params,
     accountId: ctx.account!.clientId,
     deadline: Date.now() + svc.config.syncTimeoutMs,
+    encode: true,
   };
   const outcome = await runAdmitted(svc, task, { reply: ctx.reply });
-  ctx.reply.json(200, scrapeResponse(outcome, ctx.params, ctx.requestId));
+  ctx.reply.send(200, { 'content-type': 'application/json' }, scrapeBody(outcome, ctx.params, ctx.requestId));
 };

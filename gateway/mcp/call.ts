@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GleanerError, toWireError, type FieldError, type WireError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { problemFromWire, type ProblemDocument } from '../../core/problem.js';
-import { validate } from '../../core/schema/index.js';
+import { checkJsonText, validate } from '../../core/schema/index.js';
 import { entitled, type Account } from '../../core/store/accounts.js';
 import type { JobRecord } from '../../core/store/jobs.js';
 import type { PageResult, ScrapeTask } from '../../core/wire.js';
@@ -90,7 +90,10 @@ async function runTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: Call
     if (!entitled(account.entitlements, tool.entitlement)) {
       throw new GleanerError('FORBIDDEN', `This account is not entitled to the ${tool.name} tool (route ${tool.entitlement}).`);
     }
-    let args = rawArgs;
+    // The HTTP API's checks on any body: well-formed text (no lone surrogate), bounded nesting.
+    const badText = checkJsonText(rawArgs);
+    if (badText) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: [badText] });
+    let args: Record<string, unknown> = { ...tool.defaults, ...rawArgs };
     if (tool.kind === 'extract') {
       const mapped = extractBody(rawArgs);
       if ('pointer' in mapped) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: [mapped] });

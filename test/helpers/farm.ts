@@ -1,5 +1,6 @@
 /** Small helpers for the farm's integration tests: tasks with ids and deadlines, polling. */
 import type { ScrapeTask } from '../../core/wire.js';
+import { until } from './wait.js';
 
 let next = 0;
 
@@ -14,13 +15,9 @@ export function task(params: Record<string, unknown>, opts: { routeId?: string; 
   };
 }
 
-/** Resolves once `check` is true (polled every 20 ms), or rejects after `ms`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('waitFor: condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Resolves once `check` is true (polled every 20 ms), or rejects after `ms` naming `what`. */
+export async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000, what = 'the awaited condition'): Promise<void> {
+  await until(check, what, ms, 20);
 }
 
 /** The rejection of a promise as `{code, message}` (or the value, if it resolved). */

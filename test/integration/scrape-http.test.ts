@@ -66,6 +66,17 @@ describe('outputs', () => {
     expect(a.body.results[0].metadata.url).toBe(`${sim.origin}/static`);
   });
 
+  test.each(['http://[zz', 'http://[fe80::1%25eth0]/x', 'http://host:99999/'])(
+    'a Location the redirect cannot follow (%s) is a clear problem naming it, not retried',
+    async (location) => {
+      const path = `/redirect-raw?to=${encodeURIComponent(location)}`;
+      const a = await postJson(gw, '/v1/scrape', { url: `${sim.origin}${path}` });
+      expect([a.status, a.body.title]).toEqual([500, 'REQUEST_FAILED_AFTER_MANY_RETRIES']);
+      expect(a.body.detail).toBe(`Every attempt to fetch the target failed (last: The target redirected to an invalid location ${JSON.stringify(location)}.).`);
+      expect(sim.hits.get(path)).toBe(1);
+    },
+  );
+
   test('device mobile sends a phone user agent', async () => {
     const a = await postJson(gw, '/v1/scrape', { url: `${sim.origin}/headers`, device: 'mobile' });
     const seen = JSON.parse(a.body.results[0].html);
