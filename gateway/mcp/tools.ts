@@ -15,7 +15,7 @@
  * Markdown, and a route that needs scripts (se1 AI mode) runs them — a page of HTML is rarely
  * what an agent wants in its context.
  */
-import { ROUTES, SEARCH, routeById, type RouteSpec } from '../../core/registry/index.js';
+import { ROUTES, SEARCH, type RouteSpec } from '../../core/registry/index.js';
 import { jsonSchemaFor, type Endpoint, type JsonSchema } from '../../core/schema/index.js';
 import type { Account } from '../../core/store/accounts.js';
 import { entitled } from '../../core/store/accounts.js';
