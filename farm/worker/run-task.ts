@@ -64,9 +64,12 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   let media: StoredMedia | undefined;
   /** Pages returned as a bot wall: answered, but not charged. */
   let uncharged = 0;
+  /** A charged page came from the browser (run_js, or a plain flow escalated after walls). */
+  let rendered = ctx.runJs;
   for (const flow of flows) {
     const run = await runFlow(flow, ctx, new ProxyRotation(pool));
     if (run.uncharged) uncharged++;
+    else if (run.page.runJs) rendered = true;
     requestBytes += run.requestBytes;
     responseBytes += run.responseBytes;
     if (run.media) {
@@ -82,7 +85,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     status: results[0]?.metadata.status_code ?? 0,
     results,
     // A browser script (an assistant's chat page) is rendered whatever `run_js` says.
-    usage: { pages: results.length - uncharged, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started },
+    usage: { pages: results.length - uncharged, render: rendered || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started },
     ...(media ? { media } : {}),
   };
 }
