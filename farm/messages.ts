@@ -71,6 +71,8 @@ export interface BrowserLaunch {
   args: string[];
   /** The browser's version (`156.0.8078.79`), read from its binary: the user agents name its major. */
   version: string | undefined;
+  /** Variables added to the browser's environment (HOME of GLEANER_CA_FILE's trust database: browser/trust.ts). */
+  env?: Record<string, string> | undefined;
 }
 
 /** Where the node's browser server is, for tasks that render. */

@@ -19,6 +19,7 @@ import type { Config } from '../core/config.js';
 import { GleanerError } from '../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask, TaskReply } from '../core/wire.js';
 import { BrowserHost } from './browser-host.js';
+import { browserTrustEnv } from './browser/trust.js';
 import { chromeVersion, chromiumArgs, profileDirOf, removeProfile, resolveExecutable } from './chromium-args.js';
 import { useChromeVersion } from './devices.js';
 import { desktopUserAgent } from './identity/profile.js';
@@ -86,7 +87,8 @@ export class FarmPool {
     useChromeVersion(version);
     // Before any worker starts: the plain path's client reads the extra roots from the environment.
     useCaFile(config.caFile);
-    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate, userAgent: desktopUserAgent() }), version };
+    const env = browserTrustEnv(config.caFile);
+    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate, userAgent: desktopUserAgent() }), version, env };
     const base = { config, limits, hosts, stats: this.statsBuffer, cancelChannel, browserLaunch, browserIdleMs: config.browserIdleMs };
     // The node's page budget is unchanged (workers x contexts); it lives on the render threads.
     const pages = Math.max(1, Math.ceil((workers * config.contextsPerWorker) / renderThreads));
@@ -106,6 +108,7 @@ export class FarmPool {
       executablePath: config.chromium,
       hosts,
       guarded: !config.allowPrivate,
+      env,
       logger,
       idleMs: config.browserIdleMs,
       busy: () => this.rendering > 0,

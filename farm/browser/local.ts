@@ -100,6 +100,7 @@ export class LocalBrowser {
       browser = await chromium.launch({
         executablePath: this.launch.executablePath,
         args: [...this.launch.args, marker],
+        ...(this.launch.env ? { env: { ...process.env, ...this.launch.env } } : {}),
         headless: true,
         // The farm's process decides about signals; with a pipe the browser exits when we do.
         handleSIGINT: false,

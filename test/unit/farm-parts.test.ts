@@ -46,13 +46,14 @@ describe('proxies', () => {
 });
 
 describe('chromium args', () => {
-  test('headless shell: our extras only', () => {
-    expect(chromiumArgs({ executablePath: '/usr/lib/chromium/chromium-headless-shell', hosts: {}, guarded: false })).toEqual([...EXTRA_ARGS]);
+  test('headless shell: our extras and the default profile\'s language only', () => {
+    expect(chromiumArgs({ executablePath: '/usr/lib/chromium/chromium-headless-shell', hosts: {}, guarded: false })).toEqual([...EXTRA_ARGS, '--lang=en-US']);
   });
 
   test('full chromium: disabled features merged with Playwright list; host rules; guard flag', () => {
     expect(chromiumArgs({ executablePath: '/usr/bin/chromium', hosts: { 'sim.test': '127.0.0.1' }, guarded: true })).toEqual([
       ...EXTRA_ARGS,
+      '--lang=en-US',
       `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'].join(',')}`,
       '--host-resolver-rules=MAP sim.test 127.0.0.1',
       '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
