@@ -1,7 +1,7 @@
 /**
  * `gleaner deliveries list|retry`: the operator's view of the dead-letter list (webhook and
  * bucket deliveries that failed for good, core/store/deliveries.ts) and its redelivery. Works
- * straight on the LMDB store, like the other offline commands, while the service runs: a
+ * straight on the store, like the other offline commands, while the service runs: a
  * retried delivery is back in the durable outbox at once, and the running service's outbox
  * (which looks for due entries every few seconds when idle) sends it.
  */
@@ -17,24 +17,24 @@ export const DELIVERIES_HELP = `  gleaner deliveries list [--json]      deliveri
 `;
 
 /** Where a delivery goes, for the operator: the callback URL, or the storage type and URL. */
-function targetOf(store: Store, letter: DeadLetter): string {
-  const params = store.jobs.get(letter.jobId)?.params;
+async function targetOf(store: Store, letter: DeadLetter): Promise<string> {
+  const params = (await store.jobs.get(letter.jobId))?.params;
   if (!params) return '?';
   if (letter.kind === 'webhook') return String(params.callback_url ?? '?');
   const storage = params.storage as { type?: unknown; url?: unknown } | undefined;
   return `${String(storage?.type ?? '?')}:${String(storage?.url ?? '?')}`;
 }
 
-export function listDeliveries(store: Store, args: string[], write: (line: string) => void): number {
+export async function listDeliveries(store: Store, args: string[], write: (line: string) => void): Promise<number> {
   const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
-  const letters = store.deliveries.deadLetters();
+  const letters = await store.deliveries.deadLetters();
   if (values.json) {
-    write(`${JSON.stringify(letters.map((l) => ({ ...l, target: targetOf(store, l) })), null, 2)}\n`);
+    write(`${JSON.stringify(await Promise.all(letters.map(async (l) => ({ ...l, target: await targetOf(store, l) }))), null, 2)}\n`);
     return 0;
   }
   for (const l of letters) {
     write(
-      `${l.jobId}\t${l.kind}\taccount=${l.clientId}\troute=${l.routeId}\tto=${targetOf(store, l)}\t` +
+      `${l.jobId}\t${l.kind}\taccount=${l.clientId}\troute=${l.routeId}\tto=${await targetOf(store, l)}\t` +
         `failed=${new Date(l.failedAt).toISOString()}\tattempts=${l.attempts}\terror=${l.error}\n`,
     );
   }
@@ -53,7 +53,7 @@ function parseTarget(arg: string): { jobId: string; kind: DeliveryKind | undefin
 /** Exit code 0 when every named delivery was requeued (or, with --all, always), else 1. */
 export async function retryDeliveries(store: Store, args: string[], retentionMs: number, write: (line: string) => void): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { all: { type: 'boolean' } } });
-  const targets = values.all ? store.deliveries.deadLetters().map((l) => ({ jobId: l.jobId, kind: l.kind })) : positionals.map(parseTarget);
+  const targets = values.all ? (await store.deliveries.deadLetters()).map((l) => ({ jobId: l.jobId, kind: l.kind })) : positionals.map(parseTarget);
   if (targets.length === 0 && !values.all) throw new Error('name the deliveries to retry (<job-id>[:kind] ...) or --all');
   let missing = 0;
   for (const t of targets) {

@@ -8,7 +8,7 @@ import { loadConfig } from '../core/config.js';
 import { checkAssistants, checkTargets } from '../core/targets/index.js';
 import { checkAliases } from '../core/jobapi/aliases.js';
 import { flushLogs } from '../core/log.js';
-import { Store } from '../core/store/index.js';
+import { openStore } from '../core/store/index.js';
 import { DELIVERIES_HELP, listDeliveries, retryDeliveries } from './cli-deliveries.js';
 import { formatQuota, setQuota, SET_QUOTA_USAGE } from './cli-quota.js';
 import { doctor, formatChecks } from './doctor.js';
@@ -117,7 +117,7 @@ async function keys(args: string[]): Promise<void> {
     options: { account: { type: 'string' }, label: { type: 'string' }, entitlements: { type: 'string' }, admin: { type: 'boolean' } },
   });
   const config = loadConfig();
-  const store = Store.open(config.dataDir);
+  const store = await openStore(config);
   try {
     const [sub, arg] = positionals;
     if (sub === 'create') {
@@ -162,7 +162,7 @@ async function users(args: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const store = Store.open(loadConfig().dataDir);
+  const store = await openStore(loadConfig());
   try {
     const clientId = values.account ? Number(values.account) : (await store.accounts.createAccount({ name: spec.slice(0, colon) })).clientId;
     await store.accounts.createUser(clientId, spec.slice(0, colon), spec.slice(colon + 1));
@@ -178,7 +178,7 @@ async function accounts(args: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const store = Store.open(loadConfig().dataDir);
+  const store = await openStore(loadConfig());
   try {
     if (args[0] === 'set-quota') {
       process.exitCode = await setQuota(store, args.slice(1), (line) => process.stdout.write(`${line}\n`));
@@ -202,10 +202,10 @@ async function deliveries(args: string[]): Promise<void> {
     return;
   }
   const config = loadConfig();
-  const store = Store.open(config.dataDir);
+  const store = await openStore(config);
   const write = (line: string) => void process.stdout.write(line);
   try {
-    process.exitCode = sub === 'list' ? listDeliveries(store, rest, write) : await retryDeliveries(store, rest, config.retentionMs, write);
+    process.exitCode = sub === 'list' ? await listDeliveries(store, rest, write) : await retryDeliveries(store, rest, config.retentionMs, write);
   } finally {
     await store.close();
   }

@@ -9,7 +9,7 @@ import type { Metrics } from './metrics.js';
 import type { HttpRoute, Router } from './routes.js';
 import type { Admission } from './admission.js';
 import type { QuotaGate } from './quota.js';
-import type { EventBus } from '../core/events.js';
+import type { FeedEvents } from '../core/store/feed.js';
 import type { FfmpegStatus, JobRunner } from '../farm/index.js';
 import type { Activity } from './console/activity.js';
 
@@ -26,7 +26,7 @@ export interface Services {
   admission: Admission;
   /** Per-account quotas and request rate (quota.ts). */
   quota: QuotaGate;
-  events: EventBus;
+  events: FeedEvents;
   /** Undefined while starting. */
   jobs: JobRunner | undefined;
   state: () => ServiceState;

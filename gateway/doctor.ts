@@ -6,10 +6,9 @@
 import { accessSync, constants, existsSync, statfsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import { open } from 'lmdb';
 import { loadConfig, type Config } from '../core/config.js';
 import { checkAliases } from '../core/jobapi/aliases.js';
-import { CURRENT_FORMAT, FORMAT_KEY } from '../core/store/migrations.js';
+import { CURRENT_FORMAT, readStoreFormat } from '../core/store/index.js';
 import { checkTargets } from '../core/targets/index.js';
 import { parseDeliveryConfig, probeBrowser, probeFfmpeg } from '../farm/index.js';
 import { versionLine } from './version.js';
@@ -44,9 +43,7 @@ function dataDirChecks(dir: string): Check[] {
   checks.push(free < MIN_FREE_BYTES ? { verdict: 'warn', what: 'free space', detail: `${gib} GiB free where the store lives: jobs and results need room; free some or move GLEANER_DATA_DIR` } : { verdict: 'ok', what: 'free space', detail: `${gib} GiB free` });
   if (existsSync(resolve(dir, 'data.mdb'))) {
     try {
-      const root = open({ path: dir, readOnly: true, maxDbs: 32 });
-      const format = (root.openDB({ name: 'meta' }).get(FORMAT_KEY) as number | undefined) ?? 1;
-      void root.close();
+      const format = readStoreFormat(dir);
       if (format > CURRENT_FORMAT) checks.push({ verdict: 'FAIL', what: 'store format', detail: `${format} is newer than this executable reads (${CURRENT_FORMAT}): run the newer executable` });
       else if (format < CURRENT_FORMAT) checks.push({ verdict: 'ok', what: 'store format', detail: `${format}; migrated to ${CURRENT_FORMAT} on the next start (back up ${resolve(dir)} first)` });
       else checks.push({ verdict: 'ok', what: 'store format', detail: String(format) });

@@ -23,11 +23,11 @@ export function deliveryPayloads(svc: Services, apiBaseUrl: string, dataUrl: str
         storage: (job.params.storage as { type: string; url: string } | null | undefined) ?? null,
         error: job.error ?? null,
       }),
-    storage: (job: JobRecord) =>
+    storage: async (job: JobRecord) =>
       JSON.stringify(
         job.api === 'job'
-          ? { results: resultEntries(job.id, svc.store.jobs.result(job.id)?.results ?? [], job.createdAt, job.finishedAt ?? job.updatedAt, false) }
-          : collectionBody(svc, job),
+          ? { results: resultEntries(job.id, (await svc.store.jobs.result(job.id))?.results ?? [], job.createdAt, job.finishedAt ?? job.updatedAt, false) }
+          : await collectionBody(svc, job),
       ),
   };
 }

@@ -9,8 +9,7 @@ import type { Config } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { routeById } from '../core/registry/index.js';
 import { warmValidators } from '../core/schema/index.js';
-import { Store } from '../core/store/index.js';
-import { EventBus } from '../core/events.js';
+import { openStore, type Store } from '../core/store/index.js';
 import { checkFfmpeg, createFarm, DEFAULT_LIMITS, JobRunner, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
 import { Admission } from './admission.js';
 import { bootstrapCredentials, type BootstrapResult } from './bootstrap.js';
@@ -27,7 +26,7 @@ import { createPipeline } from './pipeline.js';
 import { buildRouteTable, Router } from './routes.js';
 import { shutdownSequence } from './shutdown.js';
 import { startSweeper } from './sweeper.js';
-import { charge } from './usage.js';
+import { charged, chargeInput, usageEntry } from './usage.js';
 import { webApiDoor } from './webapi.js';
 import { Activity } from './console/activity.js';
 
@@ -80,6 +79,7 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
   });
   const jobs = new JobRunner({
     jobs: store.jobs,
+    queue: store.work,
     runner: farm,
     events: svc.events,
     log,
@@ -90,6 +90,8 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
     retentionMs: config.retentionMs,
     maxStarts: config.jobMaxStarts,
     routeCap: (routeId) => (routeById(routeId)?.family === 'assistant' ? config.assistantConcurrency : 0),
+    // Charged by JobStore.finish, with the job's final state: once, never for a faulted job.
+    chargeOf: (job, usage) => usageEntry(chargeInput(job, usage)),
     onFinished: (job, usage) => {
       // Assistant failures name their kind (core/targets/assistants/plan.ts); others count as `other`.
       if (job.status === 'faulted' && routeById(job.routeId)?.family === 'assistant') {
@@ -97,10 +99,7 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
         const kind = job.error?.data?.failure ?? (job.error?.code === 'REQUEST_FAILED_SCRAPE_TIMEOUT' ? 'incomplete' : 'other');
         svc.metrics.assistantFailure(job.routeId, typeof kind === 'string' ? kind : 'other');
       }
-      if (usage && job.status === 'done') {
-        const source = typeof job.extra?.source === 'string' ? job.extra.source : undefined;
-        charge(svc, { clientId: job.clientId, routeId: job.routeId, params: job.params, mode: 'callback', usage, ...(source ? { source } : {}) });
-      }
+      if (usage && job.status === 'done') charged(svc, chargeInput(job, usage));
       outbox.wake();
     },
   });
@@ -113,7 +112,7 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { config } = opts;
   const log = opts.logger ?? createLogger(config.logLevel);
-  const store = Store.open(config.dataDir);
+  const store = await openStore(config, { log });
   for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
   const bootstrap = await bootstrapCredentials(store, config);
 
@@ -124,7 +123,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     store,
     farm: undefined,
     jobs: undefined,
-    events: new EventBus((err) => log.error({ err }, 'job event listener failed')),
+    events: store.feed,
     metrics: new Metrics(),
     log,
     router,

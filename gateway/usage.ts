@@ -1,10 +1,12 @@
 /**
  * Charging: every successful result of either API is counted in the usage ledger (spec 2.6,
- * `/v2/stats`). Faulted work is never recorded. Sync answers count as `realtime`; Web API async
- * and Job API push-pull count as `callback`.
+ * `/v2/stats`). Faulted work is never recorded. Sync answers count as `realtime` (recorded
+ * here); Web API async and Job API push-pull count as `callback` (recorded by JobStore.finish
+ * with the job's final state, from `usageEntry`).
  */
 import { routeById } from '../core/registry/index.js';
-import type { UsageMode } from '../core/store/usage.js';
+import type { JobRecord } from '../core/store/jobs.js';
+import type { UsageEntry, UsageMode } from '../core/store/usage.js';
 import type { Usage } from '../core/wire.js';
 import type { Services } from './context.js';
 
@@ -18,26 +20,44 @@ export interface ChargeInput {
   usage: Usage;
 }
 
+/** Charges a sync answer: counted in the console's activity and recorded in the ledger. */
 export function charge(svc: Services, input: ChargeInput): void {
+  const entry = usageEntry(input);
+  if (!entry) return;
+  charged(svc, input);
+  svc.store.usage.record(entry).catch((err: unknown) => svc.log.error({ err, client_id: input.clientId }, 'usage not recorded'));
+}
+
+/** The console's count of charged pages (the ledger is written by whoever charges). */
+export function charged(svc: Services, input: ChargeInput): void {
   const route = routeById(input.routeId);
-  if (!route || input.usage.pages <= 0) return;
-  svc.activity.pages(route.family, input.usage.pages);
+  if (route && input.usage.pages > 0) svc.activity.pages(route.family, input.usage.pages);
+}
+
+/** What a done async job is charged (Job API jobs under their own source name). */
+export function chargeInput(job: JobRecord, usage: Usage): ChargeInput {
+  const source = typeof job.extra?.source === 'string' ? job.extra.source : undefined;
+  return { clientId: job.clientId, routeId: job.routeId, params: job.params, mode: 'callback', usage, ...(source ? { source } : {}) };
+}
+
+/** The ledger entry of a charge; undefined when nothing is charged. */
+export function usageEntry(input: ChargeInput, at = Date.now()): UsageEntry | undefined {
+  const route = routeById(input.routeId);
+  if (!route || input.usage.pages <= 0) return undefined;
   const output = input.params.output;
   const source = input.source ?? route.source;
-  svc.store.usage
-    .record({
-      clientId: input.clientId,
-      at: Date.now(),
-      product: source === 'universal_ecommerce' ? 'ecommerce_scraper_api' : route.product,
-      source,
-      mode: input.mode,
-      parsed: Array.isArray(output) && output.includes('json'),
-      render: input.usage.render,
-      geo: input.params.location !== null && input.params.location !== undefined,
-      results: input.usage.pages,
-      responseTimeMs: input.usage.elapsedMs,
-      requestBytes: input.usage.requestBytes,
-      responseBytes: input.usage.responseBytes,
-    })
-    .catch((err: unknown) => svc.log.error({ err, client_id: input.clientId }, 'usage not recorded'));
+  return {
+    clientId: input.clientId,
+    at,
+    product: source === 'universal_ecommerce' ? 'ecommerce_scraper_api' : route.product,
+    source,
+    mode: input.mode,
+    parsed: Array.isArray(output) && output.includes('json'),
+    render: input.usage.render,
+    geo: input.params.location !== null && input.params.location !== undefined,
+    results: input.usage.pages,
+    responseTimeMs: input.usage.elapsedMs,
+    requestBytes: input.usage.requestBytes,
+    responseBytes: input.usage.responseBytes,
+  };
 }

@@ -1,17 +1,15 @@
 /**
- * Accounts, Web API keys and Job API users.
+ * The accounts seam: accounts, Web API keys and Job API users (implemented by lmdb/accounts.ts).
  *
- * - A generated key is `glk_<id>_<secret>`: the id (16 hex chars) locates the record, the
- *   SHA-256 of the whole key is stored and compared with `timingSafeEqual`, so neither the
- *   lookup nor the comparison leaks the secret through timing, and the store never holds a
- *   usable key. Operator-chosen keys (`GLEANER_BOOTSTRAP_API_KEY`, 16–256 printable ASCII
- *   characters) are located by the first 16 hex digits of their SHA-256 instead.
- * - Job API passwords are hashed with scrypt (per-user salt); verification is constant-time.
+ * - Writes return promises (remote in cluster mode). Reads that every request makes (auth,
+ *   the account of a key) are synchronous: LMDB reads are memory-mapped and see other
+ *   processes' commits at once; the cluster store serves them from a local replica of its
+ *   accounts/keys/users buckets kept by a KV watch and primed before the store opens, so a
+ *   revocation reaches every node within a second or two.
+ * - Keys and passwords are hashed the same way by every implementation (credentials.ts).
  * - Entitlements are route patterns: `*` (everything), `se1/*` (a target), `se1/search`
  *   (one route), `search` (`POST /v1/search`). Admin accounts may open the job feed.
  */
-import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { StoreDatabases } from './index.js';
 
 export interface Account {
   clientId: number;
@@ -42,146 +40,24 @@ export interface UserRecord {
 
 export type KeyInfo = Omit<KeyRecord, 'hash'>;
 
-const GENERATED_KEY = /^glk_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$/;
-const ACCEPTABLE_KEY = /^[\x21-\x7e]{16,256}$/;
-const SCRYPT_KEYLEN = 32;
-
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
-
-/** The record id of a key, or undefined when the text cannot be a key at all. */
-function keyId(key: string): string | undefined {
-  if (!ACCEPTABLE_KEY.test(key)) return undefined;
-  return GENERATED_KEY.exec(key)?.[1] ?? sha256(key).toString('hex').slice(0, 16);
-}
-
-/** Bumped by every revocation, from any process; auth caches compare it on each lookup. */
-const KEYS_VERSION = 'keys:version';
-const AUTH_CACHE_MAX = 10_000;
-
-export class AccountStore {
-  /**
-   * Presented key → account, valid while `keys:version` is unchanged. A hit costs one small LMDB
-   * read instead of a SHA-256 and two record decodes; a revoke in any process (the CLI) bumps
-   * the version, so the next request re-checks and a revoked key gets 401 at once.
-   */
-  private readonly authCache = new Map<string, Account>();
-  private authCacheVersion = -1;
-
-  constructor(private readonly dbs: StoreDatabases) {}
-
-  /** Creates an account with the next numeric client id. */
-  async createAccount(opts: { name: string; entitlements?: string[]; admin?: boolean }): Promise<Account> {
-    return this.dbs.root.transaction(() => {
-      const clientId = ((this.dbs.meta.get('seq:client') as number | undefined) ?? 0) + 1;
-      this.dbs.meta.put('seq:client', clientId);
-      const account: Account = {
-        clientId,
-        name: opts.name,
-        entitlements: opts.entitlements ?? ['*'],
-        admin: opts.admin ?? false,
-        webhookSecret: randomBytes(32).toString('base64url'),
-        createdAt: Date.now(),
-      };
-      this.dbs.accounts.put(clientId, account);
-      return account;
-    });
-  }
-
-  getAccount(clientId: number): Account | undefined {
-    return this.dbs.accounts.get(clientId) as Account | undefined;
-  }
-
-  listAccounts(): Account[] {
-    return [...this.dbs.accounts.getRange()].map((e) => e.value as Account);
-  }
-
+export interface AccountStore {
+  /** Creates an account with the next numeric client id (unique store-wide). */
+  createAccount(opts: { name: string; entitlements?: string[]; admin?: boolean }): Promise<Account>;
   /** Creates a key and returns its plaintext: the only time it is ever visible. */
-  async createKey(clientId: number, label = '', plaintext?: string): Promise<{ key: string; info: KeyInfo }> {
-    const key = plaintext ?? `glk_${randomBytes(8).toString('hex')}_${randomBytes(32).toString('base64url')}`;
-    const id = keyId(key);
-    if (!id) throw new Error('a key must be 16 to 256 printable ASCII characters without spaces');
-    const record: KeyRecord = { id, clientId, hash: sha256(key), label, createdAt: Date.now(), revokedAt: null };
-    await this.dbs.keys.put(record.id, record);
-    return { key, info: infoOf(record) };
-  }
-
-  /** The account a presented key belongs to, or undefined for a malformed, unknown or revoked key. */
-  authenticate(presented: string): Account | undefined {
-    const version = (this.dbs.meta.get(KEYS_VERSION) as number | undefined) ?? 0;
-    if (version !== this.authCacheVersion) {
-      this.authCache.clear();
-      this.authCacheVersion = version;
-    }
-    const cached = this.authCache.get(presented);
-    if (cached) return cached;
-    const id = keyId(presented);
-    if (!id) return undefined;
-    const record = this.dbs.keys.get(id) as KeyRecord | undefined;
-    if (!record || record.revokedAt !== null) return undefined;
-    if (!timingSafeEqual(Buffer.from(record.hash), sha256(presented))) return undefined;
-    const account = this.getAccount(record.clientId);
-    if (account) {
-      if (this.authCache.size >= AUTH_CACHE_MAX) this.authCache.clear();
-      this.authCache.set(presented, account);
-    }
-    return account;
-  }
-
-  hasKey(key: string): boolean {
-    const id = keyId(key);
-    return id !== undefined && this.dbs.keys.get(id) !== undefined;
-  }
-
-  listKeys(): KeyInfo[] {
-    return [...this.dbs.keys.getRange()].map((e) => infoOf(e.value as KeyRecord));
-  }
-
+  createKey(clientId: number, label?: string, plaintext?: string): Promise<{ key: string; info: KeyInfo }>;
   /** Revokes by key id (or the full key); true when a live key was revoked. */
-  async revokeKey(idOrKey: string): Promise<boolean> {
-    const id = /^[0-9a-f]{16}$/.test(idOrKey) ? idOrKey : keyId(idOrKey) ?? idOrKey;
-    return this.dbs.root.transaction(() => {
-      const record = this.dbs.keys.get(id) as KeyRecord | undefined;
-      if (!record || record.revokedAt !== null) return false;
-      this.dbs.keys.put(id, { ...record, revokedAt: Date.now() });
-      this.dbs.meta.put(KEYS_VERSION, ((this.dbs.meta.get(KEYS_VERSION) as number | undefined) ?? 0) + 1);
-      return true;
-    });
-  }
+  revokeKey(idOrKey: string): Promise<boolean>;
+  createUser(clientId: number, username: string, password: string): Promise<void>;
+  /** The account of a Job API user, or undefined (scrypt off the main thread; constant-time). */
+  verifyUser(username: string, password: string): Promise<Account | undefined>;
 
-  async createUser(clientId: number, username: string, password: string): Promise<void> {
-    const salt = randomBytes(16);
-    const record: UserRecord = { username, clientId, salt, hash: scryptSync(password, salt, SCRYPT_KEYLEN), createdAt: Date.now() };
-    await this.dbs.users.put(username, record);
-  }
-
-  hasUser(username: string): boolean {
-    return this.dbs.users.get(username) !== undefined;
-  }
-
-  /**
-   * The account of a Job API user, or undefined. scrypt is deliberately slow; it runs on
-   * libuv's thread pool so the gateway's main thread is not blocked.
-   */
-  async verifyUser(username: string, password: string): Promise<Account | undefined> {
-    const record = this.dbs.users.get(username) as UserRecord | undefined;
-    // Hash even for unknown users so that timing does not reveal which user names exist.
-    const salt = record ? Buffer.from(record.salt) : randomBytes(16);
-    const derived = await scryptAsync(password, salt);
-    if (!record || !timingSafeEqual(Buffer.from(record.hash), derived)) return undefined;
-    return this.getAccount(record.clientId);
-  }
-}
-
-function infoOf(record: KeyRecord): KeyInfo {
-  return { id: record.id, clientId: record.clientId, label: record.label, createdAt: record.createdAt, revokedAt: record.revokedAt };
-}
-
-function scryptAsync(password: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password, salt, SCRYPT_KEYLEN, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+  /** Hot path, synchronous: the account a presented key belongs to; undefined for a malformed, unknown or revoked key. */
+  authenticate(presented: string): Account | undefined;
+  getAccount(clientId: number): Account | undefined;
+  listAccounts(): Account[];
+  hasKey(key: string): boolean;
+  listKeys(): KeyInfo[];
+  hasUser(username: string): boolean;
 }
 
 /** Whether an entitlement list admits a route id (`search` for POST /v1/search). */

@@ -1,18 +1,21 @@
 /**
- * The delivery side of the job store: the durable outbox (due entries, attempts recorded) and
- * the dead-letter list. Outbox entries are written by `JobStore.finish` with the job's final
- * state; here they are taken, rescheduled, or given up.
+ * The delivery seam: the outbox (webhook calls and bucket uploads owed by finished jobs) and the
+ * dead-letter list (implemented by lmdb/deliveries.ts; the cluster store uses a stream with a
+ * backoff consumer). Entries enter the outbox in `JobStore.finish`; the outbox runner
+ * (farm/jobs/outbox.ts) takes due ones, attempts them and records the outcome here.
  *
- * Invariants (each step in one LMDB transaction):
- * - An entry leaves the outbox only when delivered or given up, in the transaction that records
- *   the delivery state on the job; a delivery given up enters the dead-letter list in that same
- *   transaction, and leaves it only by an operator's retry (`redeliver`) or with its job.
- * - A job owed a delivery is kept: each attempt moves the job's expiry to at least
- *   `retentionMs` after the next attempt (or after the failure, for a dead letter), so a
- *   delivery retried for 24 hours never finds its job swept.
+ * Guarantees of every implementation:
+ * - An entry is handed out until its attempt is recorded (at least once; receivers dedupe on
+ *   `Gleaner-Delivery`). Recording the same entry twice records it once (a redelivered entry
+ *   already recorded: `recordDelivery` returns undefined).
+ * - A delivery given up enters the dead-letter list with the job's delivery state, and leaves
+ *   it only by `redeliver` or with its job.
+ * - A job owed a delivery is kept at least `retentionMs` past its next attempt (or the
+ *   failure), so a delivery retried for 24 hours never finds its job swept.
  */
-import type { DeliveryKind, DeliveryRecord, DeliveryState, DeadLetterKey, ExpiryKey, JobRecord, OutboxEntry, OutboxKey } from './jobs.js';
-import type { StoreDatabases } from './index.js';
+import type { DeliveryKind, DeliveryState, JobRecord, OutboxEntry } from './jobs.js';
+
+export type { OutboxEntry };
 
 /** A delivery that failed for good, kept until an operator retries it or its job expires. */
 export interface DeadLetter {
@@ -28,97 +31,31 @@ export interface DeadLetter {
   error: string;
 }
 
-export class DeliveryStore {
-  constructor(private readonly dbs: StoreDatabases) {}
+export interface DeliveryOutcome {
+  state: DeliveryState;
+  error?: string;
+  /** With `pending`: when to try again. */
+  retryAt?: number;
+}
 
-  private job(id: string): JobRecord | undefined {
-    return this.dbs.jobs.get(id) as JobRecord | undefined;
-  }
-
-  /** Outbox entries due by `now`, oldest first. */
-  dueDeliveries(now: number, limit: number): OutboxEntry[] {
-    const out: OutboxEntry[] = [];
-    for (const { key, value } of this.dbs.outbox.getRange({ end: [now + 1], limit })) {
-      const [dueAt, jobId, kind] = key as OutboxKey;
-      out.push({ jobId, kind, dueAt, attempt: value as number });
-    }
-    return out;
-  }
-
-  nextDeliveryDue(): number | undefined {
-    for (const key of this.dbs.outbox.getKeys({ limit: 1 })) return (key as OutboxKey)[0];
-    return undefined;
-  }
-
+export interface DeliveryStore {
+  /** Entries due by `now`, oldest first, at most `limit` (cluster: a pull from the outbox consumer). */
+  dueDeliveries(now: number, limit: number): Promise<OutboxEntry[]>;
+  /** When the next entry is due, when the store knows (cluster: undefined; the runner polls). */
+  nextDeliveryDue(): Promise<number | undefined>;
   /**
-   * Records an attempt: delivered/failed removes the entry (failed: into the dead-letter list);
-   * otherwise reschedules it. The job is kept at least `retentionMs` past the next attempt or
-   * the failure.
+   * Records an attempt: `delivered`/`failed` remove the entry (`failed`: into the dead-letter
+   * list), `pending` reschedules it for `retryAt`. Returns the job as stored; undefined when
+   * the job is gone or the entry was recorded already.
    */
-  async recordDelivery(
-    entry: OutboxEntry,
-    result: { state: DeliveryState; error?: string; retryAt?: number },
-    retentionMs: number,
-  ): Promise<JobRecord | undefined> {
-    return this.dbs.root.transaction(() => {
-      this.dbs.outbox.remove([entry.dueAt, entry.jobId, entry.kind] satisfies OutboxKey);
-      const job = this.job(entry.jobId);
-      if (!job) return undefined;
-      const now = Date.now();
-      const attempts = entry.attempt + 1;
-      const since = job.deliveries[entry.kind]?.since ?? job.finishedAt ?? entry.dueAt;
-      const record: DeliveryRecord = { state: result.state, attempts, since, ...(result.error ? { lastError: result.error } : {}) };
-      if (result.state === 'delivered') record.deliveredAt = now;
-      const next: JobRecord = { ...job, deliveries: { ...job.deliveries, [entry.kind]: record }, updatedAt: now };
-      if (result.state === 'pending' && result.retryAt !== undefined) {
-        this.dbs.outbox.put([result.retryAt, entry.jobId, entry.kind] satisfies OutboxKey, attempts);
-        this.keep(next, result.retryAt + retentionMs, retentionMs);
-      }
-      if (result.state === 'failed') {
-        const letter: DeadLetter = { jobId: job.id, kind: entry.kind, clientId: job.clientId, routeId: job.routeId, failedAt: now, since, attempts, error: result.error ?? 'failed' };
-        this.dbs.deadletters.put([job.id, entry.kind] satisfies DeadLetterKey, letter);
-        this.keep(next, now + retentionMs, retentionMs);
-      }
-      this.dbs.jobs.put(job.id, next);
-      return next;
-    });
-  }
-
-  /** Moves `job`'s expiry to `until` if that is later (inside a write transaction; the caller stores `job`). */
-  private keep(job: JobRecord, until: number, retentionMs: number): void {
-    const current = job.expiresAt ?? (job.finishedAt ?? job.updatedAt) + retentionMs;
-    if (until <= current) return;
-    this.dbs.expiry.remove([current, job.id] satisfies ExpiryKey);
-    this.dbs.expiry.put([until, job.id] satisfies ExpiryKey, null);
-    job.expiresAt = until;
-  }
-
+  recordDelivery(entry: OutboxEntry, result: DeliveryOutcome, retentionMs: number): Promise<JobRecord | undefined>;
   /** The dead-letter list, by job id (oldest first). */
-  deadLetters(): DeadLetter[] {
-    return [...this.dbs.deadletters.getRange()].map((e) => e.value as DeadLetter);
-  }
-
+  deadLetters(): Promise<DeadLetter[]>;
   /**
-   * An operator's retry: moves dead letters of `jobId` (one `kind`, or all) back into the
-   * outbox, due now, as a new series of attempts (the retry horizon counts from now). Returns
-   * the kinds requeued; none when the job has no dead letter or is gone.
+   * An operator's retry: dead letters of `jobId` (one `kind`, or all) back into the outbox, due
+   * now, as a new series of attempts. Returns the kinds requeued.
    */
-  async redeliver(jobId: string, kind: DeliveryKind | undefined, retentionMs: number): Promise<DeliveryKind[]> {
-    return this.dbs.root.transaction(() => {
-      const job = this.job(jobId);
-      const kinds = (kind ? [kind] : (['webhook', 'storage'] as const)).filter((k) => this.dbs.deadletters.get([jobId, k] satisfies DeadLetterKey) !== undefined);
-      if (!job || kinds.length === 0) return [];
-      const now = Date.now();
-      const next: JobRecord = { ...job, deliveries: { ...job.deliveries }, updatedAt: now };
-      for (const k of kinds) {
-        this.dbs.deadletters.remove([jobId, k] satisfies DeadLetterKey);
-        this.dbs.outbox.put([now, jobId, k] satisfies OutboxKey, 0);
-        next.deliveries[k] = { state: 'pending', attempts: 0, since: now };
-      }
-      this.keep(next, now + retentionMs, retentionMs);
-      this.dbs.jobs.put(jobId, next);
-      return kinds;
-    });
-  }
-
+  redeliver(jobId: string, kind: DeliveryKind | undefined, retentionMs: number): Promise<DeliveryKind[]>;
+  /** Entries in the outbox: a gauge (cluster: refreshed every few seconds). */
+  pendingCount(): number;
 }

@@ -1,113 +1,67 @@
 /**
- * The embedded store: one LMDB environment in `GLEANER_DATA_DIR`, one named database per
- * record kind. Values are msgpack (lmdb-js's default encoding, backed by msgpackr).
- *
- * LMDB reads are memory-mapped and cheap (a few microseconds), and they see other processes'
- * commits (the offline `gleaner keys` CLI) at once — which is why auth reads keys from here on
- * every request instead of keeping a cache that a revoke in another process could not reach.
+ * The store: one interface per domain seam, and the factory that opens the implementation the
+ * configuration names. Today that is the embedded LMDB store (lmdb/); the cluster store
+ * (NATS JetStream) plugs in here when `GLEANER_CLUSTER` is set. README.md beside this file says
+ * who calls what and what each implementation guarantees; test/store-contract/ checks it.
  */
-import { mkdirSync } from 'node:fs';
-import { open, type Database, type Key, type RootDatabase } from 'lmdb';
-import { AccountStore } from './accounts.js';
-import { DeliveryStore } from './deliveries.js';
-import { JobStore } from './jobs.js';
-import { migrate, type Migration } from './migrations.js';
-import { QuotaStore } from './quotas.js';
-import { UsageLedger } from './usage.js';
+import type { Logger } from '../log.js';
+import type { AccountStore } from './accounts.js';
+import type { DeliveryStore } from './deliveries.js';
+import type { FeedEvents } from './feed.js';
+import type { JobStore, ResultWriter } from './jobs.js';
+import { LmdbStore, openLmdbResultWriter } from './lmdb/index.js';
+import type { QuotaStore } from './quotas.js';
+import type { UsageLedger } from './usage.js';
+import type { WorkQueue } from './work.js';
 
-export interface StoreDatabases {
-  root: RootDatabase;
-  /** Counters and flags: `seq:<name>` → number. */
-  meta: Database<unknown, string>;
-  accounts: Database<unknown, number>;
-  keys: Database<unknown, string>;
-  users: Database<unknown, string>;
-  jobs: Database<unknown, string>;
-  results: Database<unknown, string>;
-  /** [priority, jobId] → clientId */
-  queue: Database<unknown, Key>;
-  /** [dueAt, jobId, kind] → attempt */
-  outbox: Database<unknown, Key>;
-  /** [jobId, kind] → DeadLetter: deliveries that failed for good, until an operator retries them */
-  deadletters: Database<unknown, Key>;
-  /** [expiresAt, jobId] → null */
-  expiry: Database<unknown, Key>;
-  /** [clientId, day, product, source, parsed] → counters */
-  usage: Database<unknown, Key>;
-  /** clientId → quota (quotas.ts) */
-  quotas: Database<unknown, number>;
-  /** [clientId, day | month, 'pages' | 'rendered'] → charged pages (quotas.ts) */
-  totals: Database<unknown, Key>;
+/** A store format migration applied when the store opened (for the start log). */
+export interface MigrationInfo {
+  from: number;
+  to: number;
+  what: string;
 }
 
-/**
- * The LMDB environment in `dataDir`, with the options every opener must share (the service,
- * the CLI in another process, the farm's workers writing async results in other threads).
- */
-export function openRoot(dataDir: string): RootDatabase {
-  mkdirSync(dataDir, { recursive: true });
-  // noSync off: every commit is durable before its promise resolves (an accepted job must
-  // survive kill -9). Many small commits are batched by lmdb-js into one fsync.
-  return open({ path: dataDir, maxDbs: 32, mapSize: 2 ** 34, commitDelay: 0 });
-}
-
-export class Store {
-  readonly dbs: StoreDatabases;
+export interface Store {
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
+  /** How queued jobs reach this node's job runner. */
+  readonly work: WorkQueue;
   readonly deliveries: DeliveryStore;
   readonly usage: UsageLedger;
   readonly quotas: QuotaStore;
+  readonly feed: FeedEvents;
   /** Migrations this open applied (an upgrade from an older store format), for the start log. */
-  readonly migrated: readonly Migration[];
-  private closed = false;
-
-  private constructor(dbs: StoreDatabases, migrated: readonly Migration[]) {
-    this.dbs = dbs;
-    this.accounts = new AccountStore(dbs);
-    this.jobs = new JobStore(dbs);
-    this.deliveries = new DeliveryStore(dbs);
-    this.usage = new UsageLedger(dbs);
-    this.quotas = new QuotaStore(dbs);
-    this.migrated = migrated;
-  }
-
-  static open(dataDir: string): Store {
-    const root = openRoot(dataDir);
-    const dbs: StoreDatabases = {
-      root,
-      meta: root.openDB({ name: 'meta' }),
-      accounts: root.openDB({ name: 'accounts' }),
-      keys: root.openDB({ name: 'keys' }),
-      users: root.openDB({ name: 'users' }),
-      jobs: root.openDB({ name: 'jobs' }),
-      results: root.openDB({ name: 'results' }),
-      queue: root.openDB({ name: 'queue' }),
-      outbox: root.openDB({ name: 'outbox' }),
-      deadletters: root.openDB({ name: 'deadletters' }),
-      expiry: root.openDB({ name: 'expiry' }),
-      usage: root.openDB({ name: 'usage' }),
-      quotas: root.openDB({ name: 'quotas' }),
-      totals: root.openDB({ name: 'totals' }),
-    };
-    // A store of an older format is brought up to date before anything reads it (migrations.ts).
-    let migrated: Migration[];
-    try {
-      migrated = migrate(dbs);
-    } catch (err) {
-      root.close();
-      throw err;
-    }
-    return new Store(dbs, migrated);
-  }
-
-  get isOpen(): boolean {
-    return !this.closed;
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.dbs.root.close();
-  }
+  readonly migrated: readonly MigrationInfo[];
+  readonly isOpen: boolean;
+  /** Idempotent. Pending writes are durable before it resolves. */
+  close(): Promise<void>;
 }
+
+/** Where the store is: the part of Config a store is opened from. */
+export interface StoreLocation {
+  /** The embedded store's folder (`GLEANER_DATA_DIR`). */
+  dataDir: string;
+}
+
+export interface StoreOptions {
+  /** Where the feed reports a listener that threw. */
+  log?: Logger;
+}
+
+/**
+ * Opens the store the location names. Resolves once every synchronous read is served (the
+ * cluster store: its local replicas of accounts, keys, users, quotas and totals are primed).
+ */
+export async function openStore(location: StoreLocation, opts: StoreOptions = {}): Promise<Store> {
+  return LmdbStore.open(location.dataDir, opts);
+}
+
+/** The result writer of a worker thread (ScrapeTask.persist); one per thread. */
+export function openResultWriter(location: StoreLocation): ResultWriter {
+  return openLmdbResultWriter(location.dataDir);
+}
+
+/** The embedded store's format stamp (`gleaner doctor` reads it without migrating). */
+export { CURRENT_FORMAT, readStoreFormat, StoreFormatError } from './lmdb/migrations.js';
+
+export type { AccountStore, DeliveryStore, FeedEvents, JobStore, QuotaStore, ResultWriter, UsageLedger, WorkQueue };

@@ -1,17 +1,24 @@
 /**
- * Async jobs, their results, the durable queue and the delivery outbox.
+ * The jobs seam: async job records and their state machine, and their results (implemented by
+ * lmdb/jobs.ts).
  *
- * Invariants (each kept by doing the writes of one step in one LMDB transaction):
- * - A job is in `jobs` AND `queue` before its 202 leaves (`enqueue` resolves after commit).
- * - `finish` writes the result, sets the final status, removes the queue entry and adds the
- *   outbox entries together: a crash before it leaves the job queued (it runs again after
- *   restart); a crash after it leaves it done (it never runs twice, its result is written once).
- * - Outbox entries are taken, rescheduled and given up by `DeliveryStore` (deliveries.ts).
+ * State machine: `pending` → `running` (start; again on a redelivery after a node died) →
+ * `done` | `faulted` (finish). Every transition is compare-and-set against the stored state:
+ * of two writers, one wins and the other gets `undefined`, so every step is safe to repeat
+ * after a redelivery (a finished job is never run, finished or charged again).
+ *
+ * `finish` is the one operation that stores the final state, the result (unless the worker
+ * stored it already), the charge in the usage ledger and the outbox entries: LMDB does it in
+ * one transaction; the cluster store makes it idempotent keyed by the job id (the CAS on the
+ * job's state decides, the result and charge are keyed writes that a repeat overwrites with the
+ * same value).
+ *
+ * Job and result reads return promises (any node answers any job in cluster mode).
  */
 import type { WireError } from '../errors.js';
 import type { Mode } from '../registry/types.js';
 import type { PageResult, StoredMedia } from '../wire.js';
-import type { StoreDatabases } from './index.js';
+import type { UsageEntry } from './usage.js';
 
 export type JobStatus = 'pending' | 'running' | 'done' | 'faulted';
 export type DeliveryKind = 'webhook' | 'storage';
@@ -46,14 +53,14 @@ export interface JobRecord {
   createdAt: number;
   updatedAt: number;
   finishedAt?: number;
-  /** When the sweep removes the job (its key in the expiry index); later than `finishedAt + retention` while deliveries are owed. */
+  /** When the sweep removes the job; later than `finishedAt + retention` while deliveries are owed. */
   expiresAt?: number;
   /** Upstream status of the first page (spec 2.3 `status`) once done. */
   upstreamStatus?: number;
   error?: WireError;
   /** Runs started (`start`); a job started `GLEANER_JOB_MAX_STARTS` times without finishing is given up. */
   attempts: number;
-  /** Queue priority (lower runs first); part of the queue key. */
+  /** Queue priority (lower runs first). */
   priority: number;
   batchId?: string;
   deliveries: Partial<Record<DeliveryKind, DeliveryRecord>>;
@@ -65,6 +72,7 @@ export interface JobResult {
   results: PageResult[];
 }
 
+/** A delivery owed, as the outbox hands it out (deliveries.ts). */
 export interface OutboxEntry {
   jobId: string;
   kind: DeliveryKind;
@@ -72,113 +80,43 @@ export interface OutboxEntry {
   dueAt: number;
 }
 
-/** Queue keys order jobs by priority then id (ids sort by time). */
-type QueueKey = [number, string];
-export type OutboxKey = [number, string, DeliveryKind];
-export type ExpiryKey = [number, string];
-export type DeadLetterKey = [string, DeliveryKind];
+/** How a run ended. `results` undefined: the worker stored them already (ResultWriter). */
+export type JobOutcome = { ok: true; upstreamStatus: number; results: PageResult[] | undefined; media?: StoredMedia } | { ok: false; error: WireError };
 
-export class JobStore {
-  constructor(private readonly dbs: StoreDatabases) {}
-
-  /** Commits the jobs and their queue entries; resolves once durable. */
-  async enqueue(jobs: JobRecord[]): Promise<void> {
-    await this.dbs.root.transaction(() => {
-      for (const job of jobs) {
-        this.dbs.jobs.put(job.id, job);
-        this.dbs.queue.put([job.priority, job.id] satisfies QueueKey, job.clientId);
-      }
-    });
-  }
-
-  get(id: string): JobRecord | undefined {
-    return this.dbs.jobs.get(id) as JobRecord | undefined;
-  }
-
-  result(id: string): JobResult | undefined {
-    return this.dbs.results.get(id) as JobResult | undefined;
-  }
-
-  /** Every queued job id with its account, in queue order (startup recovery). */
-  queued(): Array<{ id: string; clientId: number }> {
-    return [...this.dbs.queue.getRange()].map((e) => ({ id: (e.key as QueueKey)[1], clientId: e.value as number }));
-  }
-
-  queueDepth(): number {
-    return this.dbs.queue.getCount();
-  }
-
+export interface JobStore {
   /**
-   * Counts a start and marks the job running, in one transaction. A job already started
-   * `maxStarts` times that never finished is not started again (`started: false`): each of
-   * those runs ended with the process (kill, crash), so the next may too. Undefined when the
-   * job is unknown or already final.
+   * Stores the jobs (`pending`) and queues them for the work queue (work.ts); resolves once
+   * durable (LMDB: committed; cluster: the stream acknowledged the publish, message id = job
+   * id, so a retried publish cannot duplicate). The 202 leaves after this.
    */
-  async start(id: string, maxStarts: number): Promise<{ job: JobRecord; started: boolean } | undefined> {
-    return this.dbs.root.transaction(() => {
-      const job = this.get(id);
-      if (!job || job.status === 'done' || job.status === 'faulted') return undefined;
-      if (job.attempts >= maxStarts) return { job, started: false };
-      const next: JobRecord = { ...job, status: 'running', attempts: job.attempts + 1, updatedAt: Date.now() };
-      this.dbs.jobs.put(id, next);
-      return { job: next, started: true };
-    });
-  }
-
+  enqueue(jobs: JobRecord[]): Promise<void>;
+  get(id: string): Promise<JobRecord | undefined>;
+  result(id: string): Promise<JobResult | undefined>;
   /**
-   * Final state, result, queue removal, expiry index and outbox entries in one transaction.
-   * Returns the job as stored, or undefined when it was already final (a duplicate run).
+   * CAS to `running`, counting a start. Undefined when the job is unknown or already final (a
+   * redelivery: acknowledge it without running). `started: false` when it was started
+   * `maxStarts` times without finishing (a poison job: finish it faulted, do not run it).
    */
-  async finish(
-    id: string,
-    outcome: { ok: true; upstreamStatus: number; results: PageResult[] | undefined; media?: StoredMedia } | { ok: false; error: WireError },
-    retentionMs: number,
-  ): Promise<JobRecord | undefined> {
-    return this.dbs.root.transaction(() => {
-      const job = this.get(id);
-      if (!job || job.status === 'done' || job.status === 'faulted') return undefined;
-      const now = Date.now();
-      const next: JobRecord = { ...job, status: outcome.ok ? 'done' : 'faulted', updatedAt: now, finishedAt: now, deliveries: { ...job.deliveries } };
-      if (outcome.ok) {
-        next.upstreamStatus = outcome.upstreamStatus;
-        if (outcome.results) this.dbs.results.put(id, { results: outcome.results } satisfies JobResult);
-      } else {
-        next.error = outcome.error;
-      }
-      for (const kind of deliveriesOf(next)) {
-        // A media download's file is in the bucket already: recorded, not queued.
-        const media = outcome.ok && kind === 'storage' ? outcome.media : undefined;
-        if (media) {
-          next.deliveries.storage = { state: 'delivered', attempts: media.attempts, deliveredAt: now, key: media.key, size: media.size, duration: media.duration };
-          continue;
-        }
-        next.deliveries[kind] = { state: 'pending', attempts: 0, since: now };
-        this.dbs.outbox.put([now, id, kind] satisfies OutboxKey, 0);
-      }
-      next.expiresAt = now + retentionMs;
-      this.dbs.jobs.put(id, next);
-      this.dbs.queue.remove([job.priority, id] satisfies QueueKey);
-      this.dbs.expiry.put([next.expiresAt, id] satisfies ExpiryKey, null);
-      return next;
-    });
-  }
+  start(id: string, maxStarts: number): Promise<{ job: JobRecord; started: boolean } | undefined>;
+  /**
+   * CAS to `done` | `faulted` with result, charge (done jobs only), outbox entries and expiry,
+   * as one operation. Returns the job as stored, or undefined when it was already final (a
+   * duplicate run: nothing is written, nothing charged).
+   */
+  finish(id: string, outcome: JobOutcome, retentionMs: number, charge?: UsageEntry): Promise<JobRecord | undefined>;
+  /** Deletes finished jobs (and results, dead letters) whose retention ended; returns how many. */
+  sweep(now: number): Promise<number>;
+  /** Jobs queued and not finished: a gauge (cluster: the work stream's count, refreshed every few seconds). */
+  queueDepth(): number;
+}
 
-  /** Deletes finished jobs whose retention ended; returns how many. */
-  async sweep(now: number): Promise<number> {
-    const expired = [...this.dbs.expiry.getKeys({ end: [now + 1] })] as ExpiryKey[];
-    if (expired.length === 0) return 0;
-    await this.dbs.root.transaction(() => {
-      for (const key of expired) {
-        this.dbs.expiry.remove(key);
-        this.dbs.jobs.remove(key[1]);
-        this.dbs.results.remove(key[1]);
-        // A dead letter cannot be redelivered without its job.
-        this.dbs.deadletters.remove([key[1], 'webhook'] satisfies DeadLetterKey);
-        this.dbs.deadletters.remove([key[1], 'storage'] satisfies DeadLetterKey);
-      }
-    });
-    return expired.length;
-  }
+/**
+ * The result side of `finish`, for workers that write results from their own threads
+ * (ScrapeTask.persist): a keyed write, repeated safely by a rerun. Opened with
+ * `openResultWriter` (index.ts) in the worker thread.
+ */
+export interface ResultWriter {
+  put(jobId: string, result: JobResult): Promise<void>;
 }
 
 /** The deliveries a finished job owes: a webhook when it has a callback, a bucket upload when done with storage. */

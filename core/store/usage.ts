@@ -1,14 +1,12 @@
 /**
- * The usage ledger: one counter row per (account, day, product, source, parsed), incremented
- * for every charged result of either API. `/v2/stats` reads and folds these rows (spec 2.6).
- * Faulted work is never recorded (spec 3: not charged).
+ * The usage seam: the ledger `/v2/stats` reads (spec 2.6), one counter row per (account, day,
+ * product, source, parsed), and the quota totals that move with it (quotas.ts). Implemented by
+ * lmdb/usage.ts. Faulted work is never recorded (spec 3: not charged).
  *
- * Rows are read-modify-written inside an LMDB transaction: lmdb-js runs transaction callbacks
- * one at a time in its write batch, so concurrent increments cannot lose updates.
+ * Async jobs are charged by `JobStore.finish` (exactly once per job, with its final state);
+ * sync requests by `record`. In both stores an increment is atomic with the totals it moves.
  */
 import type { Product } from '../registry/types.js';
-import type { StoreDatabases } from './index.js';
-import { addToTotals } from './quotas.js';
 
 /** `realtime` = sync (both APIs); `callback` = Web API async and Job API push-pull. */
 export type UsageMode = 'realtime' | 'callback' | 'superapi';
@@ -45,8 +43,20 @@ export interface UsageCounters {
   response_traffic: number;
 }
 
-/** [clientId, 'YYYY-MM-DD', product, source, parsed 0|1] */
-export type UsageKey = [number, string, Product, string, number];
+export interface UsageRow {
+  day: string;
+  product: Product;
+  source: string;
+  parsed: boolean;
+  counters: UsageCounters;
+}
+
+export interface UsageLedger {
+  /** Adds a charged result (sync requests; `results <= 0` records nothing). */
+  record(entry: UsageEntry): Promise<void>;
+  /** An account's rows between two days (inclusive, 'YYYY-MM-DD'), in key order. */
+  rows(clientId: number, from?: string, to?: string): Promise<UsageRow[]>;
+}
 
 export function emptyCounters(): UsageCounters {
   return {
@@ -69,51 +79,24 @@ export function addCounters(into: UsageCounters, from: UsageCounters): UsageCoun
   return into;
 }
 
+/** A ledger row with one entry added (every implementation counts the same way). */
+export function addEntry(row: UsageCounters, entry: UsageEntry): UsageCounters {
+  const n = entry.results;
+  const next = { ...emptyCounters(), ...row };
+  next.all_count += n;
+  if (entry.mode === 'callback') next.mode_callback_count += n;
+  else if (entry.mode === 'realtime') next.mode_realtime_count += n;
+  else next.mode_superapi_count += n;
+  if (entry.parsed) next.contenttype_parsed_count += n;
+  else next.contenttype_html_count += n;
+  if (entry.render) next.render_count += n;
+  if (entry.geo) next.geo_location_count += n;
+  next.response_time_ms_sum += entry.responseTimeMs * n;
+  next.request_traffic += entry.requestBytes;
+  next.response_traffic += entry.responseBytes;
+  return next;
+}
+
 export function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
-}
-
-export interface UsageRow {
-  day: string;
-  product: Product;
-  source: string;
-  parsed: boolean;
-  counters: UsageCounters;
-}
-
-export class UsageLedger {
-  constructor(private readonly dbs: StoreDatabases) {}
-
-  async record(entry: UsageEntry): Promise<void> {
-    if (entry.results <= 0) return;
-    const key: UsageKey = [entry.clientId, dayOf(entry.at), entry.product, entry.source, entry.parsed ? 1 : 0];
-    const n = entry.results;
-    await this.dbs.root.transaction(() => {
-      const row = { ...emptyCounters(), ...((this.dbs.usage.get(key) as UsageCounters | undefined) ?? {}) };
-      row.all_count += n;
-      if (entry.mode === 'callback') row.mode_callback_count += n;
-      else if (entry.mode === 'realtime') row.mode_realtime_count += n;
-      else row.mode_superapi_count += n;
-      if (entry.parsed) row.contenttype_parsed_count += n;
-      else row.contenttype_html_count += n;
-      if (entry.render) row.render_count += n;
-      if (entry.geo) row.geo_location_count += n;
-      row.response_time_ms_sum += entry.responseTimeMs * n;
-      row.request_traffic += entry.requestBytes;
-      row.response_traffic += entry.responseBytes;
-      this.dbs.usage.put(key, row);
-      // Quota totals move with the ledger, in the same transaction (quotas.ts).
-      addToTotals(this.dbs, entry.clientId, entry.at, n, entry.render);
-    });
-  }
-
-  /** An account's rows between two days (inclusive, 'YYYY-MM-DD'), in key order. */
-  rows(clientId: number, from = '0000-00-00', to = '9999-99-99'): UsageRow[] {
-    const out: UsageRow[] = [];
-    for (const { key, value } of this.dbs.usage.getRange({ start: [clientId, from], end: [clientId, `${to}\uffff`] })) {
-      const [, day, product, source, parsed] = key as UsageKey;
-      out.push({ day, product, source, parsed: parsed === 1, counters: value as UsageCounters });
-    }
-    return out;
-  }
 }

@@ -1,25 +1,29 @@
 /**
- * The job runner: feeds queued async jobs from the durable LMDB queue to the farm.
+ * The job runner: feeds queued async jobs from the store's work queue (core/store/work.ts) to
+ * the farm.
  *
  * - Bounded: at most `concurrency` jobs run at once.
  * - Fair between accounts: one in-memory FIFO per account, served round-robin, so one
  *   account's 10,000-job burst does not starve another's single job.
  * - Capped per route where asked (`routeCap`: the assistants, so a burst of questions does not
  *   get the farm's addresses blocked): a job whose route is at its cap waits, still queued in
- *   LMDB, in a FIFO of its route and starts when a job of that route finishes.
+ *   the store, in a FIFO of its route and starts when a job of that route finishes.
  * - Sync first: while the farm has queued work (sync requests waiting for a worker), no new
  *   async job is started.
- * - Crash-safe: the queue entry leaves LMDB only in the transaction that stores the result
- *   (JobStore.finish), so after kill -9 every pending or running job is loaded and run again,
- *   and a finished job is never finished twice.
- * - Poison jobs: every start is counted in LMDB before the run; a job started `maxStarts`
+ * - Crash-safe: a job is settled with the work queue only after JobStore.finish stored its
+ *   final state, result and charge (one operation), so after kill -9 every pending or running
+ *   job is handed over and run again, and a finished job is never finished or charged twice
+ *   (start and finish are compare-and-set: a redelivered final job is settled without a run).
+ * - Poison jobs: every start is counted in the store before the run; a job started `maxStarts`
  *   times without finishing (each run ended with the process) is not run again but finished
  *   `faulted` with INTERNAL_ERROR (not charged) and logged with its id.
  */
-import type { EventBus } from '../../core/events.js';
 import { GleanerError, toWireError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
+import type { FeedEvents } from '../../core/store/feed.js';
 import type { JobRecord, JobStore } from '../../core/store/jobs.js';
+import type { UsageEntry } from '../../core/store/usage.js';
+import type { WorkConsumer, WorkItem, WorkQueue } from '../../core/store/work.js';
 import type { ScrapeOutcome, ScrapeTask, Usage } from '../../core/wire.js';
 
 /** What the job runner needs of the farm (the Farm satisfies it). */
@@ -30,8 +34,10 @@ export interface TaskRunner {
 
 export interface JobRunnerOptions {
   jobs: JobStore;
+  /** Where the jobs to run come from. */
+  queue: WorkQueue;
   runner: TaskRunner;
-  events: EventBus;
+  events: FeedEvents;
   log: Logger;
   concurrency: number;
   /** Deadline of one job run (ms). */
@@ -41,15 +47,17 @@ export interface JobRunnerOptions {
   routeCap?: (routeId: string) => number;
   /** Starts after which a job that never finished is given up (default 3). */
   maxStarts?: number;
-  /** Called after a job is finished, with its usage when it succeeded (ledger, outbox wake-up). */
+  /** The ledger entry of a done job's usage, charged by JobStore.finish with its final state; undefined: not charged. */
+  chargeOf?: (job: JobRecord, usage: Usage) => UsageEntry | undefined;
+  /** Called after a job is finished, with its usage when it succeeded (metrics, outbox wake-up). */
   onFinished?: (job: JobRecord, usage: Usage | undefined) => void;
 }
 
 /** A queued job and its route (for the per-route cap). */
-interface Queued {
-  id: string;
-  routeId: string;
-}
+type Queued = Pick<WorkItem, 'id' | 'routeId'>;
+
+/** How often a running job's claim is renewed (well inside JetStream's AckWait). */
+const PROGRESS_MS = 10_000;
 
 export class JobRunner {
   /** Wakes everyone waiting in close(): only once nothing is in flight. */
@@ -64,24 +72,25 @@ export class JobRunner {
   private readonly runningByRoute = new Map<string, number>();
   private readonly rotation: number[] = [];
   private readonly running = new Map<string, AbortController>();
+  /** Ids handed over and not yet settled: a job handed over twice (a redelivery) is held once. */
+  private readonly known = new Set<string>();
+  private consumer: WorkConsumer | undefined;
   private readonly idle = new Set<() => void>();
   private stopped = false;
   private waitingForSync: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly opts: JobRunnerOptions) {}
 
-  /** Loads every queued job (including those running when the process died) and starts. */
+  /** Consumes the work queue (first the jobs queued or running when the process died); returns how many those were. */
   start(): number {
-    const queued = this.opts.jobs.queued();
-    for (const { id, clientId } of queued) this.push(clientId, { id, routeId: this.opts.jobs.get(id)?.routeId ?? '' });
-    this.pump();
-    return queued.length;
-  }
-
-  /** Jobs must already be committed (JobStore.enqueue) before they are handed over. */
-  accept(jobs: readonly JobRecord[]): void {
-    for (const job of jobs) this.push(job.clientId, { id: job.id, routeId: job.routeId });
-    this.pump();
+    this.consumer = this.opts.queue.consume({
+      deliver: (items) => {
+        for (const item of items) if (!this.known.has(item.id)) this.push(item.clientId, item);
+        this.pump();
+      },
+      room: () => Math.max(0, this.opts.concurrency - this.known.size),
+    });
+    return this.consumer.recovered;
   }
 
   stats(): { running: number; waiting: number } {
@@ -95,17 +104,27 @@ export class JobRunner {
   async close(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.waitingForSync);
+    this.consumer?.stop();
     while (this.running.size > 0) await new Promise<void>((r) => this.idle.add(r));
+    this.releaseHeld();
   }
 
-  /** Aborts running jobs; they stay queued in LMDB and run again after a restart. */
+  /** Aborts running jobs; they stay queued in the store and run again after a restart. */
   destroy(): void {
     this.stopped = true;
     clearTimeout(this.waitingForSync);
+    this.consumer?.stop();
     for (const controller of this.running.values()) controller.abort();
+    this.releaseHeld();
+  }
+
+  /** Jobs held but not started are given back to the queue. */
+  private releaseHeld(): void {
+    for (const id of this.known) if (!this.running.has(id)) this.consumer?.release(id);
   }
 
   private push(clientId: number, job: Queued): void {
+    this.known.add(job.id);
     let q = this.perAccount.get(clientId);
     if (!q) {
       this.perAccount.set(clientId, (q = []));
@@ -164,9 +183,13 @@ export class JobRunner {
       this.running.set(id, controller);
       this.runningByRoute.set(routeId, (this.runningByRoute.get(routeId) ?? 0) + 1);
       this.runOne(id, controller.signal)
-        .catch((err: unknown) => this.opts.log.error({ err, job_id: id }, 'job runner failed to record a job'))
+        .then(
+          (settled) => settled && this.consumer?.settle(id),
+          (err: unknown) => this.opts.log.error({ err, job_id: id }, 'job runner failed to record a job'),
+        )
         .finally(() => {
           this.running.delete(id);
+          this.known.delete(id);
           this.runningByRoute.set(routeId, (this.runningByRoute.get(routeId) ?? 1) - 1);
           if (this.running.size === 0) this.settleIdle();
           this.pump();
@@ -174,11 +197,12 @@ export class JobRunner {
     }
   }
 
-  private async runOne(id: string, signal: AbortSignal): Promise<void> {
+  /** Runs one job; true when its final state is stored (or was already) and the queue may forget it. */
+  private async runOne(id: string, signal: AbortSignal): Promise<boolean> {
     const maxStarts = Math.max(1, this.opts.maxStarts ?? 3);
     const start = await this.opts.jobs.start(id, maxStarts);
-    if (!start) return; // already final (a duplicate queue entry) or swept
-    if (!start.started) return this.giveUp(start.job, maxStarts);
+    if (!start) return true; // already final (a duplicate queue entry, a redelivery) or swept
+    if (!start.started) return this.giveUp(start.job, maxStarts).then(() => true);
     const { job } = start;
     const { events } = this.opts;
     events.publish({ type: 'started', jobId: id, clientId: job.clientId, routeId: job.routeId, at: Date.now(), ...(job.batchId ? { batchId: job.batchId } : {}) });
@@ -186,15 +210,24 @@ export class JobRunner {
     const task: ScrapeTask = { id, routeId: job.routeId, params: job.params, accountId: job.clientId, deadline: Date.now() + this.opts.jobTimeoutMs, persist: true };
     let finished: JobRecord | undefined;
     let usage: Usage | undefined;
+    // The queue keeps the job claimed while it runs (JetStream: AckWait is extended).
+    const progress = setInterval(() => this.consumer?.progress(id), PROGRESS_MS).unref();
     try {
       const outcome = await this.opts.runner.run(task, signal);
       usage = outcome.usage;
-      finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.stored ? undefined : outcome.results, ...(outcome.media ? { media: outcome.media } : {}) }, this.opts.retentionMs);
+      const charge = this.opts.chargeOf?.(job, usage);
+      finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.stored ? undefined : outcome.results, ...(outcome.media ? { media: outcome.media } : {}) }, this.opts.retentionMs, charge);
     } catch (err) {
-      if (signal.aborted && this.stopped) return; // destroyed: stays queued for the next start
+      if (signal.aborted && this.stopped) {
+        this.consumer?.release(id);
+        return false; // destroyed: stays queued for the next start
+      }
       finished = await this.opts.jobs.finish(id, { ok: false, error: toWireError(err) }, this.opts.retentionMs);
+    } finally {
+      clearInterval(progress);
     }
     this.announce(finished, usage);
+    return true;
   }
 
   /** A poison job: started `maxStarts` times, never finished. Faulted without another run. */

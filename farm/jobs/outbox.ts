@@ -1,6 +1,7 @@
 /**
- * The delivery outbox runner: takes due entries from the durable LMDB outbox, performs the
- * webhook POST or bucket upload, and records the outcome on the job in one transaction.
+ * The delivery outbox runner: takes due entries from the store's durable outbox
+ * (core/store/deliveries.ts), performs the webhook POST or bucket upload, and records the
+ * outcome on the job.
  *
  * - At least once: an entry leaves the outbox only after its attempt is recorded, so a crash
  *   mid-delivery repeats that delivery after restart (receivers dedupe on `Gleaner-Delivery`).
@@ -13,18 +14,18 @@
  * - Bounded: at most `concurrency` deliveries in flight; each attempt has a deadline.
  * Payloads are rendered by the front door that created the job (Web API or Job API shapes).
  */
-import type { EventBus } from '../../core/events.js';
 import type { Logger } from '../../core/log.js';
 import type { Account } from '../../core/store/accounts.js';
 import type { DeliveryStore } from '../../core/store/deliveries.js';
+import type { FeedEvents } from '../../core/store/feed.js';
 import type { JobRecord, JobStore, OutboxEntry } from '../../core/store/jobs.js';
 import { credentialsFor, decideRetry, isStorageType, postWebhook, uploadResult, type AttemptResult, type DeliveryConfig, type RetryPolicy } from '../delivery/index.js';
 
 export interface DeliveryPayloads {
   /** The webhook body for a finished job. */
   webhook(job: JobRecord): string;
-  /** The object written to the bucket for a done job. */
-  storage(job: JobRecord): string;
+  /** The object written to the bucket for a done job (it reads the job's result). */
+  storage(job: JobRecord): Promise<string>;
 }
 
 export interface OutboxOptions {
@@ -33,7 +34,7 @@ export interface OutboxOptions {
   /** How long a finished job is kept; a job owed a delivery is kept this long past its next attempt. */
   retentionMs: number;
   accounts: { getAccount(clientId: number): Account | undefined };
-  events: EventBus;
+  events: FeedEvents;
   log: Logger;
   payloads: DeliveryPayloads;
   delivery: DeliveryConfig;
@@ -53,6 +54,9 @@ export class Outbox {
   }
 
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** A tick is reading the outbox; a wake meanwhile asks for one more tick after it. */
+  private ticking = false;
+  private again = false;
   private readonly inFlight = new Map<string, AbortController>();
   private stopped = false;
   private readonly idle = new Set<() => void>();
@@ -89,9 +93,28 @@ export class Outbox {
 
   private tick(): void {
     if (this.stopped) return;
+    // Reads of the outbox are async: one tick at a time, so two cannot start the same entry
+    // or leave two timers behind.
+    if (this.ticking) {
+      this.again = true;
+      return;
+    }
+    this.ticking = true;
+    this.again = false;
+    this.takeDue()
+      .catch((err: unknown) => this.opts.log.error({ err }, 'outbox failed to read due deliveries'))
+      .finally(() => {
+        this.ticking = false;
+        if (this.again) this.wake();
+      });
+  }
+
+  private async takeDue(): Promise<void> {
     const limit = (this.opts.concurrency ?? 8) - this.inFlight.size;
     if (limit > 0) {
-      for (const entry of this.opts.deliveries.dueDeliveries(Date.now(), limit + this.inFlight.size)) {
+      const due = await this.opts.deliveries.dueDeliveries(Date.now(), limit + this.inFlight.size);
+      if (this.stopped) return;
+      for (const entry of due) {
         const key = `${entry.jobId}:${entry.kind}`;
         if (this.inFlight.has(key) || this.inFlight.size >= (this.opts.concurrency ?? 8)) continue;
         const controller = new AbortController();
@@ -105,9 +128,11 @@ export class Outbox {
           });
       }
     }
-    if (this.inFlight.size === 0) {
-      const next = this.opts.deliveries.nextDeliveryDue();
+    if (this.inFlight.size === 0 && !this.again) {
+      const next = await this.opts.deliveries.nextDeliveryDue();
+      if (this.stopped) return;
       const poll = this.opts.pollMs ?? 5000;
+      clearTimeout(this.timer);
       this.timer = setTimeout(() => this.tick(), Math.max(0, Math.min(next === undefined ? poll : next - Date.now(), poll)));
       this.timer.unref();
     }
@@ -115,7 +140,7 @@ export class Outbox {
 
   private async attempt(entry: OutboxEntry, signal: AbortSignal): Promise<void> {
     const { jobs, deliveries, log, events, retentionMs } = this.opts;
-    const job = jobs.get(entry.jobId);
+    const job = await jobs.get(entry.jobId);
     if (!job) return void (await deliveries.recordDelivery(entry, { state: 'failed', error: 'job expired' }, retentionMs));
     const timeoutMs = this.opts.attemptTimeoutMs ?? 30_000;
     let result: AttemptResult;
@@ -131,7 +156,7 @@ export class Outbox {
     } else {
       const storage = job.params.storage as { type: string; url: string };
       const creds = isStorageType(storage.type) ? credentialsFor(this.opts.delivery, storage.type) : undefined;
-      result = await uploadResult(storage, this.opts.payloads.storage(job), creds, { jobId: job.id, signal, timeoutMs, allowPrivate: this.opts.allowPrivate });
+      result = await uploadResult(storage, await this.opts.payloads.storage(job), creds, { jobId: job.id, signal, timeoutMs, allowPrivate: this.opts.allowPrivate });
     }
     if (signal.aborted && this.stopped) return; // destroyed: the entry stays for the next start
     const attempts = entry.attempt + 1;

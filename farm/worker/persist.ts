@@ -6,23 +6,18 @@
  * (JobStore.finish), after this write: a crash in between reruns the job, whose run
  * overwrites the same key; a result whose job then fails is removed with the job.
  *
- * One LMDB environment handle per thread, opened on the first persisted task with the
- * service's options (core/store/index.ts openRoot); lmdb-js shares the environment between
- * the threads of a process and serialises their writes.
+ * One result writer per thread (core/store/index.ts openResultWriter), opened on the first
+ * persisted task with the service's store location.
  */
-import type { Database, RootDatabase } from 'lmdb';
-import { openRoot } from '../../core/store/index.js';
-import type { JobResult } from '../../core/store/jobs.js';
+import { openResultWriter, type StoreLocation } from '../../core/store/index.js';
+import type { ResultWriter } from '../../core/store/jobs.js';
 import type { ScrapeOutcome } from '../../core/wire.js';
 
-let store: { root: RootDatabase; results: Database<unknown, string> } | undefined;
+let writer: ResultWriter | undefined;
 
-export async function persistResults(dataDir: string, id: string, outcome: ScrapeOutcome): Promise<ScrapeOutcome> {
-  if (!store) {
-    const root = openRoot(dataDir);
-    store = { root, results: root.openDB({ name: 'results' }) };
-  }
-  await store.results.put(id, { results: outcome.results } satisfies JobResult);
+export async function persistResults(location: StoreLocation, id: string, outcome: ScrapeOutcome): Promise<ScrapeOutcome> {
+  writer ??= openResultWriter(location);
+  await writer.put(id, { results: outcome.results });
   // Everything but the results goes back (a media download's object among it).
   return { ...outcome, results: [], stored: true };
 }

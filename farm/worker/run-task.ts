@@ -29,7 +29,7 @@ export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskRep
   const unwatch = env.cancels.watch(msg.seq, () => abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.')));
   env.slot.add(F_TASKS, 1);
   // Async jobs: the results go to the store from here, not back to the main thread (persist.ts).
-  const work = execute(msg, env, abort).then((o) => (task.persist ? persistResults(env.setup.config.dataDir, task.id, o) : o));
+  const work = execute(msg, env, abort).then((o) => (task.persist ? persistResults(env.setup.config, task.id, o) : o));
   try {
     // On abort, the reply waits for the work's cleanup (page close) at most CLEANUP_GRACE_MS.
     const aborted = new Promise<void>((resolve) => abort.onAbort(resolve)).then(() =>

@@ -7,7 +7,6 @@
  * the time actually covered). History is one point per minute for the last hour, oldest first.
  */
 import { treeRss } from '../../farm/index.js';
-import { dayOf } from '../../core/store/usage.js';
 import type { Account } from '../../core/store/accounts.js';
 import type { Family } from '../../core/registry/index.js';
 import type { Services } from '../context.js';
@@ -74,14 +73,9 @@ function memory(svc: Services): StatusDocument['memory'] {
 }
 
 function accountUsage(svc: Services, account: Account, now: number): AccountUsage {
-  const today = dayOf(now);
-  const monthStart = `${today.slice(0, 8)}01`;
-  let day = 0;
-  let month = 0;
-  for (const row of svc.store.usage.rows(account.clientId, monthStart, today)) {
-    month += row.counters.all_count;
-    if (row.day === today) day += row.counters.all_count;
-  }
+  // The quota totals count exactly the ledger's charged pages, and are read synchronously.
+  const totals = svc.store.quotas.usageOf(account.clientId, now);
+  const [day, month] = [totals.pages_day, totals.pages_month];
   return { client_id: account.clientId, name: account.name, admin: account.admin, usage: { today: day, month }, quota: accountQuota(svc, account) };
 }
 
@@ -159,7 +153,7 @@ export function statusDocument(svc: Services): StatusDocument {
     pages: { per_second: perSecond, last_hour: pagesHour },
     latency_ms: { sync: percentiles(slots.map((s) => s.syncLatency)), jobs: percentiles(slots.map((s) => s.jobLatency)) },
     errors: [...errors].map(([title, count]) => ({ title, count })).sort((a, b) => b.count - a.count || a.title.localeCompare(b.title)),
-    outbox: { pending: svc.store.dbs.outbox.getCount(), failed_last_hour: deliveryFailed },
+    outbox: { pending: svc.store.deliveries.pendingCount(), failed_last_hour: deliveryFailed },
     memory: memory(svc),
     accounts: svc.store.accounts.listAccounts().map((a) => accountUsage(svc, a, now)),
     recent_jobs: activity.recentJobs(),

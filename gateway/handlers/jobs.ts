@@ -55,13 +55,11 @@ function requireMediaTools(svc: Services, jobs: readonly JobRecord[]): void {
   throw new GleanerError('FFMPEG_NOT_AVAILABLE', `Media downloads need ffmpeg and ffprobe on the server: ${ffmpeg.reason}.`);
 }
 
-/** Commits, hands to the dispatcher and announces; resolves once durable. */
+/** Commits (the store's work queue hands the jobs to a runner) and announces; resolves once durable. */
 export async function acceptJobs(svc: Services, jobs: JobRecord[]): Promise<void> {
-  const runner = svc.jobs;
-  if (!runner) throw new GleanerError('SERVICE_UNAVAILABLE');
+  if (!svc.jobs) throw new GleanerError('SERVICE_UNAVAILABLE');
   requireMediaTools(svc, jobs);
   await svc.store.jobs.enqueue(jobs);
-  runner.accept(jobs);
   for (const job of jobs) {
     svc.events.publish({ type: 'accepted', jobId: job.id, clientId: job.clientId, routeId: job.routeId, at: job.createdAt, ...(job.batchId ? { batchId: job.batchId } : {}) });
   }
@@ -102,7 +100,7 @@ export const submitBatch: Handler = async (ctx, svc) => {
 };
 
 /** The Web API collection body of a job (also the webhook's `results` document). */
-export function collectionBody(svc: Services, job: JobRecord): Record<string, unknown> {
+export async function collectionBody(svc: Services, job: JobRecord): Promise<Record<string, unknown>> {
   const metadata: Record<string, unknown> = {
     request_id: job.id,
     timestamp: unixSeconds(job.createdAt),
@@ -111,7 +109,7 @@ export function collectionBody(svc: Services, job: JobRecord): Record<string, un
   };
   const deliveries = Object.keys(job.deliveries).length > 0 ? { deliveries: job.deliveries } : {};
   if (job.status === 'done') {
-    const stored = svc.store.jobs.result(job.id);
+    const stored = await svc.store.jobs.result(job.id);
     return { status: 'done', status_code: job.upstreamStatus, results: stored?.results ?? [], params: job.params, metadata, ...deliveries };
   }
   if (job.status === 'faulted' && job.error) {
@@ -128,12 +126,12 @@ export function collectionBody(svc: Services, job: JobRecord): Record<string, un
   return { status: 'pending', results: [], params: job.params, metadata };
 }
 
-export const jobGet: Handler = (ctx, svc) => {
+export const jobGet: Handler = async (ctx, svc) => {
   const id = ctx.param ?? '';
-  const job = isId(id) ? svc.store.jobs.get(id) : undefined;
+  const job = isId(id) ? await svc.store.jobs.get(id) : undefined;
   // Another account's job is indistinguishable from an unknown one.
   if (!job || job.clientId !== ctx.account!.clientId || job.api !== 'web') {
     throw new GleanerError('NOT_FOUND', `No job ${id} (unknown, expired, or not this account's).`);
   }
-  ctx.reply.json(200, collectionBody(svc, job));
+  ctx.reply.json(200, await collectionBody(svc, job));
 };

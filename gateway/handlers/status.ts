@@ -14,9 +14,9 @@ export const status: Handler = (ctx, svc) => {
   ctx.reply.json(200, statusDocument(svc), { 'cache-control': 'no-store' });
 };
 
-export const statusJob: Handler = (ctx, svc) => {
+export const statusJob: Handler = async (ctx, svc) => {
   const id = ctx.param ?? '';
-  const job = isId(id) ? svc.store.jobs.get(id) : undefined;
+  const job = isId(id) ? await svc.store.jobs.get(id) : undefined;
   if (!job) throw new GleanerError('NOT_FOUND', `No job ${id} (unknown or expired).`);
   ctx.reply.json(200, {
     job: {
@@ -34,7 +34,7 @@ export const statusJob: Handler = (ctx, svc) => {
       deliveries: job.deliveries,
       error: job.error ? { code: job.error.code, message: job.error.code === 'INTERNAL_ERROR' ? 'internal error' : job.error.message } : null,
     },
-    collection: collectionBody(svc, job),
+    collection: await collectionBody(svc, job),
   });
 };
 

@@ -123,30 +123,30 @@ export async function submitBatch(ctx: JobApiCtx, svc: Services): Promise<void> 
   ctx.reply.json(200, { queries: jobs.map((job) => jobObject(job, ctx.dataUrl)) });
 }
 
-function ownJob(ctx: JobApiCtx, svc: Services): JobRecord {
+async function ownJob(ctx: JobApiCtx, svc: Services): Promise<JobRecord> {
   const id = ctx.param ?? '';
-  const job = isId(id) ? svc.store.jobs.get(id) : undefined;
+  const job = isId(id) ? await svc.store.jobs.get(id) : undefined;
   if (!job || job.api !== 'job' || job.clientId !== ctx.account.clientId) throw new GleanerError('NOT_FOUND', `No job ${id}.`);
   return job;
 }
 
-export function status(ctx: JobApiCtx, svc: Services): void {
-  ctx.reply.json(200, jobObject(ownJob(ctx, svc), ctx.dataUrl));
+export async function status(ctx: JobApiCtx, svc: Services): Promise<void> {
+  ctx.reply.json(200, jobObject(await ownJob(ctx, svc), ctx.dataUrl));
 }
 
-export function results(ctx: JobApiCtx, svc: Services): void {
-  const job = ownJob(ctx, svc);
+export async function results(ctx: JobApiCtx, svc: Services): Promise<void> {
+  const job = await ownJob(ctx, svc);
   if (job.status !== 'done') {
     throw new GleanerError('NOT_FOUND', `Job ${job.id} has no results: its status is ${job.status === 'running' ? 'pending' : job.status}.`);
   }
-  const stored = svc.store.jobs.result(job.id);
+  const stored = await svc.store.jobs.result(job.id);
   ctx.reply.json(200, { results: resultEntries(job.id, stored?.results ?? [], job.createdAt, job.finishedAt ?? job.updatedAt, job.extra?.content_encoding === 'base64') });
 }
 
-export function stats(ctx: JobApiCtx, svc: Services): void {
+export async function stats(ctx: JobApiCtx, svc: Services): Promise<void> {
   const query = parseStatsQuery(ctx.query, (s) => routeOfSource(s) !== undefined);
   // Usage against quota beside the ledger's counts (null when the account has no quota).
-  ctx.reply.json(200, { ...statsDocument(svc.store.usage, ctx.account.clientId, query), quota: quotaReport(svc.store, svc.quota, ctx.account.clientId) });
+  ctx.reply.json(200, { ...(await statsDocument(svc.store.usage, ctx.account.clientId, query)), quota: quotaReport(svc.store, svc.quota, ctx.account.clientId) });
 }
 
 /** The callback body of a Job API job: the job object with `_links` (spec 6.1). */

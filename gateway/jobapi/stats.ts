@@ -80,10 +80,8 @@ function fold(rows: readonly UsageRow[]): Record<string, unknown>[] {
     }));
 }
 
-export function statsDocument(ledger: UsageLedger, clientId: number, query: StatsQuery): Record<string, unknown> {
-  const rows = ledger
-    .rows(clientId, query.date_from ?? undefined, query.date_to ?? undefined)
-    .filter((r) => (query.source === null || r.source === query.source) && (query.product === null || r.product === query.product));
+export async function statsDocument(ledger: UsageLedger, clientId: number, query: StatsQuery): Promise<Record<string, unknown>> {
+  const rows = (await ledger.rows(clientId, query.date_from ?? undefined, query.date_to ?? undefined)).filter((r) => (query.source === null || r.source === query.source) && (query.product === null || r.product === query.product));
   const data: Record<string, unknown> = { products: fold(rows) };
   if (query.group_by) {
     const width = GROUPS[query.group_by];

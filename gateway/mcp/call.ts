@@ -147,16 +147,17 @@ async function viaJob(routeId: string, params: Record<string, unknown>, cc: Call
       reject(cc.signal.reason);
     };
     const settle = (): void => {
-      const record = svc.store.jobs.get(jobId);
-      if (!record || (record.status !== 'done' && record.status !== 'faulted')) return;
-      stop();
-      cc.signal.removeEventListener('abort', onAbort);
-      resolve(record);
+      svc.store.jobs.get(jobId).then((record) => {
+        if (!record || (record.status !== 'done' && record.status !== 'faulted')) return;
+        stop();
+        cc.signal.removeEventListener('abort', onAbort);
+        resolve(record);
+      }, reject);
     };
     cc.signal.addEventListener('abort', onAbort, { once: true });
     settle();
   });
-  const body = collectionBody(svc, job);
+  const body = await collectionBody(svc, job);
   if (job.status === 'faulted' && job.error) return refusal(job.error, job.id);
   return scrapeResult({ status: body.status_code, results: body.results as PageResult[], params: body.params, metadata: body.metadata });
 }

@@ -15,9 +15,9 @@ export function task(params: Record<string, unknown>, opts: { routeId?: string; 
 }
 
 /** Resolves once `check` is true (polled every 20 ms), or rejects after `ms`. */
-export async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > until) throw new Error('waitFor: condition not met in time');
     await new Promise((r) => setTimeout(r, 20));
   }

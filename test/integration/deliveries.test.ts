@@ -47,18 +47,18 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-async function until<T>(get: () => T | undefined, ms = 15_000): Promise<T> {
+async function until<T>(get: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const v = get();
+    const v = await get();
     if (v !== undefined) return v;
     if (Date.now() > end) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 20));
   }
 }
 
-const delivery = (id: string, kind: 'webhook' | 'storage', state: string) => () => {
-  const d = gw.server.store.jobs.get(id)?.deliveries[kind];
+const delivery = (id: string, kind: 'webhook' | 'storage', state: string) => async () => {
+  const d = (await gw.server.store.jobs.get(id))?.deliveries[kind];
   return d?.state === state ? d : undefined;
 };
 
@@ -74,7 +74,7 @@ describe('webhooks', () => {
     const id = a.body.metadata.request_id;
     const d = await until(delivery(id, 'webhook', 'delivered'));
     expect([d.attempts, d.lastError]).toEqual([13, undefined]);
-    expect(gw.server.store.deliveries.deadLetters().filter((l) => l.jobId === id)).toEqual([]);
+    expect((await gw.server.store.deliveries.deadLetters()).filter((l) => l.jobId === id)).toEqual([]);
   });
 
   test('down past the horizon: failed, kept as a dead letter, listed by the CLI and redelivered by it', async () => {
@@ -82,7 +82,7 @@ describe('webhooks', () => {
     const a = await postJson(gw, '/v1/async/scrape', { url: `${sim.origin}/static?hook=dead`, callback_url: hooks.url });
     const id: string = a.body.metadata.request_id;
     const failed = await until(delivery(id, 'webhook', 'failed'));
-    const job = gw.server.store.jobs.get(id)!;
+    const job = (await gw.server.store.jobs.get(id))!;
     // The last attempt is placed at the horizon at the latest, then the delivery is given up.
     expect(failed.lastError).toMatch(/^gave up after \d+ attempts over 3 s \(retry horizon 3 s\); last error: webhook receiver answered HTTP 503/);
     expect(failed.attempts).toBeGreaterThan(8);
@@ -117,7 +117,7 @@ describe('buckets', () => {
     const id: string = a.body.metadata.request_id;
     const failed = await until(delivery(id, 'storage', 'failed'));
     expect([failed.attempts, failed.lastError]).toEqual([1, expect.stringContaining('403')]);
-    expect(gw.server.store.deliveries.deadLetters().map((l) => [l.jobId, l.kind]).filter(([j]) => j === id)).toEqual([[id, 'storage']]);
+    expect((await gw.server.store.deliveries.deadLetters()).map((l) => [l.jobId, l.kind]).filter(([j]) => j === id)).toEqual([[id, 'storage']]);
 
     const retried = cli('deliveries', 'retry', '--all');
     expect(retried.stdout).toContain(`requeued ${id}:storage\n`);

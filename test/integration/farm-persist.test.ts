@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadConfig } from '../../core/config.js';
-import { Store } from '../../core/store/index.js';
+import { openStore, type Store } from '../../core/store/index.js';
 import { createFarm, type Farm } from '../../farm/index.js';
 import { task } from '../helpers/farm.js';
 import { STATIC_HTML } from '../sites/generic.js';
@@ -22,7 +22,7 @@ let dataDir: string;
 beforeAll(async () => {
   sim = await startSimulator();
   dataDir = mkdtempSync(join(tmpdir(), 'gleaner-persist-'));
-  store = Store.open(dataDir);
+  store = await openStore({ dataDir });
   farm = await createFarm({ config: loadConfig({}, { allowPrivate: true, workers: 1, dataDir }) });
 });
 afterAll(async () => {
@@ -36,12 +36,12 @@ test('a persisted task leaves its results in the store and replies without them'
   const t = { ...task({ url: `${sim.origin}/static`, output: ['html', 'markdown'] }), persist: true };
   const out = await farm.run(t);
   expect([out.status, out.results, out.stored, out.usage.pages]).toEqual([200, [], true, 1]);
-  const stored = store.jobs.result(t.id)!;
+  const stored = (await store.jobs.result(t.id))!;
   expect(stored.results.map((r) => [r.html, r.markdown?.split('\n')[0], r.metadata.status_code])).toEqual([[STATIC_HTML, '# Static heading', 200]]);
 });
 
 test('a task that is not persisted replies with its results and writes nothing', async () => {
   const t = task({ url: `${sim.origin}/static` });
   const out = await farm.run(t);
-  expect([out.results[0]!.html, out.stored, store.jobs.result(t.id)]).toEqual([STATIC_HTML, undefined, undefined]);
+  expect([out.results[0]!.html, out.stored, await store.jobs.result(t.id)]).toEqual([STATIC_HTML, undefined, undefined]);
 });

@@ -174,7 +174,7 @@ describe('push-pull', () => {
     expect(accepted.body.queries).toHaveLength(5000);
     expect(accepted.body.queries[4999].url).toBe(urls[4999]);
     expect(new Set(accepted.body.queries.map((q: any) => q.id)).size).toBe(5000);
-    expect(gw.server.store.jobs.get(accepted.body.queries[4999].id)?.status).toMatch(/^(pending|running|done)$/);
+    expect((await gw.server.store.jobs.get(accepted.body.queries[4999].id))?.status).toMatch(/^(pending|running|done)$/);
   }, 60_000);
 
   test('callback: one POST per job with the job object (status done, _links)', async () => {

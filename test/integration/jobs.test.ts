@@ -48,10 +48,10 @@ async function waitDone(id: string, g: TestGateway = gw): Promise<any> {
   throw new Error(`job ${id} still pending`);
 }
 
-async function waitFor<T>(get: () => T | undefined, ms = 10_000): Promise<T> {
+async function waitFor<T>(get: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
-    const v = get();
+    const v = await get();
     if (v !== undefined) return v;
     if (Date.now() > until) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 20));
@@ -67,7 +67,7 @@ describe('async jobs', () => {
     expect(a.body).toEqual({ status: 'pending', params, metadata: { timestamp: expect.any(Number), request_id: expect.stringMatching(/^\d{19}$/) } });
     const id = a.body.metadata.request_id;
     // Durable before the 202: the record is already in LMDB.
-    expect(gw.server.store.jobs.get(id)?.params).toEqual(params);
+    expect((await gw.server.store.jobs.get(id))?.params).toEqual(params);
 
     const done = await waitDone(id);
     const sync = await postJson(gw, '/v1/scrape', { url, output: ['markdown'] });
@@ -118,11 +118,11 @@ describe('deliveries', () => {
     const last = received[before + 2];
     const body = JSON.parse(last.body.toString());
     expect(body).toEqual({ event: 'job.done', job_id: id, status: 'done', finished_at: expect.any(Number), results_url: `${gw.url}/v1/async/scrape/${id}` });
-    const account = gw.server.store.accounts.getAccount(gw.server.store.jobs.get(id)!.clientId)!;
+    const account = gw.server.store.accounts.getAccount((await gw.server.store.jobs.get(id))!.clientId)!;
     expect(verifySignature(String(last.headers['gleaner-signature']), last.body, account.webhookSecret)).toBe(true);
     expect(last.headers['gleaner-event']).toBe('job.done');
-    const job = await waitFor(() => {
-      const j = gw.server.store.jobs.get(id);
+    const job = await waitFor(async () => {
+      const j = await gw.server.store.jobs.get(id);
       return j?.deliveries.webhook?.state === 'delivered' ? j : undefined;
     });
     expect(job.deliveries.webhook).toEqual({ state: 'delivered', attempts: 3, since: expect.any(Number), deliveredAt: expect.any(Number) });
@@ -132,8 +132,8 @@ describe('deliveries', () => {
     hooks.failFirst(4, 500);
     const a = await postJson(gw, '/v1/async/scrape', { url: `${sim.origin}/static`, callback_url: hooks.url });
     const id = a.body.metadata.request_id;
-    const job = await waitFor(() => {
-      const j = gw.server.store.jobs.get(id);
+    const job = await waitFor(async () => {
+      const j = await gw.server.store.jobs.get(id);
       return j?.deliveries.webhook?.state === 'failed' ? j : undefined;
     });
     expect(job.deliveries.webhook).toMatchObject({ state: 'failed', attempts: 4 });
@@ -166,8 +166,8 @@ describe('deliveries', () => {
     const a = await postJson(gw, '/v1/async/scrape', { url: `${sim.origin}/static`, storage: { type: 's3', url: 'definitely not a bucket' } });
     expect(a.status).toBe(202);
     const id = a.body.metadata.request_id;
-    const job = await waitFor(() => {
-      const j = gw.server.store.jobs.get(id);
+    const job = await waitFor(async () => {
+      const j = await gw.server.store.jobs.get(id);
       return j?.deliveries.storage?.state === 'failed' ? j : undefined;
     });
     expect(job.status).toBe('done');
@@ -184,10 +184,10 @@ describe('expiry', () => {
       const a = await postJson(short, '/v1/async/scrape', { url: `${sim.origin}/static` });
       const id = a.body.metadata.request_id;
       expect((await waitDone(id, short)).status).toBe('done');
-      await waitFor(() => (short.server.store.jobs.get(id) ? undefined : true), 5_000);
+      await waitFor(async () => ((await short.server.store.jobs.get(id)) ? undefined : true), 5_000);
       const gone = await call(`${short.url}/v1/async/scrape/${id}`, { headers: short.auth });
       expect(gone.status).toBe(404);
-      expect(short.server.store.jobs.result(id)).toBeUndefined();
+      expect(await short.server.store.jobs.result(id)).toBeUndefined();
     } finally {
       await short.close();
     }

@@ -130,8 +130,8 @@ describe('calls', () => {
     const structured = result.structuredContent as any;
     expect([structured.state, structured.results.length, structured.params]).toEqual(['done', 5, { query: 'mcp probe', location: null, max_results: 5 }]);
     // The ledger commits asynchronously (as on the HTTP route).
-    const sources = () => new Set(gw.server.store.usage.rows(1).map((r) => r.source));
-    await waitFor(() => sources().has('se1_search') && sources().has('se2_search'));
+    const sources = async () => new Set((await gw.server.store.usage.rows(1)).map((r) => r.source));
+    await waitFor(async () => (await sources()).has('se1_search') && (await sources()).has('se2_search'));
   });
 
   test('a dedicated route: its parser output, matching its output schema', async () => {
@@ -167,7 +167,7 @@ describe('calls', () => {
     const result = (await client.callTool({ name: 'llm2', arguments: { query: 'hello' } })) as CallToolResult;
     // Whatever the simulator's page makes of it, the answer comes from a stored job.
     const id = result.isError ? JSON.parse(texts(result)[1]).metadata.request_id : (result.structuredContent as any).metadata.request_id;
-    expect(gw.server.store.jobs.get(id)?.routeId).toBe('llm2');
+    expect((await gw.server.store.jobs.get(id))?.routeId).toBe('llm2');
   });
 
   test('screenshots are image content', async () => {

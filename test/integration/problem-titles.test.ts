@@ -65,7 +65,8 @@ describe('problem titles', () => {
 
   test('a job stored as faulted with BROWSER_CRASHED is collected with the documented title', async () => {
     const account = gw.server.store.accounts.authenticate(gw.key)!;
-    // Stored without telling the job runner (it learns of new jobs only from the front doors).
+    // The runner is handed the job too, but this finish commits first (its run needs a fetch);
+    // the run's own finish then finds the job final and changes nothing (finish is compare-and-set).
     const job = newJobRecord(account.clientId, 'universal', { url: 'http://127.0.0.1:9/' }, 'async');
     await gw.server.store.jobs.enqueue([job]);
     await gw.server.store.jobs.finish(job.id, { ok: false, error: { code: 'BROWSER_CRASHED', message: 'The browser crashed while rendering the page.' } }, 60_000);

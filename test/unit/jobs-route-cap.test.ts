@@ -7,10 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { EventBus } from '../../core/events.js';
 import { newId } from '../../core/ids.js';
 import { createLogger } from '../../core/log.js';
-import { Store } from '../../core/store/index.js';
+import { openStore } from '../../core/store/index.js';
 import type { JobRecord } from '../../core/store/jobs.js';
 import type { ScrapeOutcome, ScrapeTask } from '../../core/wire.js';
 import { JobRunner } from '../../farm/index.js';
@@ -29,7 +28,7 @@ function job(routeId: string): JobRecord {
 test('a capped route runs at most its cap at once; other routes pass the waiting jobs', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gleaner-cap-'));
   dirs.push(dir);
-  const store = Store.open(dir);
+  const store = await openStore({ dataDir: dir });
   const running: ScrapeTask[] = [];
   const release: Array<() => void> = [];
   let peak = 0;
@@ -48,8 +47,9 @@ test('a capped route runs at most its cap at once; other routes pass the waiting
   };
   const jobs = new JobRunner({
     jobs: store.jobs,
+    queue: store.work,
     runner,
-    events: new EventBus(),
+    events: store.feed,
     log: createLogger('silent'),
     concurrency: 10,
     jobTimeoutMs: 60_000,
@@ -57,20 +57,20 @@ test('a capped route runs at most its cap at once; other routes pass the waiting
     routeCap: (routeId) => (routeId === 'llm1' ? 2 : 0),
   });
   const batch = [...Array.from({ length: 5 }, () => job('llm1')), job('universal'), job('universal')];
+  jobs.start();
   await store.jobs.enqueue(batch);
-  jobs.accept(batch);
   // Two questions and both other jobs run; three questions wait.
   await waitFor(() => running.length === 4);
   expect(running.map((t) => t.routeId).sort()).toEqual(['llm1', 'llm1', 'universal', 'universal']);
   expect(jobs.stats()).toEqual({ running: 4, waiting: 3 });
   // Release one task at a time, whichever runs; a loaded machine only makes this slower.
-  const done = () => batch.every((j) => store.jobs.get(j.id)?.status === 'done');
-  while (!done()) {
-    await waitFor(() => release.length > 0 || done());
+  const done = async () => (await Promise.all(batch.map((j) => store.jobs.get(j.id)))).every((j) => j?.status === 'done');
+  while (!(await done())) {
+    await waitFor(async () => release.length > 0 || (await done()));
     release.shift()?.();
     await new Promise((r) => setTimeout(r, 5));
   }
   expect(peak).toBe(2);
   await jobs.close();
-  store.close();
+  await store.close();
 });

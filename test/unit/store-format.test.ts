@@ -1,5 +1,5 @@
 /**
- * The store's format stamp and migrations (core/store/migrations.ts): a store written in the
+ * The embedded store's format stamp and migrations (core/store/lmdb/migrations.ts): a store written in the
  * previous format (Gleaner 0.1: no stamp, no quota totals) — built here by writing that layout
  * straight into LMDB — opens in this build with its data intact and its quota totals rebuilt
  * from the usage ledger; a fresh store is stamped at once; a newer store is refused.
@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { afterEach, describe, expect, test } from 'vitest';
-import { Store } from '../../core/store/index.js';
-import { CURRENT_FORMAT, FORMAT_KEY, StoreFormatError } from '../../core/store/migrations.js';
+import { LmdbStore } from '../../core/store/lmdb/index.js';
+import { CURRENT_FORMAT, FORMAT_KEY, StoreFormatError } from '../../core/store/lmdb/migrations.js';
 import { dayKey, monthKey } from '../../core/store/quotas.js';
 import { createHash } from 'node:crypto';
 
@@ -69,12 +69,12 @@ describe('store format', () => {
     lastMonth.setUTCDate(0); // last day of the previous month
     const key = await writeFormat1Store(dir, today, dayKey(lastMonth.getTime()));
 
-    const store = Store.open(dir);
+    const store = LmdbStore.open(dir);
     try {
       expect(store.migrated.map((m) => [m.from, m.to])).toEqual([[1, 2]]);
       expect(store.dbs.meta.get(FORMAT_KEY)).toBe(CURRENT_FORMAT);
       expect(store.accounts.authenticate(key)?.name).toBe('old');
-      expect(store.usage.rows(1).length).toBe(3);
+      expect((await store.usage.rows(1)).length).toBe(3);
       // Today's 8 pages (2 rendered) count against today's and this month's quota; last month's do not.
       expect(store.quotas.usageOf(1, now)).toEqual({ pages_day: 8, pages_month: 8, rendered_day: 2, rendered_month: 2 });
       expect(store.dbs.totals.get([1, monthKey(lastMonth.getTime()), 'pages'])).toBe(7);
@@ -82,21 +82,21 @@ describe('store format', () => {
       await store.close();
     }
     // Opening again changes nothing: the stamp says it is current.
-    const again = Store.open(dir);
+    const again = LmdbStore.open(dir);
     expect(again.migrated).toEqual([]);
     expect(again.quotas.usageOf(1, now).pages_day).toBe(8);
     await again.close();
   });
 
   test('a new store is stamped with the current format and needs no migration', async () => {
-    const store = Store.open(tempDir());
+    const store = LmdbStore.open(tempDir());
     expect(store.migrated).toEqual([]);
     expect(store.dbs.meta.get(FORMAT_KEY)).toBe(CURRENT_FORMAT);
     await store.close();
   });
 
   test('the ledger and the quota totals move together after the upgrade', async () => {
-    const store = Store.open(tempDir());
+    const store = LmdbStore.open(tempDir());
     const at = Date.now();
     await store.usage.record({ clientId: 4, at, product: 'web_scraper_api', source: 'universal', mode: 'realtime', parsed: false, render: true, geo: false, results: 2, responseTimeMs: 5, requestBytes: 1, responseBytes: 1 });
     expect(store.quotas.usageOf(4, at)).toEqual({ pages_day: 2, pages_month: 2, rendered_day: 2, rendered_month: 2 });
@@ -108,12 +108,12 @@ describe('store format', () => {
     const root = open({ path: dir, maxDbs: 32 });
     await root.openDB({ name: 'meta' }).put(FORMAT_KEY, CURRENT_FORMAT + 1);
     await root.close();
-    expect(() => Store.open(dir)).toThrow(StoreFormatError);
-    expect(() => Store.open(dir)).toThrow(/written by a newer Gleaner \(store format 3; this executable reads up to 2\)/);
+    expect(() => LmdbStore.open(dir)).toThrow(StoreFormatError);
+    expect(() => LmdbStore.open(dir)).toThrow(/written by a newer Gleaner \(store format 3; this executable reads up to 2\)/);
   });
 
   test('quotas: set, merge, remove one limit, and none left deletes the quota', async () => {
-    const store = Store.open(tempDir());
+    const store = LmdbStore.open(tempDir());
     expect(store.quotas.quotaOf(1)).toBeUndefined();
     await store.quotas.setQuota(1, { pages_per_day: 10 });
     await store.quotas.setQuota(1, { requests_per_minute: 60 });

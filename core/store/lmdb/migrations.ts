@@ -11,17 +11,17 @@
  * - A store stamped with a format newer than this build knows is refused: running an older
  *   executable on it (a rollback) would misread what it cannot know about.
  */
+import { open } from 'lmdb';
+import type { MigrationInfo } from '../index.js';
+import type { UsageCounters } from '../usage.js';
 import type { StoreDatabases } from './index.js';
 import { addToTotals } from './quotas.js';
-import type { UsageCounters, UsageKey } from './usage.js';
+import type { UsageKey } from './usage.js';
 
 export const FORMAT_KEY = 'store:format';
 export const CURRENT_FORMAT = 2;
 
-export interface Migration {
-  from: number;
-  to: number;
-  what: string;
+export interface Migration extends MigrationInfo {
   /** Runs inside the write transaction that also moves the stamp. */
   run(dbs: StoreDatabases): void;
 }
@@ -66,6 +66,16 @@ function isEmpty(dbs: StoreDatabases): boolean {
 }
 
 export class StoreFormatError extends Error {}
+
+/** The format of the store in `dataDir`, read without changing anything (`gleaner doctor`). */
+export function readStoreFormat(dataDir: string): number {
+  const root = open({ path: dataDir, readOnly: true, maxDbs: 32 });
+  try {
+    return (root.openDB({ name: 'meta' }).get(FORMAT_KEY) as number | undefined) ?? 1;
+  } finally {
+    void root.close();
+  }
+}
 
 /**
  * Brings the store to CURRENT_FORMAT; returns the migrations applied (for the start log).

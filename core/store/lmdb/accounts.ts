@@ -1,0 +1,110 @@
+/**
+ * Accounts, keys and users in LMDB: `accounts` (client id → Account), `keys` (key id →
+ * KeyRecord), `users` (name → UserRecord), `meta['seq:client']` (the last client id) and
+ * `meta['keys:version']` (bumped by every revocation, from any process).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Account, AccountStore, KeyInfo, KeyRecord, UserRecord } from '../accounts.js';
+import { infoOf, keyId, keyIdOf, keyMatches, newKey, newUser, passwordMatches } from '../credentials.js';
+import type { StoreDatabases } from './index.js';
+
+/** Bumped by every revocation, from any process; auth caches compare it on each lookup. */
+const KEYS_VERSION = 'keys:version';
+const AUTH_CACHE_MAX = 10_000;
+
+export class LmdbAccounts implements AccountStore {
+  /**
+   * Presented key → account, valid while `keys:version` is unchanged. A hit costs one small LMDB
+   * read instead of a SHA-256 and two record decodes; a revoke in any process (the CLI) bumps
+   * the version, so the next request re-checks and a revoked key gets 401 at once.
+   */
+  private readonly authCache = new Map<string, Account>();
+  private authCacheVersion = -1;
+
+  constructor(private readonly dbs: StoreDatabases) {}
+
+  async createAccount(opts: { name: string; entitlements?: string[]; admin?: boolean }): Promise<Account> {
+    return this.dbs.root.transaction(() => {
+      const clientId = ((this.dbs.meta.get('seq:client') as number | undefined) ?? 0) + 1;
+      this.dbs.meta.put('seq:client', clientId);
+      const account: Account = {
+        clientId,
+        name: opts.name,
+        entitlements: opts.entitlements ?? ['*'],
+        admin: opts.admin ?? false,
+        webhookSecret: randomBytes(32).toString('base64url'),
+        createdAt: Date.now(),
+      };
+      this.dbs.accounts.put(clientId, account);
+      return account;
+    });
+  }
+
+  getAccount(clientId: number): Account | undefined {
+    return this.dbs.accounts.get(clientId) as Account | undefined;
+  }
+
+  listAccounts(): Account[] {
+    return [...this.dbs.accounts.getRange()].map((e) => e.value as Account);
+  }
+
+  async createKey(clientId: number, label = '', plaintext?: string): Promise<{ key: string; info: KeyInfo }> {
+    const { key, record } = newKey(clientId, label, plaintext);
+    await this.dbs.keys.put(record.id, record);
+    return { key, info: infoOf(record) };
+  }
+
+  authenticate(presented: string): Account | undefined {
+    const version = (this.dbs.meta.get(KEYS_VERSION) as number | undefined) ?? 0;
+    if (version !== this.authCacheVersion) {
+      this.authCache.clear();
+      this.authCacheVersion = version;
+    }
+    const cached = this.authCache.get(presented);
+    if (cached) return cached;
+    const id = keyId(presented);
+    if (!id) return undefined;
+    const record = this.dbs.keys.get(id) as KeyRecord | undefined;
+    if (!keyMatches(record, presented)) return undefined;
+    const account = this.getAccount(record!.clientId);
+    if (account) {
+      if (this.authCache.size >= AUTH_CACHE_MAX) this.authCache.clear();
+      this.authCache.set(presented, account);
+    }
+    return account;
+  }
+
+  hasKey(key: string): boolean {
+    const id = keyId(key);
+    return id !== undefined && this.dbs.keys.get(id) !== undefined;
+  }
+
+  listKeys(): KeyInfo[] {
+    return [...this.dbs.keys.getRange()].map((e) => infoOf(e.value as KeyRecord));
+  }
+
+  async revokeKey(idOrKey: string): Promise<boolean> {
+    const id = keyIdOf(idOrKey);
+    return this.dbs.root.transaction(() => {
+      const record = this.dbs.keys.get(id) as KeyRecord | undefined;
+      if (!record || record.revokedAt !== null) return false;
+      this.dbs.keys.put(id, { ...record, revokedAt: Date.now() });
+      this.dbs.meta.put(KEYS_VERSION, ((this.dbs.meta.get(KEYS_VERSION) as number | undefined) ?? 0) + 1);
+      return true;
+    });
+  }
+
+  async createUser(clientId: number, username: string, password: string): Promise<void> {
+    await this.dbs.users.put(username, newUser(clientId, username, password));
+  }
+
+  hasUser(username: string): boolean {
+    return this.dbs.users.get(username) !== undefined;
+  }
+
+  async verifyUser(username: string, password: string): Promise<Account | undefined> {
+    const record = this.dbs.users.get(username) as UserRecord | undefined;
+    if (!(await passwordMatches(record, password))) return undefined;
+    return this.getAccount(record!.clientId);
+  }
+}
