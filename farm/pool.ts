@@ -19,6 +19,7 @@ import type { Config } from '../core/config.js';
 import { GleanerError } from '../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask, TaskReply } from '../core/wire.js';
 import { BrowserHost } from './browser-host.js';
+import { IDLE_CLOSE_MS } from './browser/local.js';
 import { browserTrustEnv } from './browser/trust.js';
 import { chromeVersion, chromiumArgs, profileDirOf, removeProfile, resolveExecutable } from './chromium-args.js';
 import { useChromeVersion } from './devices.js';
@@ -30,8 +31,18 @@ import { createThreads } from './threads.js';
 
 /** How long after the deadline the pool answers by itself if the worker stays silent. */
 const BACKSTOP_MS = 3000;
-/** A render thread without tasks ends after this many idle periods of its browser (which closes after one). */
-const THREAD_IDLE_PERIODS = 2;
+/**
+ * A render thread without tasks ends after two idle periods of its browser (which closes after
+ * one), and never before that browser's close has had time to finish and be reaped: its
+ * graceful close (IDLE_CLOSE_MS, then a kill) plus this margin. A thread ended first leaves the
+ * browser process a zombie (only the thread that spawned it waits for it), which full Chromium's
+ * slower close made common under load with short idle periods.
+ */
+const REAP_MARGIN_MS = 5000;
+
+function renderThreadIdleMs(browserIdleMs: number): number {
+  return browserIdleMs > 0 ? browserIdleMs + Math.max(browserIdleMs, IDLE_CLOSE_MS + REAP_MARGIN_MS) : Number.MAX_SAFE_INTEGER;
+}
 
 export interface FarmStats {
   /** Tasks handed to workers and not yet answered. */
@@ -100,7 +111,7 @@ export class FarmPool {
       threads: renderThreads,
       tasksPerThread: Math.max(limits.tasksPerWorker, pages),
       setup: { ...base, pages },
-      idleTimeoutMs: config.browserIdleMs > 0 ? config.browserIdleMs * THREAD_IDLE_PERIODS : Number.MAX_SAFE_INTEGER,
+      idleTimeoutMs: renderThreadIdleMs(config.browserIdleMs),
       onDestroy,
       onError,
     });
