@@ -91,6 +91,8 @@ export interface TaskMessage {
    * whose ports cost two thread wake-ups and native handles on every task.
    */
   seq: number;
+  /** Flows (indexes in plan order) whose plain attempts met walls in a fetch thread: run their browser attempt only (worker/flow.ts). */
+  escalate?: number[];
 }
 
 export type { TaskReply };

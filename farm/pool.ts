@@ -166,22 +166,28 @@ export class FarmPool {
     if (!this.accepting) throw new GleanerError('SERVICE_UNAVAILABLE', 'The farm is shutting down.');
     if (signal?.aborted) throw cancelled(signal);
     const renders = task.params.run_js === true;
-    if (!renders) return this.attempts(task, false, signal);
+    if (!renders) return this.attempts(task, false, signal, undefined);
+    return this.rendered(task, signal, undefined);
+  }
+
+  private async rendered(task: ScrapeTask, signal: AbortSignal | undefined, escalate: number[] | undefined): Promise<ScrapeOutcome> {
     this.rendering++;
     try {
-      return await this.attempts(task, true, signal);
+      return await this.attempts(task, true, signal, escalate);
     } finally {
       this.rendering--;
       this.host.used();
     }
   }
 
-  private async attempts(task: ScrapeTask, renders: boolean, signal: AbortSignal | undefined): Promise<ScrapeOutcome> {
+  private async attempts(task: ScrapeTask, renders: boolean, signal: AbortSignal | undefined, escalate: number[] | undefined): Promise<ScrapeOutcome> {
     for (let attempt = 1; ; attempt++) {
       // Per-worker mode: the worker launches (and relaunches) its own browser.
       const browser = renders && this.mode === 'shared' ? await this.host.ensure() : null;
-      const reply = await this.dispatch(renders ? this.renderers : this.fetchers, task, browser, signal);
+      const reply = await this.dispatch(renders ? this.renderers : this.fetchers, task, browser, signal, escalate);
       if (reply.ok) return reply.outcome;
+      // A plain task's walls that its family escalates (worker/flow.ts): once more, in a render thread.
+      if (!renders && reply.escalate && this.accepting && Date.now() < task.deadline) return this.rendered(task, signal, reply.escalate);
       const err = GleanerError.fromWire(reply.error);
       // `wsEndpoint` is set only when the worker saw the browser itself go away. Without it
       // (a page closed before the worker saw the browser's disconnect: a race, or a lone tab
@@ -202,11 +208,11 @@ export class FarmPool {
     }
   }
 
-  private dispatch(threads: Piscina<TaskMessage, TaskReply>, task: ScrapeTask, browser: BrowserRef | null, signal: AbortSignal | undefined): Promise<TaskReply> {
+  private dispatch(threads: Piscina<TaskMessage, TaskReply>, task: ScrapeTask, browser: BrowserRef | null, signal: AbortSignal | undefined, escalate: number[] | undefined): Promise<TaskReply> {
     const seq = ++this.seq;
     const d = new InFlightTask(seq, this.cancels, signal, task.deadline + BACKSTOP_MS);
     this.running.add(d);
-    const message: TaskMessage = { task, browser, seq };
+    const message: TaskMessage = escalate ? { task, browser, seq, escalate } : { task, browser, seq };
     threads.run(message).then(
       (reply) => {
         this.running.delete(d);

@@ -10,7 +10,10 @@
  * table). When every attempt met a wall and the flow's family allows it (`flow.escalate`, data
  * from its adapter), one more attempt runs with the page step in the browser, on the next proxy
  * with another fresh identity; its page is charged as what it is (a rendered page, or a wall
- * that is not charged). A browser attempt that fails leaves the plain outcome as it was.
+ * that is not charged). Fetch threads never render: there the flow ends with `NeedsBrowser`,
+ * the pool sends the task to a render thread with the flow marked (`TaskMessage.escalate`),
+ * and that thread runs the browser attempt alone. A browser attempt that fails leaves the
+ * plain outcome as it was (in a render thread after a fetch thread's walls: the walls' error).
  */
 import { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
@@ -36,6 +39,10 @@ const ESCALATION_RESERVE_MS = 5000;
 
 export interface FlowContext {
   msg: TaskMessage;
+  /** This thread owns a browser (a render thread): an escalation runs here, else in a render thread. */
+  canRender: boolean;
+  /** The fetch thread met walls on every plain attempt of this flow: run its browser attempt only. */
+  escalated: boolean;
   env: WorkerEnv;
   device: DeviceName;
   /** The proxy pool's country when `location` chose one: the profile's languages and zone follow it. */
@@ -69,9 +76,24 @@ interface Memo {
   walls: number;
 }
 
+/** A plain flow met walls on every attempt and may escalate, in a thread without a browser. */
+export class NeedsBrowser extends Error {
+  constructor(readonly verdict: Extract<Verdict, { ok: false }>) {
+    super(verdict.message);
+  }
+}
+
 export async function runFlow(flow: Flow, ctx: FlowContext, rotation: ProxyRotation): Promise<FlowRun> {
   const { limits } = ctx.env.setup;
   const memo: Memo = { verdict: undefined, run: undefined, walls: 0 };
+  if (ctx.escalated) {
+    // The plain attempts ran in a fetch thread; this render thread gives the browser its turn
+    // on the proxy after them, with the identity after theirs.
+    memo.walls = limits.maxAttempts;
+    const rendered = await escalate(flow, ctx, rotation.pick(limits.maxAttempts), memo);
+    if (rendered) return rendered;
+    throw new GleanerError('REQUEST_FAILED_AFTER_MANY_RETRIES', 'Every plain attempt met a bot wall, and the attempt in the browser did not get the page either.');
+  }
   try {
     return await withAttempts({ maxAttempts: limits.maxAttempts, baseMs: limits.retryBaseMs, abort: ctx.abort, rotation }, (proxy) => {
       memo.verdict = undefined;
@@ -82,6 +104,7 @@ export async function runFlow(flow: Flow, ctx: FlowContext, rotation: ProxyRotat
     const v = memo.verdict;
     if (!v || !(err instanceof GleanerError) || err.code !== 'REQUEST_FAILED_AFTER_MANY_RETRIES') throw err;
     const run = memo.run;
+    if (v.wall && mayEscalate(flow, ctx) && !ctx.canRender) throw new NeedsBrowser(v);
     const rendered = v.wall ? await escalate(flow, ctx, rotation.pick(limits.maxAttempts), memo) : undefined;
     if (rendered) return rendered;
     if (v.lastResort === 'return' && run) return v.uncharged ? { ...run, uncharged: true } : run;
@@ -95,8 +118,7 @@ export async function runFlow(flow: Flow, ctx: FlowContext, rotation: ProxyRotat
  * or undefined to keep the plain outcome (not allowed, no time, or the attempt failed).
  */
 async function escalate(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, memo: Memo): Promise<FlowRun | undefined> {
-  if (flow.escalate !== 'browser' || ctx.runJs || ctx.abort.aborted) return undefined;
-  if (ctx.msg.task.deadline - Date.now() < ESCALATION_RESERVE_MS) return undefined;
+  if (!mayEscalate(flow, ctx)) return undefined;
   memo.verdict = undefined;
   memo.run = undefined;
   try {
@@ -111,6 +133,11 @@ async function escalate(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, 
     if (v?.wall && v.lastResort === 'return' && run) return v.uncharged ? { ...run, uncharged: true } : run;
     return undefined;
   }
+}
+
+function mayEscalate(flow: Flow, ctx: FlowContext): boolean {
+  if (flow.escalate !== 'browser' || ctx.runJs || ctx.abort.aborted) return false;
+  return ctx.msg.task.deadline - Date.now() >= ESCALATION_RESERVE_MS;
 }
 
 async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, memo: Memo): Promise<FlowRun> {

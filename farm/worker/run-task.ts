@@ -14,7 +14,7 @@ import { routeFor } from '../routes.js';
 import { F_TASKS } from '../stats.js';
 import { TaskAbort } from './abort.js';
 import type { WorkerEnv } from './env.js';
-import { runFlow, type FlowContext } from './flow.js';
+import { NeedsBrowser, runFlow, type FlowContext } from './flow.js';
 import { deliverMedia } from './media-delivery.js';
 import { outputFormats, pageResult } from './outputs.js';
 import { persistResults } from './persist.js';
@@ -39,6 +39,9 @@ export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskRep
     if (abort.aborted) return { ok: false, error: toWireError(abort.reason) };
     return { ok: true, outcome: await work };
   } catch (err) {
+    // Walls on every plain attempt, in a thread without a browser: the pool reruns the task in a
+    // render thread with these flows marked (flow.ts).
+    if (err instanceof EscalateTask) return { ok: false, error: toWireError(err.first), escalate: err.flows };
     return { ok: false, error: toWireError(err) };
   } finally {
     clearTimeout(timer);
@@ -55,7 +58,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   const params = task.params;
   const formats = outputFormats(params.output);
   const country = proxyCountry(config.proxies, params.location, route.location);
-  const ctx: FlowContext = { msg, env, device: deviceFor(params.device), country, runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort };
+  const ctx: FlowContext = { msg, env, device: deviceFor(params.device), country, runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort, canRender: env.setup.pages > 0, escalated: false };
   const pool = proxyPoolFor(config.proxies, params.location, route.location, route.geo);
   const flows = planFlows(route, params, config.targets);
   const results: PageResult[] = [];
@@ -66,8 +69,18 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   let uncharged = 0;
   /** A charged page came from the browser (run_js, or a plain flow escalated after walls). */
   let rendered = ctx.runJs;
-  for (const flow of flows) {
-    const run = await runFlow(flow, ctx, new ProxyRotation(pool));
+  const escalate: number[] = [];
+  let wall: NeedsBrowser | undefined;
+  for (const [i, flow] of flows.entries()) {
+    let run;
+    try {
+      run = await runFlow(flow, { ...ctx, escalated: msg.escalate?.includes(i) === true }, new ProxyRotation(pool));
+    } catch (err) {
+      if (!(err instanceof NeedsBrowser)) throw err;
+      escalate.push(i);
+      wall ??= err;
+      continue;
+    }
     if (run.uncharged) uncharged++;
     else if (run.page.runJs) rendered = true;
     requestBytes += run.requestBytes;
@@ -81,6 +94,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     }
     results.push(await pageResult(run.page, { routeId: route.id, params, page: flow.page, formats, llm: config.llm, abort, parts: run.parts }));
   }
+  if (wall) throw new EscalateTask(escalate, new GleanerError(wall.verdict.code, wall.verdict.message, wall.verdict.data));
   return {
     status: results[0]?.metadata.status_code ?? 0,
     results,
@@ -95,6 +109,16 @@ function proxyCountry(proxies: Readonly<Record<string, readonly string[]>>, loca
   if (typeof location !== 'string' || kind !== 'country') return undefined;
   const key = location.toLowerCase();
   return proxies[key]?.length ? key : undefined;
+}
+
+/** The flows (indexes) that need the browser, and the error the task ends with if it cannot have it. */
+class EscalateTask extends Error {
+  constructor(
+    readonly flows: number[],
+    readonly first: GleanerError,
+  ) {
+    super(first.message);
+  }
 }
 
 function delay(ms: number): Promise<void> {

@@ -37,7 +37,7 @@ export function createFlowRunner(): FlowRunner {
     env,
     run(flow, opts = {}) {
       const msg = { seq: 1, task: task({}, { timeoutMs: opts.timeoutMs }), browser: undefined } as unknown as TaskMessage;
-      const ctx = { msg, env, device: 'desktop' as const, country: undefined, runJs: opts.runJs === true, screenshot: false, abort: new TaskAbort() };
+      const ctx = { msg, env, device: 'desktop' as const, country: undefined, runJs: opts.runJs === true, screenshot: false, abort: new TaskAbort(), canRender: true, escalated: false };
       return runFlow(flow, ctx, new ProxyRotation([]));
     },
     async close() {

@@ -3,8 +3,10 @@
  * a commerce search that is a JavaScript challenge to any plain client is tried on the proxies
  * of its pool (each attempt a fresh session and identity), then once in the browser — the
  * commerce adapter's `escalation` allows it — which runs the challenge's script and gets the
- * page: parsed, and charged as one rendered page. A wall the browser meets too is returned as
- * `blocked` and charged nothing. The adapters' data, not code, decides who escalates.
+ * page: parsed, and charged as one rendered page. The plain attempts run in a fetch thread,
+ * which never starts a browser: the browser attempt runs in a render thread. A wall the browser
+ * meets too is returned as `blocked` and charged nothing. The adapters' data, not code, decides
+ * who escalates.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TargetConfig } from '../../core/config.js';
@@ -58,6 +60,7 @@ describe('escalation', () => {
 
   test('a JavaScript challenge on every plain attempt: once more in the browser, parsed, charged as a rendered page', async () => {
     const before = await charged();
+    expect(gw.server.farm.stats()).toMatchObject({ renderThreads: 0, browserLaunches: 0 });
     const a = await postJson(gw, '/v1/scrape/grocery1/search', { query: 'js-challenge outdoor', location: 'GB', output: ['json'] });
     const url = `${sim.origin}/grocery1/search?q=js-challenge%20outdoor`;
     expect(a.status).toBe(200);
@@ -66,6 +69,8 @@ describe('escalation', () => {
     // Three plain attempts met the challenge; the browser met it once more, ran it, and reloaded.
     expect(sim.log.filter((l) => l === 'GET /grocery1/search?q=js-challenge%20outdoor')).toHaveLength(5);
     expect(through(url)).toBe(5);
+    // One browser, in the render thread the pool sent the task to after the fetch thread's walls.
+    expect(gw.server.farm.stats()).toMatchObject({ renderThreads: 1, browserLaunches: 1 });
     expect(await chargedBecomes({ pages: before.pages + 1, rendered: before.rendered + 1 })).toEqual({ pages: before.pages + 1, rendered: before.rendered + 1 });
   }, 120_000);
 

@@ -212,7 +212,7 @@ describe('the media step in the flow executor', () => {
     const stallUrl = `http://127.0.0.1:${(stall.address() as AddressInfo).port}/media`;
     const step: MediaStep = { kind: 'media', name: 'media', output: 'video', range: { start: 0 }, choose: () => ({ ok: true, sources: [{ role: 'muxed', url: stallUrl, size: null }], container: 'mp4', facts: {} }) };
     const abort = new TaskAbort();
-    const ctx = { msg: { seq: 1, task: task({}), browser: null } as TaskMessage, env: flowRunner().env, device: 'desktop' as const, country: undefined, runJs: false, screenshot: false, abort };
+    const ctx = { msg: { seq: 1, task: task({}), browser: null } as TaskMessage, env: flowRunner().env, device: 'desktop' as const, country: undefined, runJs: false, screenshot: false, abort, canRender: false, escalated: false };
     const running = runMediaStep(step, '', {}, { ctx, proxy: null, profile: profileOf(ctx, null, undefined) }).catch((err: unknown) => err);
     await new Promise((r) => setTimeout(r, 300));
     expect(leftovers().length).toBe(1);
