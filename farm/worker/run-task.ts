@@ -74,7 +74,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   for (const [i, flow] of flows.entries()) {
     let run;
     try {
-      run = await runFlow(flow, { ...ctx, escalated: msg.escalate?.includes(i) === true }, new ProxyRotation(pool));
+      run = await runFlow(flow, { ...ctx, escalated: msg.escalate?.includes(i) === true }, new ProxyRotation(pool, rotationSeed(task.id, i)));
     } catch (err) {
       if (!(err instanceof NeedsBrowser)) throw err;
       escalate.push(i);
@@ -111,6 +111,11 @@ function proxyCountry(proxies: Readonly<Record<string, readonly string[]>>, loca
   if (typeof location !== 'string' || kind !== 'country') return undefined;
   const key = location.toLowerCase();
   return proxies[key]?.length ? key : undefined;
+}
+
+/** Where a flow's proxy rotation starts: from the task's id (its low digits vary), the same in every thread. */
+function rotationSeed(taskId: string, flow: number): number {
+  return Number(taskId.slice(-9)) + flow;
 }
 
 /** The flows (indexes) that need the browser, and the error the task ends with if it cannot have it. */

@@ -43,6 +43,13 @@ describe('proxies', () => {
     expect([hosts[0] !== hosts[1], hosts[0] === hosts[2], hosts[1] === hosts[3]]).toEqual([true, true, true]);
     expect(new ProxyRotation(null).pick(0)).toBeNull();
   });
+
+  test('a seeded rotation is the same in every thread: attempt n is the same proxy for the same seed', () => {
+    const pool = proxyPoolFor(proxies, 'de', 'country');
+    const hosts = (seed: number) => [0, 1, 2, 3].map((n) => new ProxyRotation(pool, seed).pick(n)?.host);
+    expect(hosts(123456789)).toEqual(hosts(123456789));
+    expect(hosts(2)).toEqual([...hosts(1).slice(1), hosts(1)[0]]);
+  });
 });
 
 describe('chromium args', () => {
