@@ -112,4 +112,10 @@ export interface ScrapeOutcome {
   media?: StoredMedia;
 }
 
-export type TaskReply = { ok: true; outcome: ScrapeOutcome } | { ok: false; error: WireError };
+/**
+ * A worker's answer. `escalate` (farm only): the flows (indexes in plan order) whose plain
+ * attempts all met a bot wall and whose family escalates to the browser, from a thread that has
+ * none; the pool reruns the task in a render thread with them marked, and answers `error` when
+ * it cannot.
+ */
+export type TaskReply = { ok: true; outcome: ScrapeOutcome } | { ok: false; error: WireError; escalate?: number[] };

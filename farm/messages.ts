@@ -86,6 +86,8 @@ export interface BrowserLaunch {
   args: string[];
   /** The browser's version (`156.0.8078.79`), read from its binary: the user agents name its major. */
   version: string | undefined;
+  /** Variables added to the browser's environment (HOME of GLEANER_CA_FILE's trust database: browser/trust.ts). */
+  env?: Record<string, string> | undefined;
 }
 
 /** Where the node's browser server is, for tasks that render. */
@@ -104,6 +106,8 @@ export interface TaskMessage {
    * whose ports cost two thread wake-ups and native handles on every task.
    */
   seq: number;
+  /** Flows (indexes in plan order) whose plain attempts met walls in a fetch thread: run their browser attempt only (worker/flow.ts). */
+  escalate?: number[];
 }
 
 export type { TaskReply };

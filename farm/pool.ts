@@ -23,6 +23,8 @@ import type { Config } from '../core/config.js';
 import { GleanerError } from '../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask, TaskReply } from '../core/wire.js';
 import { BrowserHost } from './browser-host.js';
+import { IDLE_CLOSE_MS } from './browser/local.js';
+import { browserTrustEnv } from './browser/trust.js';
 import { chromeVersion, chromiumArgs, profileDirOf, removeProfile, resolveExecutable } from './chromium-args.js';
 import { useChromeVersion } from './devices.js';
 import { desktopUserAgent } from './identity/profile.js';
@@ -32,8 +34,18 @@ import type { BrowserRef, ControlMessage, FarmLimits, TaskMessage, WorkerSetup }
 import { createStatsBuffer, readStats, releaseThread, stalledThreads } from './stats.js';
 import { createThreads } from './threads.js';
 
-/** A render thread without tasks ends after this many idle periods of its browser (which closes after one). */
-const THREAD_IDLE_PERIODS = 2;
+/**
+ * A render thread without tasks ends after two idle periods of its browser (which closes after
+ * one), and never before that browser's close has had time to finish and be reaped: its
+ * graceful close (IDLE_CLOSE_MS, then a kill) plus this margin. A thread ended first leaves the
+ * browser process a zombie (only the thread that spawned it waits for it), which full Chromium's
+ * slower close made common under load with short idle periods.
+ */
+const REAP_MARGIN_MS = 5000;
+
+function renderThreadIdleMs(browserIdleMs: number): number {
+  return browserIdleMs > 0 ? browserIdleMs + Math.max(browserIdleMs, IDLE_CLOSE_MS + REAP_MARGIN_MS) : Number.MAX_SAFE_INTEGER;
+}
 
 export interface FarmStats {
   /** Tasks handed to workers and not yet answered. */
@@ -98,7 +110,8 @@ export class FarmPool {
     useChromeVersion(version);
     // Before any worker starts: the plain path's client reads the extra roots from the environment.
     useCaFile(config.caFile);
-    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate, userAgent: desktopUserAgent() }), version };
+    const env = browserTrustEnv(config.caFile);
+    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate, userAgent: desktopUserAgent() }), version, env };
     const base = { config, limits, hosts, stats: this.statsBuffer, cancelChannel, browserLaunch, browserIdleMs: config.browserIdleMs };
     // The node's page budget is unchanged (workers x contexts); it lives on the render threads.
     const pages = Math.max(1, Math.ceil((workers * config.contextsPerWorker) / renderThreads));
@@ -114,7 +127,7 @@ export class FarmPool {
       threads: renderThreads,
       tasksPerThread: Math.max(limits.tasksPerWorker, pages),
       setup: { ...base, pages },
-      idleTimeoutMs: config.browserIdleMs > 0 ? config.browserIdleMs * THREAD_IDLE_PERIODS : Number.MAX_SAFE_INTEGER,
+      idleTimeoutMs: renderThreadIdleMs(config.browserIdleMs),
       onDestroy,
       onError,
     });
@@ -122,6 +135,7 @@ export class FarmPool {
       executablePath: config.chromium,
       hosts,
       guarded: !config.allowPrivate,
+      env,
       logger,
       idleMs: config.browserIdleMs,
       busy: () => this.rendering > 0,
@@ -173,22 +187,28 @@ export class FarmPool {
     if (!this.accepting) throw new GleanerError('SERVICE_UNAVAILABLE', 'The farm is shutting down.');
     if (signal?.aborted) throw cancelled(signal);
     const renders = task.params.run_js === true;
-    if (!renders) return this.attempts(task, false, signal);
+    if (!renders) return this.attempts(task, false, signal, undefined);
+    return this.rendered(task, signal, undefined);
+  }
+
+  private async rendered(task: ScrapeTask, signal: AbortSignal | undefined, escalate: number[] | undefined): Promise<ScrapeOutcome> {
     this.rendering++;
     try {
-      return await this.attempts(task, true, signal);
+      return await this.attempts(task, true, signal, escalate);
     } finally {
       this.rendering--;
       this.host.used();
     }
   }
 
-  private async attempts(task: ScrapeTask, renders: boolean, signal: AbortSignal | undefined): Promise<ScrapeOutcome> {
+  private async attempts(task: ScrapeTask, renders: boolean, signal: AbortSignal | undefined, escalate: number[] | undefined): Promise<ScrapeOutcome> {
     for (let attempt = 1; ; attempt++) {
       // Per-worker mode: the worker launches (and relaunches) its own browser.
       const browser = renders && this.mode === 'shared' ? await this.host.ensure() : null;
-      const reply = await this.dispatch(renders ? this.renderers : this.plainThreads(), task, browser, signal);
+      const reply = await this.dispatch(renders ? this.renderers : this.plainThreads(), task, browser, signal, escalate);
       if (reply.ok) return reply.outcome;
+      // A plain task's walls that its family escalates (worker/flow.ts): once more, in a render thread.
+      if (!renders && reply.escalate && this.accepting && Date.now() < task.deadline) return this.rendered(task, signal, reply.escalate);
       const err = GleanerError.fromWire(reply.error);
       // The thread went away under the task (another task overran and it was terminated, or it
       // ran out of memory): once more on another thread, while the deadline allows.
@@ -224,12 +244,12 @@ export class FarmPool {
     return threads.every((t) => stalled.has(t.threadId)) ? this.spares : this.fetchers;
   }
 
-  private dispatch(threads: Piscina<TaskMessage, TaskReply>, task: ScrapeTask, browser: BrowserRef | null, signal: AbortSignal | undefined): Promise<TaskReply> {
+  private dispatch(threads: Piscina<TaskMessage, TaskReply>, task: ScrapeTask, browser: BrowserRef | null, signal: AbortSignal | undefined, escalate: number[] | undefined): Promise<TaskReply> {
     const seq = ++this.seq;
     const backstop = this.limits.backstopMs;
     const d = new InFlightTask(seq, this.cancels, signal, task.deadline + backstop, backstop);
     this.running.add(d);
-    const message: TaskMessage = { task, browser, seq };
+    const message: TaskMessage = escalate ? { task, browser, seq, escalate } : { task, browser, seq };
     // `d` is the task's signal for Piscina: fired only to terminate a thread stuck past the backstop.
     threads.run(message, { signal: d }).then(
       (reply) => {

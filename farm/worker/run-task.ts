@@ -15,7 +15,7 @@ import { F_TASKS } from '../stats.js';
 import { TaskAbort } from './abort.js';
 import { TaskBudget } from './budget.js';
 import type { WorkerEnv } from './env.js';
-import { runFlow, type FlowContext } from './flow.js';
+import { NeedsBrowser, runFlow, type FlowContext } from './flow.js';
 import { deliverMedia } from './media-delivery.js';
 import { outputFormats, pageResult } from './outputs.js';
 import { persistResults } from './persist.js';
@@ -42,6 +42,9 @@ export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskRep
     if (abort.aborted) return { ok: false, error: toWireError(abort.reason) };
     return { ok: true, outcome: await work };
   } catch (err) {
+    // Walls on every plain attempt, in a thread without a browser: the pool reruns the task in a
+    // render thread with these flows marked (flow.ts).
+    if (err instanceof EscalateTask) return { ok: false, error: toWireError(err.first), escalate: err.flows };
     return { ok: false, error: toWireError(err) };
   } finally {
     clearTimeout(timer);
@@ -61,7 +64,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   if (route.outputKind === 'answer') formats.add('json');
   const country = proxyCountry(config.proxies, params.location, route.location);
   const budget = new TaskBudget(config.taskMaxBytes, config.maxResponseBytes);
-  const ctx: FlowContext = { msg, env, device: deviceFor(params.device), country, runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort, budget };
+  const ctx: FlowContext = { msg, env, device: deviceFor(params.device), country, runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort, budget, canRender: env.setup.pages > 0, escalated: false };
   const pool = proxyPoolFor(config.proxies, params.location, route.location, route.geo);
   const flows = planFlows(route, params, config.targets);
   const results = new PageResults(task.encode === true && !task.persist);
@@ -70,11 +73,24 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   let media: StoredMedia | undefined;
   /** Pages returned as a bot wall: answered, but not charged. */
   let uncharged = 0;
-  for (const flow of flows) {
+  /** A charged page came from the browser (run_js, or a plain flow escalated after walls). */
+  let rendered = ctx.runJs;
+  const escalate: number[] = [];
+  let wall: NeedsBrowser | undefined;
+  for (const [i, flow] of flows.entries()) {
     // The reply has left at the deadline; the pages after it are not fetched nor converted.
     if (abort.aborted) throw abort.reason;
-    const run = await runFlow(flow, ctx, new ProxyRotation(pool));
+    let run;
+    try {
+      run = await runFlow(flow, { ...ctx, escalated: msg.escalate?.includes(i) === true }, new ProxyRotation(pool, rotationSeed(task.id, i)));
+    } catch (err) {
+      if (!(err instanceof NeedsBrowser)) throw err;
+      escalate.push(i);
+      wall ??= err;
+      continue;
+    }
     if (run.uncharged) uncharged++;
+    else if (run.page.runJs) rendered = true;
     requestBytes += run.requestBytes;
     responseBytes += run.responseBytes;
     if (run.media) {
@@ -87,12 +103,13 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     if (abort.aborted) throw abort.reason;
     results.add(await pageResult(run.page, { routeId: route.id, params, page: flow.page, formats, llm: config.llm, abort, parts: run.parts }));
   }
+  if (wall) throw new EscalateTask(escalate, new GleanerError(wall.verdict.code, wall.verdict.message, wall.verdict.data));
   return {
     status: results.status,
     results: results.kept,
     ...(results.encoded ? { encoded: results.encoded } : {}),
     // A browser script (an assistant's chat page) is rendered whatever `run_js` says.
-    usage: { pages: results.count - uncharged, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started, ...(Object.keys(results.parse).length ? { parse: results.parse } : {}) },
+    usage: { pages: results.count - uncharged, render: rendered || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started, ...(Object.keys(results.parse).length ? { parse: results.parse } : {}) },
     ...(media ? { media } : {}),
   };
 }
@@ -102,6 +119,21 @@ function proxyCountry(proxies: Readonly<Record<string, readonly string[]>>, loca
   if (typeof location !== 'string' || kind !== 'country') return undefined;
   const key = location.toLowerCase();
   return proxies[key]?.length ? key : undefined;
+}
+
+/** Where a flow's proxy rotation starts: from the task's id (its low digits vary), the same in every thread. */
+function rotationSeed(taskId: string, flow: number): number {
+  return Number(taskId.slice(-9)) + flow;
+}
+
+/** The flows (indexes) that need the browser, and the error the task ends with if it cannot have it. */
+class EscalateTask extends Error {
+  constructor(
+    readonly flows: number[],
+    readonly first: GleanerError,
+  ) {
+    super(first.message);
+  }
 }
 
 function delay(ms: number): Promise<void> {

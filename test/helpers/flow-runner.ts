@@ -39,7 +39,7 @@ export function createFlowRunner(): FlowRunner {
     run(flow, opts = {}) {
       const msg = { seq: 1, task: task({}, { timeoutMs: opts.timeoutMs }), browser: undefined } as unknown as TaskMessage;
       const budget = new TaskBudget(env.setup.config.taskMaxBytes, env.setup.config.maxResponseBytes);
-      const ctx = { msg, env, device: 'desktop' as const, country: undefined, runJs: opts.runJs === true, screenshot: false, abort: new TaskAbort(), budget };
+      const ctx = { msg, env, device: 'desktop' as const, country: undefined, runJs: opts.runJs === true, screenshot: false, abort: new TaskAbort(), budget, canRender: true, escalated: false };
       return runFlow(flow, ctx, new ProxyRotation([]));
     },
     async close() {

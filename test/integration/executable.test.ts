@@ -91,6 +91,10 @@ describe.skipIf(unavailable !== undefined && !required)(`the executable from an 
     const plain = await postWeb('/v1/scrape', { url: `${sim.origin}/static`, output: ['markdown'] });
     expect(plain.status).toBe(200);
     expect(plain.body.results[0].markdown).toContain('# ');
+    // The plain path is the embedded wreq-js client with the session's Chrome headers.
+    const headers = await postWeb('/v1/scrape', { url: `${sim.origin}/headers`, output: ['html'] });
+    const sent = JSON.parse(headers.body.results[0].html) as Record<string, string>;
+    expect([sent['user-agent'], sent['sec-ch-ua-mobile'], sent['sec-fetch-mode']]).toEqual([expect.stringMatching(/^Mozilla\/5\.0 .* Chrome\/\d+\.0\.0\.0 /), '?0', 'navigate']);
     const rendered = await postWeb('/v1/scrape', { url: `${sim.origin}/js-only`, output: ['html', 'screenshot'], run_js: true });
     expect(rendered.status).toBe(200);
     expect(rendered.body.results[0].screenshot).toMatch(/^iVBORw0KGgo/);

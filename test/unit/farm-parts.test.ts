@@ -44,16 +44,24 @@ describe('proxies', () => {
     expect([hosts[0] !== hosts[1], hosts[0] === hosts[2], hosts[1] === hosts[3]]).toEqual([true, true, true]);
     expect(new ProxyRotation(null).pick(0)).toBeNull();
   });
+
+  test('a seeded rotation is the same in every thread: attempt n is the same proxy for the same seed', () => {
+    const pool = proxyPoolFor(proxies, 'de', 'country');
+    const hosts = (seed: number) => [0, 1, 2, 3].map((n) => new ProxyRotation(pool, seed).pick(n)?.host);
+    expect(hosts(123456789)).toEqual(hosts(123456789));
+    expect(hosts(2)).toEqual([...hosts(1).slice(1), hosts(1)[0]]);
+  });
 });
 
 describe('chromium args', () => {
-  test('headless shell: our extras only', () => {
-    expect(chromiumArgs({ executablePath: '/usr/lib/chromium/chromium-headless-shell', hosts: {}, guarded: false })).toEqual([...EXTRA_ARGS]);
+  test('headless shell: our extras and the default profile\'s language only', () => {
+    expect(chromiumArgs({ executablePath: '/usr/lib/chromium/chromium-headless-shell', hosts: {}, guarded: false })).toEqual([...EXTRA_ARGS, '--lang=en-US']);
   });
 
   test('full chromium: disabled features merged with Playwright list; host rules; guard flag', () => {
     expect(chromiumArgs({ executablePath: '/usr/bin/chromium', hosts: { 'sim.test': '127.0.0.1' }, guarded: true })).toEqual([
       ...EXTRA_ARGS,
+      '--lang=en-US',
       `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'].join(',')}`,
       '--host-resolver-rules=MAP sim.test 127.0.0.1',
       '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',

@@ -221,7 +221,7 @@ describe('the media step in the flow executor', () => {
     const abort = new TaskAbort();
     const env = flowRunner().env;
     const budget = new TaskBudget(env.setup.config.taskMaxBytes, env.setup.config.maxResponseBytes);
-    const ctx = { msg: { seq: 1, task: task({}), browser: null } as TaskMessage, env, device: 'desktop' as const, country: undefined, runJs: false, screenshot: false, abort, budget };
+    const ctx = { msg: { seq: 1, task: task({}), browser: null } as TaskMessage, env, device: 'desktop' as const, country: undefined, runJs: false, screenshot: false, abort, budget, canRender: false, escalated: false };
     const running = runMediaStep(step, '', {}, { ctx, proxy: null, profile: profileOf(ctx, null, undefined) }).catch((err: unknown) => err);
     await until(() => leftovers().length === 1, "the download's temp folder");
     abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.'));
