@@ -42,7 +42,7 @@ beforeAll(async () => {
   targets.llm2 = { ...targets.llm2!, storageState };
   gw = await startGateway({
     targets,
-    storage: { s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1' } },
+    storage: { s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1', buckets: { '*': ['media'] } } },
     jobTimeoutMs: 60_000,
   });
   const transport = new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: gw.auth } });
