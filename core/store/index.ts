@@ -6,9 +6,11 @@
  */
 import type { Logger } from '../log.js';
 import type { AccountStore } from './accounts.js';
+import type { CrawlResultWriter, CrawlStore } from './crawls.js';
 import type { DeliveryStore } from './deliveries.js';
 import type { FeedEvents } from './feed.js';
 import type { JobStore, ResultWriter } from './jobs.js';
+import { openLmdbCrawlResultWriter } from './lmdb/crawls.js';
 import { LmdbStore, openLmdbResultWriter } from './lmdb/index.js';
 import type { QuotaStore } from './quotas.js';
 import type { UsageLedger } from './usage.js';
@@ -24,6 +26,8 @@ export interface MigrationInfo {
 export interface Store {
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
+  /** Crawls' frontiers, seen-sets, page lists and delivery cursors (crawls.ts). */
+  readonly crawls: CrawlStore;
   /** How queued jobs reach this node's job runner. */
   readonly work: WorkQueue;
   readonly deliveries: DeliveryStore;
@@ -61,7 +65,12 @@ export function openResultWriter(location: StoreLocation): ResultWriter {
   return openLmdbResultWriter(location.dataDir);
 }
 
+/** The crawl page writer of a worker thread (a crawl's page task); one per thread. */
+export function openCrawlResultWriter(location: StoreLocation): CrawlResultWriter {
+  return openLmdbCrawlResultWriter(location.dataDir);
+}
+
 /** The embedded store's format stamp (`gleaner doctor` reads it without migrating). */
 export { CURRENT_FORMAT, readStoreFormat, StoreFormatError } from './lmdb/migrations.js';
 
-export type { AccountStore, DeliveryStore, FeedEvents, JobStore, QuotaStore, ResultWriter, UsageLedger, WorkQueue };
+export type { AccountStore, CrawlResultWriter, CrawlStore, DeliveryStore, FeedEvents, JobStore, QuotaStore, ResultWriter, UsageLedger, WorkQueue };
