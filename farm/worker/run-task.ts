@@ -6,7 +6,7 @@
  */
 import { GleanerError, toWireError } from '../../core/errors.js';
 import { planFlows } from '../../core/targets/index.js';
-import type { PageResult, ScrapeOutcome, StoredMedia, TaskReply } from '../../core/wire.js';
+import type { CrawlFindings, PageResult, ScrapeOutcome, StoredMedia, TaskReply } from '../../core/wire.js';
 import { deviceFor } from '../devices.js';
 import type { TaskMessage } from '../messages.js';
 import { ProxyRotation, proxyPoolFor } from '../net/proxies.js';
@@ -17,6 +17,7 @@ import type { WorkerEnv } from './env.js';
 import { runFlow, type FlowContext } from './flow.js';
 import { deliverMedia } from './media-delivery.js';
 import { outputFormats, pageResult } from './outputs.js';
+import { crawlFindings, persistCrawlPage } from './crawl-part.js';
 import { persistResults } from './persist.js';
 
 /** After the deadline, how long the reply waits for cleanup (page close) before leaving. */
@@ -29,7 +30,7 @@ export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskRep
   const unwatch = env.cancels.watch(msg.seq, () => abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.')));
   env.slot.add(F_TASKS, 1);
   // Async jobs: the results go to the store from here, not back to the main thread (persist.ts).
-  const work = execute(msg, env, abort).then((o) => (task.persist ? persistResults(env.setup.config, task.id, o) : o));
+  const work = execute(msg, env, abort).then((o) => (task.persist ? persistResults(env.setup.config, task.id, o) : persistCrawl(msg, env, o)));
   try {
     // On abort, the reply waits for the work's cleanup (page close) at most CLEANUP_GRACE_MS.
     const aborted = new Promise<void>((resolve) => abort.onAbort(resolve)).then(() =>
@@ -62,6 +63,8 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   let requestBytes = 0;
   let responseBytes = 0;
   let media: StoredMedia | undefined;
+  let crawl: CrawlFindings | undefined;
+  let firstStatus: number | undefined;
   /** Pages returned as a bot wall: answered, but not charged. */
   let uncharged = 0;
   for (const flow of flows) {
@@ -69,6 +72,12 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     if (run.uncharged) uncharged++;
     requestBytes += run.requestBytes;
     responseBytes += run.responseBytes;
+    firstStatus ??= run.page.status;
+    if (task.crawl) {
+      // A crawl's or map's task: what the crawl reads from the page; only a crawl page has a result.
+      crawl = crawlFindings(task.crawl, String(params.url), run.page);
+      if (task.crawl.kind !== 'page') continue;
+    }
     if (run.media) {
       // A media step's file goes to the job's bucket; the result names the object.
       const uploaded = await deliverMedia(run, run.media, flow.page, msg, env, abort);
@@ -79,12 +88,21 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     results.push(await pageResult(run.page, { routeId: route.id, params, page: flow.page, formats, llm: config.llm, abort, parts: run.parts }));
   }
   return {
-    status: results[0]?.metadata.status_code ?? 0,
+    status: results[0]?.metadata.status_code ?? firstStatus ?? 0,
     results,
     // A browser script (an assistant's chat page) is rendered whatever `run_js` says.
     usage: { pages: results.length - uncharged, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started },
     ...(media ? { media } : {}),
+    ...(crawl ? { crawl } : {}),
   };
+}
+
+/** A crawl page's result goes to the store from here (the crawl's commit keeps or drops it). */
+async function persistCrawl(msg: TaskMessage, env: WorkerEnv, outcome: ScrapeOutcome): Promise<ScrapeOutcome> {
+  const part = msg.task.crawl;
+  if (part?.kind !== 'page' || outcome.results.length === 0) return outcome;
+  await persistCrawlPage(env.setup.config, part.crawlId, part.seq, outcome.results[0]!);
+  return { ...outcome, results: [], stored: true };
 }
 
 /** The country whose proxy pool serves the request (proxyPoolFor), if `location` chose one. */
