@@ -12,6 +12,8 @@ import { healthz, metrics, readyz } from './handlers/ops.js';
 import { scrapeSync } from './handlers/scrape.js';
 import { search } from './handlers/search.js';
 import { jobGet, submit, submitBatch } from './handlers/jobs.js';
+import { crawlCancel, crawlGet, crawlSubmit } from './handlers/crawl.js';
+import { map } from './handlers/map.js';
 import { consolePage, status, statusJob } from './handlers/status.js';
 import { mcp } from './mcp/handler.js';
 import type { FrontDoor } from './pipeline.js';
@@ -33,6 +35,10 @@ const HANDLERS: Record<RouteKind, Handler> = {
   submit,
   submitBatch,
   search,
+  map,
+  crawlSubmit,
+  crawlGet,
+  crawlCancel,
   jobGet,
   scrapers,
   options,

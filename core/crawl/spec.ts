@@ -21,6 +21,10 @@ export interface EndpointSpec {
   readonly summary: string;
 }
 
+/** The HTTP paths (the gateway's route table and discovery read them). */
+export const MAP_PATH = '/v1/map';
+export const CRAWL_PATH = '/v1/async/crawl';
+
 export const MAP_LIMIT_MAX = 100_000;
 export const CRAWL_LIMIT_MAX = 100_000;
 export const DEFAULT_DELAY_MS = 200;

@@ -118,7 +118,11 @@ export interface PageDone {
   depth: number;
   /** Normalised final URL after redirects, when it differs from the entry's URL. */
   finalUrl?: string;
-  /** Normalised in-scope canonical URL, when it differs from the page's own. */
+  /**
+   * Normalised in-scope canonical URL, when it differs from the page's own. Taken in by a kept
+   * page: this one is a duplicate. Not met yet: it is taken in at this page's depth and this
+   * page is dropped (the page is kept under its canonical URL when that is fetched).
+   */
   canonical?: string;
   statusCode: number;
   links: readonly string[];
@@ -196,8 +200,8 @@ export interface CrawlStore {
   requestCancel(crawlId: string): Promise<boolean>;
   /** Records why the crawl stopped early (QUOTA_EXCEEDED). */
   stop(crawlId: string, reason: WireError): Promise<void>;
-  /** Pages after `after` (by `n`), at most `limit`, with their results. */
-  pages(crawlId: string, after: number, limit: number): Promise<Array<{ page: PageRecord; result: PageResult | undefined }>>;
+  /** Pages after `after` (by `n`), at most `limit`, with their results (unless `withResults` is false). */
+  pages(crawlId: string, after: number, limit: number, withResults?: boolean): Promise<Array<{ page: PageRecord; result: PageResult | undefined }>>;
   /** Skip records after `after` (by `n`), at most `limit`. */
   skips(crawlId: string, after: number, limit: number): Promise<SkipRecord[]>;
   /**

@@ -61,10 +61,15 @@ export function crawlsContract(h: StoreHarness): void {
     const dup = await store.crawls.complete(id, done(2, 0, [`${BASE}/new-link`], { finalUrl: `${BASE}/`, charge: usageEntry(7) }), LIMITS);
     expect([dup?.page, dup?.added, dup?.state.counts.duplicates, dup?.state.counts.done]).toEqual([undefined, 0, 1, 1]);
     expect((await store.usage.rows(7)).length).toBe(0);
-    // A canonical met first claims its URL: a later link to it is not taken in.
+    // A canonical not met yet is taken in and the twin dropped; the canonical page is then kept.
     await store.crawls.seed(id, [{ url: `${BASE}/p?x=1`, source: 'start' }], 0, LIMITS);
-    await store.crawls.complete(id, done(3, 0, [], { canonical: `${BASE}/p` }), LIMITS);
+    const twin = await store.crawls.complete(id, done(3, 0, [], { canonical: `${BASE}/p` }), LIMITS);
+    expect([twin?.page, twin?.state.counts.duplicates]).toEqual([undefined, 2]);
     expect(await store.crawls.seed(id, [{ url: `${BASE}/p`, source: 'sitemap' }], 1, LIMITS)).toBe(0);
+    const canonical = (await store.crawls.frontier(id, 10)).find((e) => e.url === `${BASE}/p`)!;
+    // Its canonical names the dropped twin back: kept all the same (no page is lost to a loop).
+    const kept = await store.crawls.complete(id, done(canonical.seq, canonical.depth, [], { canonical: `${BASE}/p?x=1` }), LIMITS);
+    expect(kept?.page?.url).toBe(`${BASE}/p`);
   });
 
   test('depth and discovery caps count what they leave out, once per URL', async () => {

@@ -63,7 +63,9 @@ export function openCrawlDatabases(root: StoreDatabases['root']): CrawlDatabases
 
 /** robots.txt text kept per host (Google reads the first 500 KiB). */
 const MAX_ROBOTS_TEXT = 512 * 1024;
+/** Seen-set values besides a seq: a URL left out (skipped), and a page fetched and dropped as a twin. */
 const SKIPPED = -1;
+const DROPPED = -2;
 
 /** The key range of one crawl in a database keyed [crawlId, ...]. */
 function range(crawlId: string): { start: Key; end: Key } {
@@ -196,20 +198,30 @@ export class LmdbCrawls implements CrawlStore {
       const now = Date.now();
       this.c.frontier.remove(key);
       state.counts.queued--;
-      // A redirect target or canonical already taken in by another entry: this page is that one.
+      // A redirect target already taken in by another entry: this page is that one. A canonical
+      // URL taken in by a kept page: likewise. A canonical URL not met yet: it is taken in (at
+      // this page's depth) and this page is dropped, so the page is kept under its canonical URL.
       let duplicate = false;
-      for (const other of [done.finalUrl, done.canonical]) {
-        if (other === undefined) continue;
-        const otherKey: Key = [crawlId, urlHash(other)];
-        const owner = this.c.seen.get(otherKey) as number | undefined;
-        if (owner === undefined) this.c.seen.put(otherKey, done.seq);
-        else if (owner !== done.seq) duplicate = true;
+      if (done.finalUrl !== undefined) {
+        const finalKey: Key = [crawlId, urlHash(done.finalUrl)];
+        const owner = this.c.seen.get(finalKey) as number | undefined;
+        if (owner === undefined) this.c.seen.put(finalKey, done.seq);
+        else if (owner !== done.seq && owner > 0) duplicate = true;
+      }
+      if (!duplicate && done.canonical !== undefined) {
+        const owner = this.c.seen.get([crawlId, urlHash(done.canonical)]) as number | undefined;
+        if (owner === undefined) {
+          const parent = entry.parent;
+          duplicate = this.takeIn(state, [{ url: done.canonical, source: entry.source === 'start' ? 'start' : 'link' }], entry.depth, parent, limits) > 0;
+        } else if (owner !== done.seq && owner > 0) duplicate = true;
       }
       let page: PageRecord | undefined;
       let added = 0;
       if (duplicate) {
         state.counts.duplicates++;
         this.c.results.remove([crawlId, done.seq]);
+        // Its URL no longer names a kept page: a page whose canonical it is may be kept.
+        this.c.seen.put([crawlId, urlHash(entry.url)], DROPPED);
       } else {
         state.counts.done++;
         page = { n: state.counts.done, seq: done.seq, url: entry.url, depth: entry.depth, parent: entry.parent ?? null, statusCode: done.statusCode, at: now };
@@ -278,11 +290,11 @@ export class LmdbCrawls implements CrawlStore {
     });
   }
 
-  async pages(crawlId: string, after: number, limit: number): Promise<Array<{ page: PageRecord; result: PageResult | undefined }>> {
+  async pages(crawlId: string, after: number, limit: number, withResults = true): Promise<Array<{ page: PageRecord; result: PageResult | undefined }>> {
     const out: Array<{ page: PageRecord; result: PageResult | undefined }> = [];
     for (const { value } of this.c.pages.getRange({ start: [crawlId, after + 1], end: range(crawlId).end, limit })) {
       const page = value as PageRecord;
-      out.push({ page, result: this.c.results.get([crawlId, page.seq]) as PageResult | undefined });
+      out.push({ page, result: withResults ? (this.c.results.get([crawlId, page.seq]) as PageResult | undefined) : undefined });
     }
     return out;
   }

@@ -1,0 +1,385 @@
+/**
+ * One running crawl on this node: seeds its frontier (start URL, sitemaps), then dispatches
+ * frontier entries to the farm as page tasks — breadth first, within the global page slots,
+ * the per-host gates (hosts.ts) and robots.txt — and commits each page (CrawlStore.complete)
+ * before anything depends on it. Nothing of the crawl lives only here: the frontier, the
+ * seen-set, the counts and the host stamps are in the store, so a crawl resumes after kill -9
+ * from its last commit. What this holds in memory is bounded by the crawl's concurrency: the
+ * pages in flight, a window of the frontier's head, and one gate per host.
+ *
+ * Concurrency hazard: `pump` awaits the store between reading the frontier and dispatching;
+ * it runs one at a time (`pumping`), and a wake-up meanwhile sets `again` for one more pass.
+ */
+import { GleanerError, toWireError, type WireError } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import { robotsRules } from '../../core/crawl/robots.js';
+import type { CrawlRules } from '../../core/crawl/scope.js';
+import { linkJudge } from '../../core/crawl/scope.js';
+import { hostOf, normaliseUrl } from '../../core/crawl/url.js';
+import type { CrawlState, CrawlStore, Discovered, DiscoveryLimits, FrontierEntry } from '../../core/store/crawls.js';
+import type { DeliveryKind, JobOutcome, JobRecord } from '../../core/store/jobs.js';
+import type { ScrapeOutcome, ScrapeTask } from '../../core/wire.js';
+import { fetchRobots, walkSitemaps, type FetchContext } from './fetch-part.js';
+import { HostGate } from './hosts.js';
+import type { CrawlEngineOptions, PageSlots } from './engine.js';
+import { crawlParams, type CrawlParams } from './params.js';
+
+/** Frontier entries read past those in flight, to find one whose host is ready. */
+const WINDOW = 256;
+/** A page in flight at this many process deaths is failed instead of fetched again. */
+export const MAX_LEASES = 3;
+/** How often a waiting crawl looks at its stored state (a DELETE on another node). */
+const POLL_MS = 1000;
+/** Progress events at most this often per crawl. */
+const PROGRESS_MS = 1000;
+/** A page batch gathers this long before its delivery is due. */
+const BATCH_MS = 2000;
+
+export class CrawlRun {
+  readonly id: string;
+  readonly clientId: number;
+  readonly params: CrawlParams;
+  private readonly rules: CrawlRules;
+  private readonly limits: DiscoveryLimits;
+  private readonly hosts = new Map<string, HostGate>();
+  /** seq → controller of the page task in flight. */
+  private readonly inFlight = new Map<number, AbortController>();
+  private state: CrawlState | undefined;
+  private pumping = false;
+  private again = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private poll: ReturnType<typeof setInterval> | undefined;
+  private lastProgress = 0;
+  private ending: JobOutcome | undefined;
+  private firstError: WireError | undefined;
+  private startStatus: number | undefined;
+  private finished!: (outcome: JobOutcome) => void;
+  private interrupted!: (err: Error) => void;
+  private readonly done = new Promise<JobOutcome>((resolve, reject) => {
+    this.finished = resolve;
+    this.interrupted = reject;
+  });
+
+  constructor(
+    private readonly job: JobRecord,
+    private readonly opts: CrawlEngineOptions,
+    private readonly slots: PageSlots,
+    private readonly signal: AbortSignal,
+  ) {
+    this.id = job.id;
+    this.clientId = job.clientId;
+    this.params = crawlParams(job.params);
+    const start = normaliseUrl(this.params.url, undefined, { ignoreQuery: this.params.ignore_query_parameters }) ?? this.params.url;
+    this.rules = { start, allowSubdomains: this.params.allow_subdomains, allowExternal: this.params.allow_external, ignoreQuery: this.params.ignore_query_parameters, include: this.params.include_paths, exclude: this.params.exclude_paths };
+    const drains: DeliveryKind[] = [];
+    if (this.params.callback_url && this.params.callback_pages) drains.push('webhook');
+    if (this.params.storage) drains.push('storage');
+    this.limits = { maxDepth: this.params.max_depth, maxDiscovered: Math.min(1_000_000, Math.max(10_000, this.params.limit * 10)), drains, batchMs: BATCH_MS };
+  }
+
+  private get store(): CrawlStore {
+    return this.opts.crawls;
+  }
+
+  counts(): CrawlState['counts'] | undefined {
+    return this.state?.counts;
+  }
+
+  /** Runs to the end: done (frontier empty or limit reached), faulted, or cancelled. */
+  async run(): Promise<JobOutcome> {
+    this.state = await this.store.init(this.id, this.clientId);
+    if (this.state.cancelRequested) return this.cancelled();
+    this.signal.addEventListener('abort', () => this.end({ ok: false, error: { code: 'SERVICE_UNAVAILABLE', message: 'interrupted' } }), { once: true });
+    this.poll = setInterval(() => void this.refresh(), POLL_MS);
+    this.poll.unref();
+    try {
+      if (!this.state.seeded) await this.seed();
+    } catch (err) {
+      if (!this.ending) this.end({ ok: false, error: toWireError(err) });
+    }
+    this.pump();
+    return this.done;
+  }
+
+  /** Stops now (DELETE on this node): pages in flight are abandoned (they stay in the frontier), then it ends `cancelled`. */
+  cancel(): void {
+    this.end({ ok: false, cancelled: true, error: { code: 'NOT_FOUND', message: 'The crawl was cancelled.' } });
+  }
+
+  private cancelled(): JobOutcome {
+    return { ok: false, cancelled: true, error: { code: 'NOT_FOUND', message: 'The crawl was cancelled.' } };
+  }
+
+  private fetchContext(signal?: AbortSignal): FetchContext {
+    return { farm: this.opts.farm, accountId: this.clientId, location: this.params.scrape.location, device: this.params.scrape.device, deadlineMs: this.opts.pageTimeoutMs, ...(signal ? { signal } : {}) };
+  }
+
+  private gate(host: string): HostGate {
+    let gate = this.hosts.get(host);
+    if (!gate) this.hosts.set(host, (gate = new HostGate(host, this.params.delay_ms, this.params.max_concurrency_per_host)));
+    return gate;
+  }
+
+  /** The start URL (depth 0), then the sitemaps' URLs in scope (depth 1), deduplicated by the store. */
+  private async seed(): Promise<void> {
+    await this.store.seed(this.id, [{ url: this.rules.start, source: 'start' }], 0, this.limits);
+    if (this.params.sitemap !== 'skip') {
+      const gate = this.gate(hostOf(this.rules.start));
+      const rules = await this.robotsOf(gate, this.rules.start);
+      const judge = linkJudge(this.rules);
+      await walkSitemaps(this.fetchContext(this.signal), this.rules.start, rules, async (entries) => {
+        const urls: Discovered[] = [];
+        for (const e of entries) {
+          const j = judge.judgeAbsolute(e.url);
+          if (j.ok) urls.push({ url: j.url, source: 'sitemap' });
+        }
+        await this.store.seed(this.id, urls, 1, this.limits);
+        return !this.ending && !this.signal.aborted;
+      });
+    }
+    this.state = (await this.store.get(this.id)) ?? this.state;
+    await this.store.seed(this.id, [], 0, this.limits, true);
+  }
+
+  /** The host's robots rules: from this run, from the store (a restart), or fetched now. */
+  private async robotsOf(gate: HostGate, pageUrl: string): Promise<ReturnType<typeof robotsRules> | undefined> {
+    if (gate.robots) return gate.robots;
+    const stored = (await this.store.host(this.id, gate.host))?.robots;
+    if (stored) {
+      gate.setRobots(robotsRules({ url: new URL('/robots.txt', pageUrl).href, ...stored }));
+      return gate.robots;
+    }
+    const fetched = await fetchRobots(this.fetchContext(this.signal), pageUrl);
+    await this.store.setRobots(this.id, gate.host, { status: fetched.status, ...(fetched.text !== undefined ? { text: fetched.text } : {}) });
+    gate.setRobots(robotsRules(fetched));
+    return gate.robots;
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.ending) return;
+    const state = await this.store.get(this.id);
+    if (state?.cancelRequested) this.cancel();
+  }
+
+  wake(): void {
+    if (this.ending) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    this.pumpOnce()
+      .catch((err: unknown) => this.end({ ok: false, error: toWireError(err) }))
+      .finally(() => {
+        this.pumping = false;
+        if (this.again && !this.ending) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private pump(): void {
+    this.wake();
+  }
+
+  private roomLeft(): number {
+    const counts = this.state!.counts;
+    return this.params.limit - counts.done - this.inFlight.size;
+  }
+
+  private async pumpOnce(): Promise<void> {
+    clearTimeout(this.timer);
+    for (;;) {
+      if (this.ending) return;
+      if (this.roomLeft() <= 0) {
+        if (this.inFlight.size === 0) this.end(this.success());
+        return;
+      }
+      const head = await this.store.frontier(this.id, this.inFlight.size + WINDOW);
+      const waiting = head.filter((e) => !this.inFlight.has(e.seq));
+      if (waiting.length === 0) {
+        if (this.inFlight.size === 0) this.end(this.success());
+        return;
+      }
+      const quota = this.opts.quotaCheck(this.clientId, this.inFlight.size + 1, this.params.scrape.run_js === true);
+      if (quota) {
+        await this.store.stop(this.id, quota);
+        this.firstError = quota;
+        this.stopWhenIdle(quota);
+        return;
+      }
+      const picked = await this.pick(waiting);
+      if (picked === 'again') continue;
+      if (picked.length === 0) return this.sleepUntilReady(waiting);
+      const { leased, failed } = await this.store.lease(this.id, picked.map((e) => ({ seq: e.seq, depth: e.depth, host: hostOf(e.url) })), Date.now(), MAX_LEASES);
+      const leasedSeqs = new Set(leased.map((e) => e.seq));
+      for (const e of picked) if (!leasedSeqs.has(e.seq)) this.gate(hostOf(e.url)).release(false);
+      if (failed.length > 0) this.state = (await this.store.get(this.id)) ?? this.state;
+      for (const entry of leased) this.dispatch(entry);
+    }
+  }
+
+  /** Entries to dispatch now: host ready, robots allowing, a page slot free. 'again': skips were recorded, read the frontier anew. */
+  private async pick(waiting: FrontierEntry[]): Promise<FrontierEntry[] | 'again'> {
+    const now = Date.now();
+    const picked: FrontierEntry[] = [];
+    let skipped = false;
+    const room = Math.min(this.roomLeft(), this.slots.free());
+    for (const entry of waiting) {
+      if (picked.length >= room) break;
+      const host = hostOf(entry.url);
+      const gate = this.gate(host);
+      if (!gate.loaded) gate.restore((await this.store.host(this.id, host))?.lastFetchAt ?? 0);
+      if (this.params.respect_robots && !gate.robots) {
+        if (!gate.robotsPending) {
+          gate.robotsPending = true;
+          void this.robotsOf(gate, entry.url)
+            .catch((err: unknown) => this.opts.log.warn({ err, crawl_id: this.id, host }, 'robots.txt not read'))
+            .finally(() => {
+              gate.robotsPending = false;
+              this.wake();
+            });
+        }
+        continue;
+      }
+      const decision = this.params.respect_robots ? gate.robots?.check(entry.url) : undefined;
+      if (decision) {
+        if (await this.store.skip(this.id, entry, { reason: 'robots', robots: decision })) this.state!.counts.skipped_robots++, this.state!.counts.queued--;
+        skipped = true;
+        continue;
+      }
+      if (!gate.ready(now) || !this.slots.take()) continue;
+      gate.take(now);
+      picked.push(entry);
+    }
+    return picked.length === 0 && skipped ? 'again' : picked;
+  }
+
+  /** Nothing can start now: wake when the soonest host is ready (or a page ends, or robots arrive). */
+  private sleepUntilReady(waiting: FrontierEntry[]): void {
+    let soonest = Infinity;
+    for (const entry of waiting) {
+      const at = this.gate(hostOf(entry.url)).readyAt();
+      if (at !== undefined && at < soonest) soonest = at;
+    }
+    if (this.slots.free() === 0) {
+      this.slots.onFree(() => this.wake());
+      // Slots held by sync requests free no callback: look again shortly.
+      soonest = Math.min(soonest, Date.now() + 50);
+    }
+    if (soonest !== Infinity) this.timer = setTimeout(() => this.wake(), Math.max(1, soonest - Date.now()));
+  }
+
+  private dispatch(entry: FrontierEntry): void {
+    const controller = new AbortController();
+    this.inFlight.set(entry.seq, controller);
+    const task: ScrapeTask = {
+      id: newId(),
+      routeId: 'universal',
+      params: { ...this.params.scrape, url: entry.url },
+      accountId: this.clientId,
+      deadline: Date.now() + this.opts.pageTimeoutMs,
+      crawl: { kind: 'page', crawlId: this.id, seq: entry.seq, rules: this.rules, respectRobots: this.params.respect_robots },
+    };
+    const gate = this.gate(hostOf(entry.url));
+    this.opts.farm
+      .run(task, controller.signal)
+      .then(
+        (outcome) => this.commit(entry, outcome, gate),
+        (err: unknown) => this.fail(entry, toWireError(err), gate, controller.signal.aborted),
+      )
+      .catch((err: unknown) => this.end({ ok: false, error: toWireError(err) }))
+      .finally(() => {
+        this.inFlight.delete(entry.seq);
+        this.slots.release();
+        if (this.ending) this.settleIfIdle();
+        else this.wake();
+      });
+  }
+
+  private async commit(entry: FrontierEntry, outcome: ScrapeOutcome, gate: HostGate): Promise<void> {
+    gate.release(false);
+    if (this.ending?.ok === false && (this.ending as { cancelled?: boolean }).cancelled) return;
+    const found = outcome.crawl ?? {};
+    const follow = this.params.sitemap !== 'only';
+    const charge = outcome.stored || outcome.results.length > 0 ? this.opts.chargeOf(this.job, this.params.scrape, outcome.usage) : undefined;
+    const out = await this.store.complete(
+      this.id,
+      {
+        seq: entry.seq,
+        depth: entry.depth,
+        statusCode: outcome.status,
+        links: follow ? (found.links ?? []) : [],
+        refused: follow ? (found.refused ?? []) : [],
+        ...(found.finalUrl !== undefined ? { finalUrl: found.finalUrl } : {}),
+        ...(found.canonical !== undefined ? { canonical: found.canonical } : {}),
+        ...(charge ? { charge } : {}),
+        ...(!outcome.stored && outcome.results[0] ? { result: outcome.results[0] } : {}),
+      },
+      this.limits,
+    );
+    if (!out) return;
+    this.state = out.state;
+    if (entry.source === 'start') this.startStatus = outcome.status;
+    if (out.page && charge) this.opts.onPage?.(this.job, outcome.usage);
+    if (out.state.cancelRequested) this.cancel();
+    this.progress(false);
+  }
+
+  private async fail(entry: FrontierEntry, error: WireError, gate: HostGate, aborted: boolean): Promise<void> {
+    gate.release(/HTTP (429|503)\b/.test(error.message));
+    // Abandoned (cancel, shutdown): the entry stays in the frontier for the next run.
+    if (aborted || this.ending) return;
+    if (entry.source === 'start') this.firstError ??= error;
+    const title = error.code === 'UPSTREAM_FAILED' ? 'REQUEST_FAILED_AFTER_MANY_RETRIES' : error.code;
+    if (await this.store.skip(this.id, entry, { reason: 'failed', error: { title, detail: error.message } })) {
+      this.state!.counts.failed++;
+      this.state!.counts.queued--;
+    }
+    this.progress(false);
+  }
+
+  /** A quota stop: no new page starts; those in flight are committed, then the crawl ends faulted. */
+  private stopWhenIdle(error: WireError): void {
+    this.ending ??= { ok: false, error };
+    this.settleIfIdle();
+  }
+
+  private success(): JobOutcome {
+    const counts = this.state!.counts;
+    // The start page failed and nothing was fetched: the site did not answer.
+    if (counts.done === 0 && this.firstError) return { ok: false, error: this.firstError };
+    return { ok: true, upstreamStatus: this.startStatus ?? 200, results: undefined };
+  }
+
+  /**
+   * Ends the run with `outcome` once no page is in flight. The first end wins, except a cancel
+   * or an interruption, which abandon the pages in flight (they stay in the frontier) at once.
+   */
+  private end(outcome: JobOutcome): void {
+    const abandon = this.signal.aborted || (!outcome.ok && outcome.cancelled === true);
+    if (this.ending && !abandon) return;
+    this.ending = outcome;
+    clearTimeout(this.timer);
+    if (abandon) for (const c of this.inFlight.values()) c.abort();
+    this.settleIfIdle();
+  }
+
+  private settleIfIdle(): void {
+    if (!this.ending || this.inFlight.size > 0) return;
+    clearInterval(this.poll);
+    clearTimeout(this.timer);
+    this.progress(true);
+    // Interrupted (shutdown, destroy): the job stays queued and resumes at the next start.
+    if (this.signal.aborted) this.interrupted(new GleanerError('SERVICE_UNAVAILABLE', 'The crawl was interrupted; it resumes when the service starts.'));
+    else this.finished(this.ending);
+  }
+
+  private progress(force: boolean): void {
+    const now = Date.now();
+    if (!this.state || (!force && now - this.lastProgress < PROGRESS_MS)) return;
+    this.lastProgress = now;
+    this.opts.onProgress?.(this.job, { ...this.state.counts });
+  }
+}
