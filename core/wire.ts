@@ -32,8 +32,8 @@ export interface ScrapeTask {
 
 /**
  * What a crawl or a map asks of one task (core/crawl):
- * - `page`: a crawl's page: the outputs as for a scrape, written by the worker under
- *   [crawlId, seq] (CrawlResultWriter) instead of returned, and the page's links, judged by `rules`;
+ * - `page`: a crawl's page: the outputs as for a scrape, and the page's links, judged by `rules`
+ *   (a redirect is answered as it is, not followed: its target is the crawl's to take in);
  * - `links`: the links only (a map's start page); no result;
  * - `sitemap`: the body parsed as a sitemap (XML, gzip or text); no result;
  * - `robots`: the body returned as robots.txt text with its status; no result.
@@ -48,6 +48,10 @@ export type CrawlPart =
 export interface CrawlFindings {
   /** The page's final URL after redirects, when it differs from the task's URL. */
   finalUrl?: string;
+  /** A crawl page answered a redirect (not followed). */
+  redirected?: boolean;
+  /** Its target, when in scope (else it is in `refused`). */
+  redirect?: string;
   /** The page's canonical URL, when it is in scope and differs from the page's own. */
   canonical?: string;
   /** Links kept by the rules, in document order, each once. */

@@ -35,6 +35,8 @@ import { Activity } from './console/activity.js';
 export interface ServerOptions {
   config: Config;
   logger?: Logger;
+  /** Trusted host name → address for the farm (FarmOptions.hosts): tests give the simulator's site names. */
+  hosts?: Record<string, string>;
   /** Called once with credentials generated for a fresh store, before the service is ready. */
   onGeneratedCredentials?: (generated: NonNullable<BootstrapResult['generated']>, url: string) => void;
 }
@@ -163,7 +165,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   try {
     jobApi = await startJobApi(svc);
     if (bootstrap.generated) opts.onGeneratedCredentials?.(bootstrap.generated, url);
-    const [created, ffmpeg] = await Promise.all([createFarm({ config, logger: log }), checkFfmpeg(config.ffmpeg)]);
+    const [created, ffmpeg] = await Promise.all([createFarm({ config, logger: log, ...(opts.hosts ? { hosts: opts.hosts } : {}) }), checkFfmpeg(config.ffmpeg)]);
     farm = created;
     svc.ffmpeg = ffmpeg;
     if (!ffmpeg.ok) log.warn({ reason: ffmpeg.reason }, 'media downloads are off: ffmpeg is not usable');

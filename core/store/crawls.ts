@@ -34,7 +34,7 @@ export interface CrawlCounts {
   done: number;
   /** Pages whose fetch failed after the farm's retries (or that were in flight at too many crashes). */
   failed: number;
-  /** Pages fetched that turned out to be another page (a redirect target or canonical already seen). */
+  /** URLs fetched that turned out to be another page: a redirect, a redirect target or canonical met already, a canonical twin. */
   duplicates: number;
   /** URLs robots.txt keeps out (each with its decision, `skips`). */
   skipped_robots: number;
@@ -125,11 +125,17 @@ export interface PageDone {
    */
   canonical?: string;
   statusCode: number;
+  /**
+   * The URL answered a redirect (not followed): its in-scope target, taken in at this entry's
+   * depth unless met already, or null when the target is out of scope (in `refused`); the entry
+   * keeps no page and counts as a duplicate.
+   */
+  redirect?: string | null;
   links: readonly string[];
   refused: readonly Refused[];
   /** The page's charge; undefined: not charged. A duplicate is never charged. */
   charge?: UsageEntry;
-  /** The result, when the worker did not write it (`results` under [crawl, seq]) itself. */
+  /** The page's result (undefined: none, e.g. a redirect). Stored with the page record, dropped with a duplicate. */
   result?: PageResult;
 }
 
@@ -214,12 +220,4 @@ export interface CrawlStore {
   settle(crawlId: string): Promise<void>;
   /** Everything of the crawl removed (the job's retention ended). */
   remove(crawlId: string): Promise<void>;
-}
-
-/**
- * Results written by a worker thread for a crawl's page (the crawl's `ResultWriter`), under
- * [crawl, seq]: a rerun of the page overwrites the same key; `complete` keeps it or drops it.
- */
-export interface CrawlResultWriter {
-  put(crawlId: string, seq: number, result: PageResult): Promise<void>;
 }

@@ -6,11 +6,10 @@
  */
 import type { Logger } from '../log.js';
 import type { AccountStore } from './accounts.js';
-import type { CrawlResultWriter, CrawlStore } from './crawls.js';
+import type { CrawlStore } from './crawls.js';
 import type { DeliveryStore } from './deliveries.js';
 import type { FeedEvents } from './feed.js';
 import type { JobStore, ResultWriter } from './jobs.js';
-import { openLmdbCrawlResultWriter } from './lmdb/crawls.js';
 import { LmdbStore, openLmdbResultWriter } from './lmdb/index.js';
 import type { QuotaStore } from './quotas.js';
 import type { UsageLedger } from './usage.js';
@@ -65,12 +64,7 @@ export function openResultWriter(location: StoreLocation): ResultWriter {
   return openLmdbResultWriter(location.dataDir);
 }
 
-/** The crawl page writer of a worker thread (a crawl's page task); one per thread. */
-export function openCrawlResultWriter(location: StoreLocation): CrawlResultWriter {
-  return openLmdbCrawlResultWriter(location.dataDir);
-}
-
 /** The embedded store's format stamp (`gleaner doctor` reads it without migrating). */
 export { CURRENT_FORMAT, readStoreFormat, StoreFormatError } from './lmdb/migrations.js';
 
-export type { AccountStore, CrawlResultWriter, CrawlStore, DeliveryStore, FeedEvents, JobStore, QuotaStore, ResultWriter, UsageLedger, WorkQueue };
+export type { AccountStore, CrawlStore, DeliveryStore, FeedEvents, JobStore, QuotaStore, ResultWriter, UsageLedger, WorkQueue };

@@ -212,11 +212,17 @@ export class CrawlRun {
       const picked = await this.pick(waiting);
       if (picked === 'again') continue;
       if (picked.length === 0) return this.sleepUntilReady(waiting);
-      const { leased, failed } = await this.store.lease(this.id, picked.map((e) => ({ seq: e.seq, depth: e.depth, host: hostOf(e.url) })), Date.now(), MAX_LEASES);
-      const leasedSeqs = new Set(leased.map((e) => e.seq));
-      for (const e of picked) if (!leasedSeqs.has(e.seq)) this.gate(hostOf(e.url)).release(false);
+      // The lease (a dispatch counted, the host stamped) is written as the fetches start, in the
+      // commit batch of the pages ending meanwhile: waiting for its fsync first would add one
+      // to every page's latency. An entry in flight at MAX_LEASES crashes is failed by it instead.
+      const poisoned = picked.filter((e) => e.leases >= MAX_LEASES);
+      for (const e of picked) if (e.leases < MAX_LEASES) this.dispatch(e);
+      for (const e of poisoned) {
+        this.gate(hostOf(e.url)).release(false);
+        this.slots.release();
+      }
+      const { failed } = await this.store.lease(this.id, picked.map((e) => ({ seq: e.seq, depth: e.depth, host: hostOf(e.url) })), Date.now(), MAX_LEASES);
       if (failed.length > 0) this.state = (await this.store.get(this.id)) ?? this.state;
-      for (const entry of leased) this.dispatch(entry);
     }
   }
 
@@ -224,7 +230,8 @@ export class CrawlRun {
   private async pick(waiting: FrontierEntry[]): Promise<FrontierEntry[] | 'again'> {
     const now = Date.now();
     const picked: FrontierEntry[] = [];
-    let skipped = false;
+    // Robots skips are written together (one commit) after the pass.
+    const skips: Array<Promise<boolean>> = [];
     const room = Math.min(this.roomLeft(), this.slots.free());
     for (const entry of waiting) {
       if (picked.length >= room) break;
@@ -245,15 +252,19 @@ export class CrawlRun {
       }
       const decision = this.params.respect_robots ? gate.robots?.check(entry.url) : undefined;
       if (decision) {
-        if (await this.store.skip(this.id, entry, { reason: 'robots', robots: decision })) this.state!.counts.skipped_robots++, this.state!.counts.queued--;
-        skipped = true;
+        skips.push(this.store.skip(this.id, entry, { reason: 'robots', robots: decision }));
         continue;
       }
       if (!gate.ready(now) || !this.slots.take()) continue;
       gate.take(now);
       picked.push(entry);
     }
-    return picked.length === 0 && skipped ? 'again' : picked;
+    for (const wrote of await Promise.all(skips)) {
+      if (!wrote) continue;
+      this.state!.counts.skipped_robots++;
+      this.state!.counts.queued--;
+    }
+    return picked.length === 0 && skips.length > 0 ? 'again' : picked;
   }
 
   /** Nothing can start now: wake when the soonest host is ready (or a page ends, or robots arrive). */
@@ -303,7 +314,8 @@ export class CrawlRun {
     if (this.ending?.ok === false && (this.ending as { cancelled?: boolean }).cancelled) return;
     const found = outcome.crawl ?? {};
     const follow = this.params.sitemap !== 'only';
-    const charge = outcome.stored || outcome.results.length > 0 ? this.opts.chargeOf(this.job, this.params.scrape, outcome.usage) : undefined;
+    const kept = !found.redirected && outcome.results.length > 0;
+    const charge = kept ? this.opts.chargeOf(this.job, this.params.scrape, outcome.usage) : undefined;
     const out = await this.store.complete(
       this.id,
       {
@@ -311,11 +323,12 @@ export class CrawlRun {
         depth: entry.depth,
         statusCode: outcome.status,
         links: follow ? (found.links ?? []) : [],
-        refused: follow ? (found.refused ?? []) : [],
+        refused: follow || found.redirected ? (found.refused ?? []) : [],
+        ...(found.redirected ? { redirect: found.redirect ?? null } : {}),
         ...(found.finalUrl !== undefined ? { finalUrl: found.finalUrl } : {}),
         ...(found.canonical !== undefined ? { canonical: found.canonical } : {}),
         ...(charge ? { charge } : {}),
-        ...(!outcome.stored && outcome.results[0] ? { result: outcome.results[0] } : {}),
+        ...(outcome.results[0] ? { result: outcome.results[0] } : {}),
       },
       this.limits,
     );

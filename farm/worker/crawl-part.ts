@@ -3,15 +3,15 @@
  * flow fetched — links judged by the crawl's rules (scope, patterns, traps) and normalised, the
  * canonical URL, the final URL after redirects; a sitemap's entries; a robots.txt's text — where
  * the page already is, so no page crosses to the main thread to be parsed there. A crawl page's
- * result is written to the store from here (CrawlResultWriter), like an async job's.
+ * result goes back to the main thread, which stores it in the commit of the page (one write
+ * transaction for the page, its links and its charge: commits of many pages share one fsync,
+ * where a write from each worker thread would cost an fsync of its own).
  */
 import { extractLinks } from '../../core/crawl/links.js';
 import { linkJudge, type CrawlRules, type LinkJudge } from '../../core/crawl/scope.js';
 import { parseSitemap, sitemapText } from '../../core/crawl/sitemap.js';
 import { normaliseUrl } from '../../core/crawl/url.js';
-import { openCrawlResultWriter, type StoreLocation } from '../../core/store/index.js';
-import type { CrawlResultWriter } from '../../core/store/crawls.js';
-import type { CrawlFindings, CrawlPart, PageResult } from '../../core/wire.js';
+import type { CrawlFindings, CrawlPart } from '../../core/wire.js';
 import type { FetchedPage } from './outputs.js';
 
 /** robots.txt text returned at most (RFC 9309 asks for at least 500 KiB to be read). */
@@ -30,8 +30,8 @@ function judgeOf(rules: CrawlRules): LinkJudge {
   return judge;
 }
 
-/** What the worker reads from the fetched page for the task's crawl part. */
-export function crawlFindings(part: CrawlPart, requested: string, page: FetchedPage): CrawlFindings {
+/** What the worker reads from the fetched page for the task's crawl part (`location`: a 3xx's Location header). */
+export function crawlFindings(part: CrawlPart, requested: string, page: FetchedPage, location?: string): CrawlFindings {
   if (part.kind === 'robots') return page.status >= 200 && page.status < 300 && !page.binary ? { robotsText: page.body.slice(0, MAX_ROBOTS_CHARS) } : {};
   if (part.kind === 'sitemap') {
     if (page.status < 200 || page.status >= 300) return {};
@@ -42,6 +42,15 @@ export function crawlFindings(part: CrawlPart, requested: string, page: FetchedP
   const rules = part.rules;
   const opts = { ignoreQuery: rules.ignoreQuery };
   const out: CrawlFindings = {};
+  if (part.kind === 'page' && page.status >= 300 && page.status < 400 && location !== undefined) {
+    // Not followed (page-fetch: manualRedirects): the crawl takes the target in as a URL of its own.
+    const target = judgeOf(rules).judge(location, page.url);
+    out.redirected = true;
+    if (target.ok) out.redirect = target.url;
+    else if (target.url !== undefined && target.why !== 'invalid') out.refused = [{ url: target.url, why: target.why }];
+    out.links = [];
+    return out;
+  }
   const final = normaliseUrl(page.url, undefined, opts);
   if (final !== undefined && final !== requested) out.finalUrl = final;
   if (!page.isHtml || page.binary) return out;
@@ -70,12 +79,4 @@ export function crawlFindings(part: CrawlPart, requested: string, page: FetchedP
   if (refused.length > 0) out.refused = refused;
   if (found.nofollowLinks > 0) out.nofollow = found.nofollowLinks;
   return out;
-}
-
-let writer: CrawlResultWriter | undefined;
-
-/** Writes a crawl page's result under [crawlId, seq]; the main thread's commit keeps or drops it. */
-export async function persistCrawlPage(location: StoreLocation, crawlId: string, seq: number, result: PageResult): Promise<void> {
-  writer ??= openCrawlResultWriter(location);
-  await writer.put(crawlId, seq, result);
 }

@@ -17,7 +17,7 @@ import type { WorkerEnv } from './env.js';
 import { runFlow, type FlowContext } from './flow.js';
 import { deliverMedia } from './media-delivery.js';
 import { outputFormats, pageResult } from './outputs.js';
-import { crawlFindings, persistCrawlPage } from './crawl-part.js';
+import { crawlFindings } from './crawl-part.js';
 import { persistResults } from './persist.js';
 
 /** After the deadline, how long the reply waits for cleanup (page close) before leaving. */
@@ -30,7 +30,7 @@ export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskRep
   const unwatch = env.cancels.watch(msg.seq, () => abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.')));
   env.slot.add(F_TASKS, 1);
   // Async jobs: the results go to the store from here, not back to the main thread (persist.ts).
-  const work = execute(msg, env, abort).then((o) => (task.persist ? persistResults(env.setup.config, task.id, o) : persistCrawl(msg, env, o)));
+  const work = execute(msg, env, abort).then((o) => (task.persist ? persistResults(env.setup.config, task.id, o) : o));
   try {
     // On abort, the reply waits for the work's cleanup (page close) at most CLEANUP_GRACE_MS.
     const aborted = new Promise<void>((resolve) => abort.onAbort(resolve)).then(() =>
@@ -75,7 +75,10 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     firstStatus ??= run.page.status;
     if (task.crawl) {
       // A crawl's or map's task: what the crawl reads from the page; only a crawl page has a result.
-      crawl = crawlFindings(task.crawl, String(params.url), run.page);
+      const location = run.page.headers.location;
+      crawl = crawlFindings(task.crawl, String(params.url), run.page, Array.isArray(location) ? location[0] : location);
+      // A redirect answered as it is (a crawl page) has no result: its target is the crawl's next URL.
+      if (crawl.redirected) continue;
       if (task.crawl.kind !== 'page') continue;
     }
     if (run.media) {
@@ -95,14 +98,6 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     ...(media ? { media } : {}),
     ...(crawl ? { crawl } : {}),
   };
-}
-
-/** A crawl page's result goes to the store from here (the crawl's commit keeps or drops it). */
-async function persistCrawl(msg: TaskMessage, env: WorkerEnv, outcome: ScrapeOutcome): Promise<ScrapeOutcome> {
-  const part = msg.task.crawl;
-  if (part?.kind !== 'page' || outcome.results.length === 0) return outcome;
-  await persistCrawlPage(env.setup.config, part.crawlId, part.seq, outcome.results[0]!);
-  return { ...outcome, results: [], stored: true };
 }
 
 /** The country whose proxy pool serves the request (proxyPoolFor), if `location` chose one. */

@@ -22,13 +22,13 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(overrides: Partial<Config> = {}): Promise<TestGateway> {
+export async function startGateway(overrides: Partial<Config> = {}, opts: { hosts?: Record<string, string> } = {}): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-test-'));
   const config = loadConfig(
     {},
     { host: '127.0.0.1', port: 0, realtimePort: 0, dataPort: 0, dataDir, bootstrapApiKey: TEST_KEY, bootstrapUser: `${TEST_USER}:${TEST_PASSWORD}`, workers: 1, allowPrivate: true, logLevel: 'silent', ...overrides },
   );
-  const server = await startServer({ config, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  const server = await startServer({ config, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), ...(opts.hosts ? { hosts: opts.hosts } : {}) });
   return {
     url: server.url,
     key: TEST_KEY,

@@ -121,16 +121,13 @@ export function crawlsContract(h: StoreHarness): void {
     expect(await store.crawls.skips(id, 0, 10)).toEqual([]);
   });
 
-  test('a page result written by a worker is kept by complete, and removed with a duplicate', async () => {
+  test('a page result is stored with its record and dropped with a duplicate', async () => {
     const store = await h.open();
     const id = await crawlOf(store);
     await store.crawls.seed(id, [{ url: `${BASE}/`, source: 'start' }, { url: `${BASE}/b`, source: 'start' }], 0, LIMITS);
-    const writer = h.crawlResultWriter(store);
-    await writer.put(id, 1, page('<p>from the worker</p>'));
-    await writer.put(id, 2, page('<p>twin</p>'));
-    const { result: _omit, ...stored } = done(1, 0, []);
-    await store.crawls.complete(id, stored, LIMITS);
-    await store.crawls.complete(id, { seq: 2, depth: 0, statusCode: 200, links: [], refused: [], finalUrl: `${BASE}/` }, LIMITS);
-    expect((await store.crawls.pages(id, 0, 10)).map((p) => p.result?.html)).toEqual(['<p>from the worker</p>']);
+    await store.crawls.complete(id, done(1, 0, [], { result: page('<p>kept</p>') }), LIMITS);
+    await store.crawls.complete(id, done(2, 0, [], { result: page('<p>twin</p>'), finalUrl: `${BASE}/` }), LIMITS);
+    expect((await store.crawls.pages(id, 0, 10)).map((p) => p.result?.html)).toEqual(['<p>kept</p>']);
+    expect((await store.crawls.pages(id, 0, 10, false)).map((p) => [p.page.url, p.result])).toEqual([[`${BASE}/`, undefined]]);
   });
 }

@@ -4,7 +4,6 @@
  * Assertions across handles wait with a deadline (the cluster store's replicas are fresh within
  * a second or two); assertions on one handle read their own writes at once.
  */
-import type { CrawlResultWriter } from '../../core/store/crawls.js';
 import type { JobRecord, ResultWriter } from '../../core/store/jobs.js';
 import type { Store } from '../../core/store/index.js';
 import type { UsageEntry } from '../../core/store/usage.js';
@@ -18,8 +17,7 @@ export interface StoreHarness {
   openAnother(store: Store): Promise<Store>;
   /** The result writer a worker thread of `store`'s service would open. */
   resultWriter(store: Store): ResultWriter;
-  /** The crawl page writer a worker thread of `store`'s service would open. */
-  crawlResultWriter(store: Store): CrawlResultWriter;
+
   /** Removes what the harness made (called once, after the suite). */
   cleanup(): Promise<void>;
 }

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openCrawlResultWriter, openResultWriter, type Store } from '../../core/store/index.js';
+import { openResultWriter, type Store } from '../../core/store/index.js';
 import { LmdbStore } from '../../core/store/lmdb/index.js';
 import { storeContract } from './index.js';
 
@@ -28,9 +28,7 @@ storeContract('lmdb', {
   resultWriter(store) {
     return openResultWriter({ dataDir: dirOf.get(store)! });
   },
-  crawlResultWriter(store) {
-    return openCrawlResultWriter({ dataDir: dirOf.get(store)! });
-  },
+
   async cleanup() {
     for (const { dir, stores } of opened.splice(0)) {
       for (const store of stores) await store.close();

@@ -8,7 +8,7 @@
  * | `crawl_seen` | [crawlId, urlHash] | seq of the entry that took it in, or -1 (skipped) |
  * | `crawl_frontier` | [crawlId, depth, seq] | FrontierEntry (crawl order: breadth first) |
  * | `crawl_pages` | [crawlId, n] | PageRecord |
- * | `crawl_results` | [crawlId, seq] | PageResult (written by the worker, or by `complete`) |
+ * | `crawl_results` | [crawlId, seq] | PageResult (written by `complete` with the page record) |
  * | `crawl_skips` | [crawlId, n] | SkipRecord |
  * | `crawl_hosts` | [crawlId, host] | HostState |
  *
@@ -23,7 +23,6 @@ import type { PageResult } from '../../wire.js';
 import {
   emptyCounts,
   type CommitOutcome,
-  type CrawlResultWriter,
   type CrawlState,
   type CrawlStore,
   type Discovered,
@@ -35,7 +34,7 @@ import {
   type SkipRecord,
 } from '../crawls.js';
 import type { DeliveryKind } from '../jobs.js';
-import { openRoot, type StoreDatabases } from './index.js';
+import type { StoreDatabases } from './index.js';
 import type { OutboxKey } from './jobs.js';
 import { addUsage } from './usage.js';
 
@@ -202,7 +201,10 @@ export class LmdbCrawls implements CrawlStore {
       // URL taken in by a kept page: likewise. A canonical URL not met yet: it is taken in (at
       // this page's depth) and this page is dropped, so the page is kept under its canonical URL.
       let duplicate = false;
-      if (done.finalUrl !== undefined) {
+      if (done.redirect !== undefined) {
+        duplicate = true;
+        if (done.redirect !== null) this.takeIn(state, [{ url: done.redirect, source: entry.source === 'start' ? 'start' : 'link' }], entry.depth, entry.parent, limits);
+      } else if (done.finalUrl !== undefined) {
         const finalKey: Key = [crawlId, urlHash(done.finalUrl)];
         const owner = this.c.seen.get(finalKey) as number | undefined;
         if (owner === undefined) this.c.seen.put(finalKey, done.seq);
@@ -219,6 +221,7 @@ export class LmdbCrawls implements CrawlStore {
       let added = 0;
       if (duplicate) {
         state.counts.duplicates++;
+        for (const r of done.refused) this.refuse(state, r.url);
         this.c.results.remove([crawlId, done.seq]);
         // Its URL no longer names a kept page: a page whose canonical it is may be kept.
         this.c.seen.put([crawlId, urlHash(entry.url)], DROPPED);
@@ -230,18 +233,21 @@ export class LmdbCrawls implements CrawlStore {
         if (done.result) this.c.results.put([crawlId, done.seq], done.result);
         if (done.charge) addUsage(this.dbs, done.charge);
         added = this.takeIn(state, done.links.map((url) => ({ url, source: 'link' as const })), entry.depth + 1, done.finalUrl ?? entry.url, limits);
-        for (const r of done.refused) {
-          const refusedKey: Key = [crawlId, urlHash(r.url)];
-          if (this.c.seen.get(refusedKey) !== undefined) continue;
-          this.c.seen.put(refusedKey, SKIPPED);
-          state.counts.skipped_filters++;
-        }
+        for (const r of done.refused) this.refuse(state, r.url);
         this.wake(state, limits.drains, now + limits.batchMs);
       }
       state.updatedAt = now;
       this.c.crawls.put(crawlId, state);
       return { ...(page ? { page } : {}), added, state };
     });
+  }
+
+  /** A URL the filters refused, counted once (inside a write transaction). */
+  private refuse(state: CrawlState, url: string): void {
+    const key: Key = [state.id, urlHash(url)];
+    if (this.c.seen.get(key) !== undefined) return;
+    this.c.seen.put(key, SKIPPED);
+    state.counts.skipped_filters++;
   }
 
   async skip(crawlId: string, at: { seq: number; depth: number }, record: Omit<SkipRecord, 'n' | 'at' | 'url' | 'depth' | 'parent'>): Promise<boolean> {
@@ -333,15 +339,4 @@ export class LmdbCrawls implements CrawlStore {
       for (const key of db.getKeys(range(crawlId))) db.remove(key);
     }
   }
-}
-
-/** A worker thread's writer of crawl page results (CrawlResultWriter); opens on the first write. */
-export function openLmdbCrawlResultWriter(dataDir: string): CrawlResultWriter {
-  let results: Database<unknown, Key> | undefined;
-  return {
-    async put(crawlId: string, seq: number, result: PageResult): Promise<void> {
-      results ??= openRoot(dataDir).openDB({ name: 'crawl_results' });
-      await results.put([crawlId, seq], result);
-    },
-  };
 }
