@@ -53,13 +53,16 @@ export async function runMap(ctx: FetchContext, req: MapRequest): Promise<MapAns
   const sitemaps = async (): Promise<SitemapWalk> => {
     if (req.sitemap === 'skip') return { files: 0, failed: 0 };
     const robots = robotsRules(await fetchRobots(ctx, start));
+    let matching = 0;
     return walkSitemaps(ctx, start, robots, (entries) => {
       for (const e of entries) {
         const j = judge.judgeAbsolute(e.url);
-        if (j.ok) sitemapUrls.push({ url: j.url, source: 'sitemap', ...(e.lastmod ? { lastmod: e.lastmod } : {}) });
+        if (!j.ok) continue;
+        sitemapUrls.push({ url: j.url, source: 'sitemap', ...(e.lastmod ? { lastmod: e.lastmod } : {}) });
+        if (needle === undefined || j.url.toLowerCase().includes(needle)) matching++;
       }
-      // Enough when the sitemaps alone hold `limit` distinct candidates (before the search filter, a bound on work).
-      return sitemapUrls.length < Math.max(req.limit, 1) * 4;
+      // Enough when the sitemaps alone hold `limit` matching URLs (twice over: some may repeat).
+      return matching < req.limit * 2;
     });
   };
   let startError: WireError | undefined;

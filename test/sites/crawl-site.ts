@@ -125,7 +125,7 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
         200,
         html(
           'Home',
-          `<nav>${sections}</nav><p>${a('/calendar/2024-01', 'Events')} ${a('/about#team', 'About')} ${a('/private/admin', 'Admin')} ${a(`/cart?sid=${++session}`, 'Cart')} ${a('/missing', 'Old page')} ${a('/broken', 'Status')} ${a('mailto:info@example.com', 'Mail')}</p><p>${slow}</p><p>${a(`//blog.${new URL(base).host}/`, 'Blog')} ${a('http://other.test/', 'Partner')}</p>`,
+          `<nav>${sections}</nav><p>${a('/calendar/2024-01', 'Events')} ${a('/about#team', 'About')} ${a('/private/admin', 'Admin')} ${a(`/cart?sid=${++session}`, 'Cart')} ${a('/missing', 'Old page')} ${a('/broken', 'Status')} ${a('mailto:info@example.com', 'Mail')}</p><p>${slow}</p><p>${a(`//blog.${new URL(base).host}/`, 'Blog')} ${a(`http://other.test:${port}/`, 'Partner')}</p>`,
         ),
       );
     }
