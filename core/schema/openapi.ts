@@ -9,6 +9,7 @@ import { OUTPUT_SCHEMAS } from '../targets/index.js';
 import { pathFor, ROUTES } from '../registry/index.js';
 import type { Mode, RouteSpec } from '../registry/types.js';
 import { jsonSchemaFor } from './build.js';
+import { CRAWL_SCHEMAS, crawlPaths } from './crawl-openapi.js';
 import { ref, RESPONSE_SCHEMAS, scrapeResponseWithJson } from './responses.js';
 import type { JsonSchema } from './shared.js';
 
@@ -171,8 +172,8 @@ let cached: Record<string, unknown> | undefined;
 
 export function openApiDocument(): Record<string, unknown> {
   if (cached) return cached;
-  const schemas: Record<string, JsonSchema> = { ...RESPONSE_SCHEMAS, 'search.request': jsonSchemaFor({ kind: 'search' }) };
-  const paths: Record<string, JsonSchema> = fixedPaths();
+  const schemas: Record<string, JsonSchema> = { ...RESPONSE_SCHEMAS, 'search.request': jsonSchemaFor({ kind: 'search' }), ...CRAWL_SCHEMAS };
+  const paths: Record<string, JsonSchema> = { ...fixedPaths(), ...crawlPaths(() => errorResponses()) };
   for (const route of ROUTES) {
     for (const mode of route.modes) paths[pathFor(route, mode)!] = { post: scrapeOperation(route, mode, schemas) };
   }

@@ -20,6 +20,7 @@ import { refuseUnrunnable } from '../runnable.js';
 import { needOf } from '../quota.js';
 import { charge } from '../usage.js';
 import { EXTRACT_FIELDS, type ToolDef } from './tools.js';
+import { isCrawlTool, runCrawlTool } from './crawl-tools.js';
 
 export interface CallContext {
   svc: Services;
@@ -92,6 +93,7 @@ async function runTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: Call
     if (!entitled(account.entitlements, tool.entitlement)) {
       throw new GleanerError('FORBIDDEN', `This account is not entitled to the ${tool.name} tool (route ${tool.entitlement}).`);
     }
+    if (isCrawlTool(tool)) return await runCrawlTool(tool, rawArgs, cc);
     let args = rawArgs;
     if (tool.kind === 'extract') {
       const mapped = extractBody(rawArgs);

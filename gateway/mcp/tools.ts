@@ -13,6 +13,7 @@ import { OUTPUT_SCHEMAS } from '../../core/targets/index.js';
 import { ROUTES, routeById, type RouteSpec } from '../../core/registry/index.js';
 import { jsonSchemaFor, type Endpoint, type JsonSchema } from '../../core/schema/index.js';
 import { RESPONSE_SCHEMAS } from '../../core/schema/responses.js';
+import { crawlTools, type CrawlToolKind } from './crawl-tools.js';
 
 export interface ToolDef {
   name: string;
@@ -21,7 +22,7 @@ export interface ToolDef {
   outputSchema: JsonSchema;
   /** Entitlement checked before the call: a route id, or `search`. */
   entitlement: string;
-  kind: 'scrape' | 'extract' | 'search';
+  kind: 'scrape' | 'extract' | 'search' | CrawlToolKind;
   /** The validator of the call's (mapped) arguments. */
   endpoint: Endpoint;
 }
@@ -137,7 +138,7 @@ let cached: { list: ToolDef[]; byName: Map<string, ToolDef> } | undefined;
 
 function build(): { list: ToolDef[]; byName: Map<string, ToolDef> } {
   if (cached) return cached;
-  const list = [...universalTools(), ...ROUTES.filter((r) => r.id !== 'universal').map(routeTool)];
+  const list = [...universalTools(), ...crawlTools(), ...ROUTES.filter((r) => r.id !== 'universal').map(routeTool)];
   const byName = new Map<string, ToolDef>();
   for (const tool of list) {
     if (byName.has(tool.name)) throw new Error(`mcp: duplicate tool ${tool.name}`);

@@ -4,6 +4,9 @@
  * receiver and an S3-compatible server. What the crawl did is read from the API and, for what
  * reached the site (robots respected, nothing fetched twice, spacing), from the site's own log.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { call, postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -314,5 +317,31 @@ describe('map', () => {
     expect(found.body.urls.map((u: Body) => pathOf(u.url))).toEqual(['/orphan/0', '/orphan/1', '/orphan/2', '/orphan/3']);
     const sub = await postJson(gw, '/v1/map', { url: `${site.origin}/`, include_subdomains: true, sitemap: 'skip' });
     expect(sub.body.urls.some((u: Body) => new URL(u.url).hostname === 'blog.site.test')).toBe(true);
+  });
+});
+
+describe('MCP tools', () => {
+  test('map, crawl, crawl_status and crawl_results', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: gw.auth } });
+    const client = new Client({ name: 'crawl-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['map', 'crawl', 'crawl_status', 'crawl_results']));
+      const mapped = (await client.callTool({ name: 'map', arguments: { url: `${site.origin}/`, search: 'orphan/1' } })) as CallToolResult;
+      expect((mapped.structuredContent as Body).urls.map((u: Body) => pathOf(u.url))).toEqual(['/orphan/1']);
+      const started = (await client.callTool({ name: 'crawl', arguments: { url: `${site.origin}/section/0`, max_depth: 1, sitemap: 'skip', ...FAST, scrape: { output: ['markdown'] } } })) as CallToolResult;
+      const id = (started.structuredContent as Body).id as string;
+      await finished(id);
+      const status = (await client.callTool({ name: 'crawl_status', arguments: { id } })) as CallToolResult;
+      expect((status.structuredContent as Body).status).toBe('done');
+      const results = (await client.callTool({ name: 'crawl_results', arguments: { id, limit: 2 } })) as CallToolResult;
+      expect((results.structuredContent as Body).pages.map((p: Body) => pathOf(p.url))).toEqual((await allPages(id)).slice(0, 2).map((p) => pathOf(p.url)));
+      expect((results.content[0] as { text: string }).text).toContain('# Section 0');
+      const refused = (await client.callTool({ name: 'crawl', arguments: { url: `${site.origin}/`, include_paths: ['(?=x)'] } })) as CallToolResult;
+      expect([refused.isError, (refused.content[0] as { text: string }).text]).toEqual([true, expect.stringContaining('#/include_paths/0')]);
+    } finally {
+      await client.close();
+    }
   });
 });

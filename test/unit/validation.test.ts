@@ -414,7 +414,7 @@ describe('compiled validators and OpenAPI', () => {
     };
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.components.securitySchemes).toEqual({ bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } });
-    const fixed = ['/v1/search', '/v1/async/scrape/{request_id}', '/v1/scrapers', '/v1/{endpoint}', '/v1/openapi.json', '/healthz', '/readyz', '/metrics'];
+    const fixed = ['/v1/search', '/v1/map', '/v1/async/crawl', '/v1/async/crawl/{id}', '/v1/async/scrape/{request_id}', '/v1/scrapers', '/v1/{endpoint}', '/v1/openapi.json', '/healthz', '/readyz', '/metrics'];
     expect(Object.keys(doc.paths).sort()).toEqual([...fixed, ...scrapePaths()].sort());
     for (const p of scrapePaths()) expect(Object.keys(doc.paths[p]!)).toEqual(['post']);
     expect(doc.paths['/v1/async/scrape/batch/se1/search']!.post!.requestBody!.content['application/json']!.schema).toEqual({
