@@ -44,6 +44,10 @@ export class CrawlRun {
   private readonly hosts = new Map<string, HostGate>();
   /** seq → controller of the page task in flight. */
   private readonly inFlight = new Map<number, AbortController>();
+  /** Pages dispatched whose charge is not committed yet (the quota check counts them as used). */
+  private uncharged = 0;
+  /** Page commits in progress. */
+  private committing = 0;
   private state: CrawlState | undefined;
   private pumping = false;
   private again = false;
@@ -202,7 +206,9 @@ export class CrawlRun {
         if (this.inFlight.size === 0) this.end(this.success());
         return;
       }
-      const quota = this.opts.quotaCheck(this.clientId, this.inFlight.size + 1, this.params.scrape.run_js === true);
+      const quota = this.opts.quotaCheck(this.clientId, this.uncharged + 1, this.params.scrape.run_js === true);
+      // A commit in progress may or may not show in the stored usage yet: decide after it.
+      if (quota && this.committing > 0) return;
       if (quota) {
         await this.store.stop(this.id, quota);
         this.firstError = quota;
@@ -285,6 +291,12 @@ export class CrawlRun {
   private dispatch(entry: FrontierEntry): void {
     const controller = new AbortController();
     this.inFlight.set(entry.seq, controller);
+    this.uncharged++;
+    let charged = false;
+    const settled = (): void => {
+      if (!charged) this.uncharged--;
+      charged = true;
+    };
     const task: ScrapeTask = {
       id: newId(),
       routeId: 'universal',
@@ -297,8 +309,11 @@ export class CrawlRun {
     this.opts.farm
       .run(task, controller.signal)
       .then(
-        (outcome) => this.commit(entry, outcome, gate),
-        (err: unknown) => this.fail(entry, toWireError(err), gate, controller.signal.aborted),
+        (outcome) => this.commit(entry, outcome, gate, settled).finally(settled),
+        (err: unknown) => {
+          settled();
+          return this.fail(entry, toWireError(err), gate, controller.signal.aborted);
+        },
       )
       .catch((err: unknown) => this.end({ ok: false, error: toWireError(err) }))
       .finally(() => {
@@ -309,13 +324,15 @@ export class CrawlRun {
       });
   }
 
-  private async commit(entry: FrontierEntry, outcome: ScrapeOutcome, gate: HostGate): Promise<void> {
+  /** `settle`: the page's charge is committed (or it has none): the quota check stops counting it. */
+  private async commit(entry: FrontierEntry, outcome: ScrapeOutcome, gate: HostGate, settle: () => void): Promise<void> {
     gate.release(false);
-    if (this.ending?.ok === false && (this.ending as { cancelled?: boolean }).cancelled) return;
+    if (this.ending?.ok === false && this.ending.cancelled === true) return settle();
     const found = outcome.crawl ?? {};
     const follow = this.params.sitemap !== 'only';
     const kept = !found.redirected && outcome.results.length > 0;
     const charge = kept ? this.opts.chargeOf(this.job, this.params.scrape, outcome.usage) : undefined;
+    this.committing++;
     const out = await this.store.complete(
       this.id,
       {
@@ -331,7 +348,10 @@ export class CrawlRun {
         ...(outcome.results[0] ? { result: outcome.results[0] } : {}),
       },
       this.limits,
-    );
+    ).finally(() => {
+      this.committing--;
+      settle();
+    });
     if (!out) return;
     this.state = out.state;
     if (entry.source === 'start') this.startStatus = outcome.status;

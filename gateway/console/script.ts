@@ -148,6 +148,7 @@ export const CONSOLE_SCRIPT = String.raw`
     renderParses(doc.parse_status);
     renderAccounts(doc.accounts);
     renderJobs(doc.recent_jobs);
+    renderCrawls(doc.crawls || []);
     renderCharts(doc.history);
     $('#updated').textContent = new Date(doc.at * 1000).toLocaleTimeString();
   }
@@ -195,6 +196,16 @@ export const CONSOLE_SCRIPT = String.raw`
       link.type = 'button';
       link.addEventListener('click', function () { openJob(j.job_id); });
       return row([link, j.route, j.state + (j.error ? ' (' + j.error + ')' : ''), String(j.client_id), new Date(j.updated_at).toLocaleTimeString()], { 'data-job': j.job_id, 'data-state': j.state });
+    }));
+  }
+
+  function renderCrawls(crawls) {
+    fill($('#crawls tbody'), crawls.length === 0 ? [row(['none running', '', '', '', '', '', ''])] : crawls.map(function (c) {
+      var n = c.counts || {};
+      var link = el('button', c.id, 'link');
+      link.type = 'button';
+      link.addEventListener('click', function () { openJob(c.id); });
+      return row([link, c.url, String(c.client_id), (n.done || 0) + ' / ' + c.limit, String(n.queued || 0), String(n.failed || 0), (n.skipped_robots || 0) + ' / ' + (n.skipped_filters || 0)], { 'data-crawl': c.id });
     }));
   }
 

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import { call, postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
@@ -221,6 +222,27 @@ describe('parameters', () => {
     expect(options.body.scrape).toEqual({ output: ['string'], json: { prompt: 'string', schema: {} }, location: 'string', device: 'string', run_js: 'bool' });
   });
 
+  test('a quota stops the crawl with QUOTA_EXCEEDED recorded, keeping and charging what it fetched', async () => {
+    const account = await gw.server.store.accounts.createAccount({ name: 'quota-crawl' });
+    const { key } = await gw.server.store.accounts.createKey(account.clientId);
+    await gw.server.store.quotas.setQuota(account.clientId, { pages_per_day: 6 });
+    const headers = { authorization: `Bearer ${key}` };
+    const a = await postJson(gw, '/v1/async/crawl', { url: `${site.origin}/`, ...FAST, max_concurrency_per_host: 1, sitemap: 'skip' }, headers);
+    expect(a.status).toBe(202);
+    let body: Body;
+    const until = Date.now() + 30_000;
+    do {
+      body = (await call(`${gw.url}/v1/async/crawl/${a.body.id}?limit=100`, { headers })).body;
+      await new Promise((r) => setTimeout(r, 30));
+    } while (!['done', 'faulted'].includes(body.status) && Date.now() < until);
+    expect(body.status).toBe('faulted');
+    expect(body.error).toMatchObject({ title: 'QUOTA_EXCEEDED', status: 429 });
+    expect([body.counts.done, body.results.length]).toEqual([6, 6]);
+    expect(gw.server.store.quotas.usageOf(account.clientId).pages_day).toBe(6);
+    // Another account cannot see it.
+    expect((await call(`${gw.url}/v1/async/crawl/${a.body.id}`, { headers: gw.auth })).status).toBe(404);
+  });
+
   test('unknown, another account\'s, or a scrape job\'s id is 404', async () => {
     expect((await call(`${gw.url}/v1/async/crawl/1000000000000000000`, { headers: gw.auth })).status).toBe(404);
     const job = await postJson(gw, '/v1/async/scrape', { url: `${site.origin}/about` });
@@ -242,10 +264,18 @@ describe('politeness, cancel, deliveries', () => {
     }
   });
 
-  test('DELETE cancels: pages so far kept, nothing fetched after', async () => {
+  test('DELETE cancels: pages so far kept, nothing fetched after; the feed and the console show the progress', async () => {
+    const feed = new WebSocket(`${gw.url.replace('http', 'ws')}/v1/feed?format=json&route=crawl`, { headers: gw.auth });
+    const events: Body[] = [];
+    feed.on('message', (data) => events.push(JSON.parse(String(data))));
+    await new Promise((r) => feed.once('open', r));
     const id = await submit({ url: `http://127.0.0.1:${slow.port}/`, delay_ms: 0, max_concurrency_per_host: 2, sitemap: 'skip', respect_robots: false, limit: 1000 });
     const until = Date.now() + 30_000;
     while (((await get(id, '?limit=1')).counts?.done ?? 0) < 5 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const status = await call(`${gw.url}/v1/status`, { headers: gw.auth });
+    const running = status.body.crawls.find((c: Body) => c.id === id);
+    expect(running).toMatchObject({ url: `http://127.0.0.1:${slow.port}/`, limit: 1000 });
+    expect(running.counts.done).toBeGreaterThanOrEqual(5);
     const cancelled = await call(`${gw.url}/v1/async/crawl/${id}`, { method: 'DELETE', headers: gw.auth });
     expect([cancelled.status, cancelled.body.status]).toEqual([200, 'cancelled']);
     const after = slow.log.length;
@@ -258,6 +288,10 @@ describe('politeness, cancel, deliveries', () => {
     expect(slow.log.length).toBe(after);
     // Cancelling again answers the final state.
     expect((await call(`${gw.url}/v1/async/crawl/${id}`, { method: 'DELETE', headers: gw.auth })).body.status).toBe('cancelled');
+    const mine = events.filter((e) => e.job_id === id);
+    expect(mine.some((e) => e.type === 'progress' && e.progress.done >= 1)).toBe(true);
+    expect(mine.map((e) => e.type)).toEqual(expect.arrayContaining(['accepted', 'started', 'progress', 'cancelled']));
+    feed.close();
   });
 
   test('webhooks: crawl.page batches cover every page once, in order, then one crawl.done', async () => {
