@@ -35,6 +35,12 @@ export interface CrawlSiteOptions {
   host?: string;
   /** Every page answers after this long (a slow host). */
   delayMs?: number;
+  /**
+   * No traps, twins or redirects (benchmarks): the home page links the sections, sections their
+   * pages, product pages their neighbours and section. Every page is one URL a crawler without
+   * URL normalisation beyond the fragment also finds exactly once.
+   */
+  plain?: boolean;
 }
 
 export interface SiteRequest {
@@ -78,7 +84,7 @@ function monthOffset(ym: string): number | undefined {
 }
 
 export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<CrawlSite> {
-  const o = { products: 1800, sections: 20, orphans: 100, slowPages: 5, slowMs: 300, delayMs: 0, ...options };
+  const o = { products: 1800, sections: 20, orphans: 100, slowPages: 5, slowMs: 300, delayMs: 0, plain: false, ...options };
   const log: SiteRequest[] = [];
   let session = 0;
   const sectionOf = (id: number) => id % o.sections;
@@ -118,6 +124,15 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
     }
     if (path === '/sitemaps/products-2.xml') return send(200, sitemapXml([...productPaths(half, o.products), '/private/listed'], base), 'application/xml');
     if (path === '/sitemaps/extra.txt') return send(200, `${Array.from({ length: o.orphans }, (_, i) => `${base}/orphan/${i}`).join('\n')}\n${base}/about\n`, 'text/plain');
+    if (o.plain && path === '/') return send(200, html('Home', `<nav>${Array.from({ length: o.sections }, (_, s) => a(`/section/${s}`, `Section ${s}`)).join(' ')}</nav>`));
+    if (o.plain) {
+      const p = /^\/p\/(\d+)$/.exec(path);
+      if (p && Number(p[1]) < o.products) {
+        const id = Number(p[1]);
+        const body = `<article><p>${'Plain product text. '.repeat(40)}</p><ul>${Array.from({ length: 8 }, (_, i) => `<li>Spec ${i}: ${(id * 7 + i) % 100}</li>`).join('')}</ul></article>`;
+        return send(200, html(`Product ${id}`, `${body}<p>${a(`/p/${(id + 1) % o.products}`, 'Next')} ${a(`/p/${(id + o.products - 1) % o.products}`, 'Previous')} ${a(`/section/${sectionOf(id)}`, 'Section')}</p>`));
+      }
+    }
     if (path === '/') {
       const sections = Array.from({ length: o.sections }, (_, s) => a(`/section/${s}`, `Section ${s}`)).join(' ');
       const slow = Array.from({ length: o.slowPages }, (_, i) => a(`/slow/${i}`)).join(' ');
@@ -153,7 +168,8 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
       const nav = Array.from({ length: pages }, (_, i) => a(`/section/${s}/${i + 1}`, String(i + 1))).join(' ');
       // `?page=` twins point at the numbered pages by their canonical link.
       const head = url.search ? `<link rel="canonical" href="${base}/section/${s}/${page}">` : '';
-      return send(200, html(`Section ${s} page ${page}`, `<ul>${ids.map((id) => `<li>${a(`/p/${id}`, `Product ${id}`)}</li>`).join('')}</ul><p>${nav} ${a(`/section/${s}?page=${page}`, 'this page')}</p>`, head));
+      const twin = o.plain ? '' : a(`/section/${s}?page=${page}`, 'this page');
+      return send(200, html(`Section ${s} page ${page}`, `<ul>${ids.map((id) => `<li>${a(`/p/${id}`, `Product ${id}`)}</li>`).join('')}</ul><p>${nav} ${twin}</p>`, head));
     }
     m = /^\/p\/(\d+)$/.exec(path);
     if (m && Number(m[1]) < o.products) {
@@ -218,6 +234,15 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
   const port = (server.address() as { port: number }).port;
 
   const pages = (): string[] => {
+    if (o.plain) {
+      const plain = ['/'];
+      for (let s = 0; s < o.sections; s++) {
+        plain.push(`/section/${s}`);
+        for (let p = 1; p <= listPages(s); p++) plain.push(`/section/${s}/${p}`);
+      }
+      for (let id = 0; id < o.products; id++) plain.push(`/p/${id}`);
+      return plain;
+    }
     const out = ['/', '/about', '/missing'];
     for (let s = 0; s < o.sections; s++) {
       out.push(`/section/${s}`);
@@ -235,7 +260,7 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
     log,
     pages,
     privatePaths: () => ['/private/admin', '/private/listed'],
-    opts: { products: o.products, sections: o.sections, orphans: o.orphans, slowPages: o.slowPages, slowMs: o.slowMs, delayMs: o.delayMs },
+    opts: { products: o.products, sections: o.sections, orphans: o.orphans, slowPages: o.slowPages, slowMs: o.slowMs, delayMs: o.delayMs, plain: o.plain },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
