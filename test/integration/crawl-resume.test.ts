@@ -5,16 +5,15 @@
  * the site's own request log, no page committed before the kill is requested again; the only
  * repeats are pages that were in flight at the kill (bounded by the crawl's concurrency).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { call } from '../helpers/gateway.js';
+import { serveProcess, type ServedProcess } from '../helpers/serve.js';
 import { startCrawlSite, type CrawlSite } from '../sites/crawl-site.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'crawl-resume-key-0123456789';
 const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 const PER_HOST = 8;
@@ -33,34 +32,10 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function serve(): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'gateway/cli.ts'), 'serve'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      GLEANER_DATA_DIR: dataDir,
-      GLEANER_PORT: '0',
-      GLEANER_REALTIME_PORT: '0',
-      GLEANER_DATA_PORT: '0',
-      GLEANER_WORKERS: '2',
-      GLEANER_ALLOW_PRIVATE: '1',
-      GLEANER_BOOTSTRAP_API_KEY: KEY,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no start:\n${out}`)), 30_000);
-    child.stdout!.on('data', () => {
-      const m = /"port":(\d+).*"msg":"gleaner ready"/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        ok({ child, base: `http://127.0.0.1:${m[1]}` });
-      }
-    });
+function serve(): Promise<ServedProcess> {
+  return serveProcess({ GLEANER_DATA_DIR: dataDir, GLEANER_WORKERS: '2', GLEANER_BOOTSTRAP_API_KEY: KEY }).then((served) => {
+    children.push(served.child);
+    return served;
   });
 }
 
