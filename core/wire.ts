@@ -63,6 +63,8 @@ export interface CrawlFindings {
   sitemap?: { kind: string; urls: SitemapEntry[]; sitemaps: SitemapEntry[] };
   /** robots.txt text (2xx only; capped). */
   robotsText?: string;
+  /** When the worker began fetching the page (Unix ms): the crawl spaces a host's requests from here, not from its dispatch. */
+  startedAt?: number;
 }
 
 /** How custom or built-in JSON was produced for a page. */

@@ -65,8 +65,13 @@ export class HostGate {
     this.nextAt = Math.max(now, this.nextAt) + this.delayMs;
   }
 
-  /** A fetch ended; `throttled`: the host answered 429/503 through every retry. */
-  release(throttled: boolean): void {
+  /**
+   * A fetch ended; `throttled`: the host answered 429/503 through every retry. `startedAt`: when
+   * the worker really began it (a dispatch may wait for a worker on a loaded node): the next
+   * start is spaced from there, so the spacing holds at the site, not only at dispatch.
+   */
+  release(throttled: boolean, startedAt?: number): void {
+    if (startedAt !== undefined) this.nextAt = Math.max(this.nextAt, startedAt + this.delayMs);
     this.inFlight = Math.max(0, this.inFlight - 1);
     const floor = this.floor();
     if (throttled) this.delayMs = Math.min(MAX_BACKOFF_MS, Math.max(1000, this.delayMs * 2));

@@ -12,17 +12,16 @@
  */
 import { GleanerError, toWireError, type WireError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
-import { robotsRules } from '../../core/crawl/robots.js';
 import type { CrawlRules } from '../../core/crawl/scope.js';
-import { linkJudge } from '../../core/crawl/scope.js';
 import { hostOf, normaliseUrl } from '../../core/crawl/url.js';
-import type { CrawlState, CrawlStore, Discovered, DiscoveryLimits, FrontierEntry } from '../../core/store/crawls.js';
+import type { CrawlState, CrawlStore, DiscoveryLimits, FrontierEntry } from '../../core/store/crawls.js';
 import type { DeliveryKind, JobOutcome, JobRecord } from '../../core/store/jobs.js';
 import type { ScrapeOutcome, ScrapeTask } from '../../core/wire.js';
-import { fetchRobots, walkSitemaps, type FetchContext } from './fetch-part.js';
+import type { FetchContext } from './fetch-part.js';
 import { HostGate } from './hosts.js';
 import type { CrawlEngineOptions, PageSlots } from './engine.js';
 import { crawlParams, type CrawlParams } from './params.js';
+import { robotsFor, seedCrawl, type SeedContext } from './seeds.js';
 
 /** Frontier entries read past those in flight, to find one whose host is ready. */
 const WINDOW = 256;
@@ -97,11 +96,14 @@ export class CrawlRun {
     this.poll = setInterval(() => void this.refresh(), POLL_MS);
     this.poll.unref();
     try {
-      if (!this.state.seeded) await this.seed();
+      if (!this.state.seeded) {
+        await seedCrawl(this.seedContext(), this.params.sitemap, this.gate(hostOf(this.rules.start)));
+        this.state = (await this.store.get(this.id)) ?? this.state;
+      }
     } catch (err) {
       if (!this.ending) this.end({ ok: false, error: toWireError(err) });
     }
-    this.pump();
+    this.wake();
     return this.done;
   }
 
@@ -124,39 +126,8 @@ export class CrawlRun {
     return gate;
   }
 
-  /** The start URL (depth 0), then the sitemaps' URLs in scope (depth 1), deduplicated by the store. */
-  private async seed(): Promise<void> {
-    await this.store.seed(this.id, [{ url: this.rules.start, source: 'start' }], 0, this.limits);
-    if (this.params.sitemap !== 'skip') {
-      const gate = this.gate(hostOf(this.rules.start));
-      const rules = await this.robotsOf(gate, this.rules.start);
-      const judge = linkJudge(this.rules);
-      await walkSitemaps(this.fetchContext(this.signal), this.rules.start, rules, async (entries) => {
-        const urls: Discovered[] = [];
-        for (const e of entries) {
-          const j = judge.judgeAbsolute(e.url);
-          if (j.ok) urls.push({ url: j.url, source: 'sitemap' });
-        }
-        await this.store.seed(this.id, urls, 1, this.limits);
-        return !this.ending && !this.signal.aborted;
-      });
-    }
-    this.state = (await this.store.get(this.id)) ?? this.state;
-    await this.store.seed(this.id, [], 0, this.limits, true);
-  }
-
-  /** The host's robots rules: from this run, from the store (a restart), or fetched now. */
-  private async robotsOf(gate: HostGate, pageUrl: string): Promise<ReturnType<typeof robotsRules> | undefined> {
-    if (gate.robots) return gate.robots;
-    const stored = (await this.store.host(this.id, gate.host))?.robots;
-    if (stored) {
-      gate.setRobots(robotsRules({ url: new URL('/robots.txt', pageUrl).href, ...stored }));
-      return gate.robots;
-    }
-    const fetched = await fetchRobots(this.fetchContext(this.signal), pageUrl);
-    await this.store.setRobots(this.id, gate.host, { status: fetched.status, ...(fetched.text !== undefined ? { text: fetched.text } : {}) });
-    gate.setRobots(robotsRules(fetched));
-    return gate.robots;
+  private seedContext(): SeedContext {
+    return { store: this.store, id: this.id, rules: this.rules, limits: this.limits, fetch: this.fetchContext(this.signal), wanted: () => !this.ending && !this.signal.aborted };
   }
 
   private async refresh(): Promise<void> {
@@ -181,10 +152,6 @@ export class CrawlRun {
           this.wake();
         }
       });
-  }
-
-  private pump(): void {
-    this.wake();
   }
 
   private roomLeft(): number {
@@ -247,7 +214,7 @@ export class CrawlRun {
       if (this.params.respect_robots && !gate.robots) {
         if (!gate.robotsPending) {
           gate.robotsPending = true;
-          void this.robotsOf(gate, entry.url)
+          void robotsFor(this.seedContext(), gate, entry.url)
             .catch((err: unknown) => this.opts.log.warn({ err, crawl_id: this.id, host }, 'robots.txt not read'))
             .finally(() => {
               gate.robotsPending = false;
@@ -326,7 +293,7 @@ export class CrawlRun {
 
   /** `settle`: the page's charge is committed (or it has none): the quota check stops counting it. */
   private async commit(entry: FrontierEntry, outcome: ScrapeOutcome, gate: HostGate, settle: () => void): Promise<void> {
-    gate.release(false);
+    gate.release(false, outcome.crawl?.startedAt);
     if (this.ending?.ok === false && this.ending.cancelled === true) return settle();
     const found = outcome.crawl ?? {};
     const follow = this.params.sitemap !== 'only';

@@ -68,6 +68,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   /** Pages returned as a bot wall: answered, but not charged. */
   let uncharged = 0;
   for (const flow of flows) {
+    const flowStart = Date.now();
     const run = await runFlow(flow, ctx, new ProxyRotation(pool));
     if (run.uncharged) uncharged++;
     requestBytes += run.requestBytes;
@@ -76,7 +77,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     if (task.crawl) {
       // A crawl's or map's task: what the crawl reads from the page; only a crawl page has a result.
       const location = run.page.headers.location;
-      crawl = crawlFindings(task.crawl, String(params.url), run.page, Array.isArray(location) ? location[0] : location);
+      crawl = { ...crawlFindings(task.crawl, String(params.url), run.page, Array.isArray(location) ? location[0] : location), startedAt: flowStart };
       // A redirect answered as it is (a crawl page) has no result: its target is the crawl's next URL.
       if (crawl.redirected) continue;
       if (task.crawl.kind !== 'page') continue;
