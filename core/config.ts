@@ -93,6 +93,8 @@ export interface Config {
   assistantConcurrency: number;
   /** Job API source aliases from `GLEANER_SOURCE_ALIASES` (checked at start, core/jobapi/aliases.ts). */
   sourceAliases: Record<string, string>;
+  /** `GLEANER_METRICS_TOKEN`: a Bearer token that reads `/metrics` and nothing else (besides admin keys). */
+  metricsToken: string | undefined;
 }
 
 export const DEFAULTS: Readonly<Config> = Object.freeze({
@@ -135,6 +137,7 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   assistants: undefined,
   assistantConcurrency: 4,
   sourceAliases: {},
+  metricsToken: undefined,
 });
 
 type Env = Record<string, string | undefined>;
@@ -177,6 +180,14 @@ export function defaultChromium(): string | undefined {
     if (existsSync(candidate)) return candidate;
   }
   return undefined; // Playwright's own, if installed
+}
+
+/** A metrics token long enough not to be guessed, or none. */
+function metricsToken(env: Env): string | undefined {
+  const token = env.GLEANER_METRICS_TOKEN;
+  if (!token) return undefined;
+  if (!/^[\x21-\x7e]{16,256}$/.test(token)) throw new Error('GLEANER_METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces');
+  return token;
 }
 
 /** The configuration from the environment, with `overrides` applied last. */
@@ -222,6 +233,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     assistants,
     assistantConcurrency: int(env, 'GLEANER_ASSISTANT_CONCURRENCY', DEFAULTS.assistantConcurrency),
     sourceAliases: jsonFile(env, 'GLEANER_SOURCE_ALIASES', DEFAULTS.sourceAliases),
+    metricsToken: metricsToken(env),
   };
   return Object.freeze({ ...config, ...overrides });
 }

@@ -102,6 +102,6 @@ export { runMap, type MapRequest, type MapAnswer, type MappedUrl } from './crawl
 export type { LongJobs } from './jobs/job-runner.js';
 // Memory of a browser's process tree (the operator console's readings).
 export { treeRss } from './browser/memory.js';
-export { parseDeliveryConfig, webhookBody, type DeliveryConfig, type RetryPolicy } from './delivery/index.js';
+export { parseDeliveryConfig, storageRefusal, webhookBody, type DeliveryConfig, type RetryPolicy } from './delivery/index.js';
 // ffmpeg and ffprobe for media downloads: the start-up check (/readyz, submit, `gleaner doctor`).
 export { checkFfmpeg, FFMPEG_INSTALL_HINT, type FfmpegStatus } from './media/ffmpeg.js';

@@ -4,6 +4,7 @@
  * its `close()`. Lifecycle: `starting` (listeners up, answering 503 except health) → `ready` →
  * `draining` (shutdown.ts). Retention sweeping, gauges and shutdown live in their own modules.
  */
+import { mkdirSync } from 'node:fs';
 import uWS from 'uWebSockets.js';
 import type { Config } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
@@ -19,7 +20,8 @@ import type { ServiceState, Services } from './context.js';
 import { mountFeed } from './feed.js';
 import { registerGauges } from './gauges.js';
 import { startJobApi, type JobApiListeners } from './jobapi/listener.js';
-import { listen } from './listener.js';
+import { lockDataDir } from './instance-lock.js';
+import { listen, type Listener } from './listener.js';
 import { Metrics } from './metrics.js';
 import { QuotaGate } from './quota.js';
 import { applyReload, type ReloadableFiles } from './reload.js';
@@ -134,9 +136,25 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { config } = opts;
   const log = opts.logger ?? createLogger(config.logLevel);
-  const store = await openStore(config, { log });
-  for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
-  const bootstrap = await bootstrapCredentials(store, config);
+  // One service per data directory (instance-lock.ts): taken before the store recovers any job.
+  mkdirSync(config.dataDir, { recursive: true });
+  const lock = lockDataDir(config.dataDir);
+  let store: Store;
+  let bootstrap: BootstrapResult;
+  try {
+    store = await openStore(config, { log });
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  try {
+    for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
+    bootstrap = await bootstrapCredentials(store, config);
+  } catch (err) {
+    await store.close();
+    lock.release();
+    throw err;
+  }
 
   let state: ServiceState = 'starting';
   const router = new Router(buildRouteTable());
@@ -158,7 +176,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const app = uWS.App();
   mountFeed(app, svc);
   app.any('/*', createPipeline(svc, webApiDoor(svc, router)));
-  const web = await listen(app, config.host, config.port);
+  let web: Listener;
+  try {
+    web = await listen(app, config.host, config.port, 'Web API, GLEANER_PORT');
+  } catch (err) {
+    await store.close();
+    lock.release();
+    throw err;
+  }
   const url = config.publicUrl ?? `http://${config.host}:${web.port}`;
   let jobApi: JobApiListeners | undefined;
   let farm: Farm;
@@ -173,6 +198,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     web.close();
     jobApi?.close();
     await store.close();
+    lock.release();
     throw err;
   }
   svc.farm = farm;
@@ -197,6 +223,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     outbox,
     farm,
     store,
+    lock,
     log,
   });
   const reload = (files: ReloadableFiles) => applyReload(svc, farm, outbox, files);

@@ -8,6 +8,7 @@ import type { Logger } from '../core/log.js';
 import type { Store } from '../core/store/index.js';
 import type { Farm, JobRunner, Outbox } from '../farm/index.js';
 import type { Admission } from './admission.js';
+import type { InstanceLock } from './instance-lock.js';
 import type { Listener } from './listener.js';
 import type { Sweeper } from './sweeper.js';
 
@@ -21,6 +22,8 @@ export interface ShutdownParts {
   outbox: Outbox;
   farm: Farm;
   store: Store;
+  /** The data directory's lock (instance-lock.ts), released once the store is closed. */
+  lock: Pick<InstanceLock, 'release'>;
   log: Logger;
 }
 
@@ -38,6 +41,7 @@ export function shutdownSequence(parts: ShutdownParts): () => Promise<void> {
       await parts.outbox.close();
       await parts.farm.close();
       await parts.store.close();
+      parts.lock.release();
       parts.log.info('gleaner stopped');
     })());
 }

@@ -159,10 +159,13 @@ function fixedPaths(): Record<string, JsonSchema> {
     '/metrics': {
       get: {
         operationId: 'metrics',
-        summary: 'Prometheus metrics.',
+        summary: 'Prometheus metrics: an admin key, or the operator\'s GLEANER_METRICS_TOKEN, as a Bearer token.',
         tags: ['operations'],
-        security: open,
-        responses: { '200': { description: 'Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        responses: {
+          '200': { description: 'Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } },
+          '401': { description: 'No or unknown credentials.' },
+          '403': problem('FORBIDDEN: a key that is not an admin key.'),
+        },
       },
     },
   };

@@ -95,7 +95,7 @@ async function storageStep(entry: OutboxEntry, job: JobRecord, state: CrawlState
   const final = isFinal(job.status);
   const cursor = state.deliveries.storage ?? { cursor: 0, queued: false, closed: false };
   const upload = (name: string, body: unknown): Promise<AttemptResult> =>
-    uploadResult(storage, JSON.stringify(body), ctx.creds, { jobId: `${job.id}/${name}`, signal: ctx.signal, timeoutMs: ctx.timeoutMs, allowPrivate: ctx.allowPrivate });
+    uploadResult(storage, JSON.stringify(body), ctx.creds, { jobId: `${job.id}/${name}`, clientId: job.clientId, signal: ctx.signal, timeoutMs: ctx.timeoutMs, allowPrivate: ctx.allowPrivate });
   if (cursor.cursor < state.counts.done) {
     let done = cursor.cursor;
     let failure: AttemptResult | undefined;

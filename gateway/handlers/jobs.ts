@@ -12,7 +12,9 @@ import { problemFromWire } from '../../core/problem.js';
 import { routeById } from '../../core/registry/index.js';
 import type { JobRecord } from '../../core/store/jobs.js';
 import type { Handler, Services } from '../context.js';
+import type { Reply } from '../http.js';
 import { needOf } from '../quota.js';
+import { parseDeliveryConfig, storageRefusal, type DeliveryConfig } from '../../farm/index.js';
 
 function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
@@ -88,15 +90,52 @@ export async function submitJobs(svc: Services, clientId: number, routeId: strin
   return { data: jobs.map(submitted) };
 }
 
+/** GLEANER_STORAGE parsed once per configuration (a reload replaces `svc.config.storage`). */
+const parsedStorage = new WeakMap<object, DeliveryConfig>();
+
+/**
+ * 403 when the job's `storage` names a bucket (or prefix) the account's binding in
+ * GLEANER_STORAGE does not allow (farm/delivery/binding.ts): before anything is queued,
+ * counted or charged. Both APIs call it before admission.
+ */
+export function refuseUnboundStorage(svc: Services, clientId: number, params: Record<string, unknown>): void {
+  if (params.storage === undefined || params.storage === null) return;
+  let config = parsedStorage.get(svc.config.storage);
+  if (!config) parsedStorage.set(svc.config.storage, (config = parseDeliveryConfig(svc.config.storage)));
+  const why = storageRefusal(config, clientId, params.storage);
+  if (why) throw new GleanerError('FORBIDDEN', `${why}.`);
+}
+
+/**
+ * Quota admission (the whole batch at once), then `submitJobs`: what every front door that
+ * creates Web API jobs runs after validation — the HTTP routes and the job feed's submit.
+ * `reply` receives the X-RateLimit headers where there is one.
+ */
+export async function admitAndSubmit(svc: Services, clientId: number, routeId: string, mode: 'async' | 'batch', params: Record<string, unknown>, reply?: Reply): Promise<Record<string, unknown>> {
+  refuseUnboundStorage(svc, clientId, params);
+  const values = mode === 'batch' ? params[routeById(routeId)?.input ?? 'url'] : undefined;
+  svc.quota.admit(clientId, needOf(params, Array.isArray(values) ? values.length : 1), reply);
+  return submitJobs(svc, clientId, routeId, mode, params);
+}
+
+/** A batch above the documented maximum (GLEANER_MAX_BATCH) is 413 (spec part 7), checked before validation. */
+export function checkBatchSize(body: unknown, max: number): void {
+  if (!body || typeof body !== 'object') return;
+  const record = body as Record<string, unknown>;
+  for (const key of ['query', 'url']) {
+    const values = record[key];
+    if (Array.isArray(values) && values.length > max) {
+      throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${max} values; ${key} has ${values.length}.`, { max });
+    }
+  }
+}
+
 export const submit: Handler = async (ctx, svc) => {
-  svc.quota.admit(ctx.account!.clientId, needOf(ctx.params), ctx.reply);
-  ctx.reply.json(202, await submitJobs(svc, ctx.account!.clientId, ctx.route.entitlement!, 'async', ctx.params));
+  ctx.reply.json(202, await admitAndSubmit(svc, ctx.account!.clientId, ctx.route.entitlement!, 'async', ctx.params, ctx.reply));
 };
 
 export const submitBatch: Handler = async (ctx, svc) => {
-  const values = ctx.params[routeById(ctx.route.entitlement!)?.input ?? 'url'];
-  svc.quota.admit(ctx.account!.clientId, needOf(ctx.params, Array.isArray(values) ? values.length : 1), ctx.reply);
-  ctx.reply.json(202, await submitJobs(svc, ctx.account!.clientId, ctx.route.entitlement!, 'batch', ctx.params));
+  ctx.reply.json(202, await admitAndSubmit(svc, ctx.account!.clientId, ctx.route.entitlement!, 'batch', ctx.params, ctx.reply));
 };
 
 /** The Web API collection body of a job (also the webhook's `results` document). */

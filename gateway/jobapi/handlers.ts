@@ -16,13 +16,10 @@ import { requireTarget } from '../runnable.js';
 import type { Reply } from '../http.js';
 import { needOf, quotaReport } from '../quota.js';
 import { charge } from '../usage.js';
-import { acceptJobs, newJobRecord } from '../handlers/jobs.js';
+import { acceptJobs, newJobRecord, refuseUnboundStorage } from '../handlers/jobs.js';
 import { runAdmitted } from '../handlers/scrape.js';
 import { jobObject, resultEntries } from './objects.js';
 import { parseStatsQuery, statsDocument } from './stats.js';
-
-/** The Job API's documented batch maximum (spec 8). */
-export const JOB_API_MAX_BATCH = 5000;
 
 export interface JobApiCtx {
   reply: Reply;
@@ -87,6 +84,7 @@ export async function submit(ctx: JobApiCtx, svc: Services): Promise<void> {
   const checked = checkJobApiInput(ctx.body, false);
   if (!checked.ok) invalid(checked.errors);
   const job = jobRecord(ctx.account, mapOrThrow(svc, ctx.account, checked.input, 'async'), checked.input, checked.warnings);
+  refuseUnboundStorage(svc, ctx.account.clientId, job.params);
   svc.quota.admit(ctx.account.clientId, needOf(job.params), ctx.reply);
   await acceptJobs(svc, [job]);
   ctx.reply.json(200, jobObject(job, ctx.dataUrl));
@@ -95,8 +93,10 @@ export async function submit(ctx: JobApiCtx, svc: Services): Promise<void> {
 export async function submitBatch(ctx: JobApiCtx, svc: Services): Promise<void> {
   const body = ctx.body as Record<string, unknown> | null;
   const values = body && typeof body === 'object' ? (body.url ?? body.query) : undefined;
-  if (Array.isArray(values) && values.length > JOB_API_MAX_BATCH) {
-    throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${JOB_API_MAX_BATCH} values; got ${values.length}.`, { max: JOB_API_MAX_BATCH });
+  // The same cap as the Web API's batches (GLEANER_MAX_BATCH, 5,000 by default: spec 8).
+  const max = svc.config.maxBatch;
+  if (Array.isArray(values) && values.length > max) {
+    throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${max} values; got ${values.length}.`, { max });
   }
   const checked = checkJobApiInput(ctx.body, true);
   if (!checked.ok) invalid(checked.errors);
@@ -118,6 +118,7 @@ export async function submitBatch(ctx: JobApiCtx, svc: Services): Promise<void> 
     jobs.push(jobRecord(ctx.account, mapped.mapped, single, checked.warnings, batchId));
   });
   if (errors.length > 0) invalid([...new Map(errors.map((e) => [e.pointer, e])).values()]);
+  refuseUnboundStorage(svc, ctx.account.clientId, jobs[0].params);
   svc.quota.admit(ctx.account.clientId, needOf(jobs[0].params, jobs.length), ctx.reply);
   await acceptJobs(svc, jobs);
   ctx.reply.json(200, { queries: jobs.map((job) => jobObject(job, ctx.dataUrl)) });

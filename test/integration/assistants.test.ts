@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TargetConfig } from '../../core/config.js';
 import { call, postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { until } from '../helpers/wait.js';
 import { llm1Answer, llm2Answer, llm3Answer, slugOf } from '../sites/assistant-answers.js';
 import { ASKED, SIGNED_IN_COOKIE } from '../sites/assistants.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
@@ -168,11 +169,20 @@ describe('failure modes', () => {
   }, 90_000);
 
   test('failures are counted per assistant and kind in /metrics', async () => {
-    const m = await call(`${gw.url}/metrics`, { headers: gw.auth });
-    expect(m.text).toContain('gleaner_assistant_failures_total{assistant="llm1",kind="login"} 1');
-    expect(m.text).toContain('gleaner_assistant_failures_total{assistant="llm2",kind="selector"} 1');
-    expect(m.text).toContain('gleaner_assistant_failures_total{assistant="llm3",kind="rate_limit"} 1');
-    expect(m.text).toContain('gleaner_assistant_failures_total{assistant="llm1",kind="incomplete"} 1');
+    // A job reads as finished once its record is committed; the counter moves when the runner
+    // announces it, a moment later (under load, later still): wait for the lines, with a deadline.
+    const lines = [
+      'gleaner_assistant_failures_total{assistant="llm1",kind="login"} 1',
+      'gleaner_assistant_failures_total{assistant="llm2",kind="selector"} 1',
+      'gleaner_assistant_failures_total{assistant="llm3",kind="rate_limit"} 1',
+      'gleaner_assistant_failures_total{assistant="llm1",kind="incomplete"} 1',
+    ];
+    const text = await until(async () => {
+      const m = await call(`${gw.url}/metrics`, { headers: gw.auth });
+      expect(m.status).toBe(200);
+      return lines.every((line) => m.text.includes(line)) && m.text;
+    }, `the failure counters ${lines.join(', ')}`, 10_000);
+    expect(text.split('\n').filter((l) => l.startsWith('gleaner_assistant_failures_total{'))).toEqual(expect.arrayContaining(lines));
   });
 });
 

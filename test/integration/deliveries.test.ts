@@ -28,7 +28,7 @@ beforeAll(async () => {
     deliveryHorizonMs: HORIZON_MS,
     deliveryBaseMs: 10,
     deliveryMaxMs: 60,
-    storage: { s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1' } },
+    storage: { s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1', buckets: { '*': ['results'] } } },
   });
 });
 afterAll(async () => {

@@ -104,7 +104,8 @@ describe('gleaner CLI', () => {
     expect(again.out()).not.toMatch(/Web API key/);
     again.child.kill('SIGTERM');
     expect(await exited(again.child)).toBe(0);
-  });
+    // Two services and five CLI runs, each a tsx process: ~50 s at load average 20.
+  }, 120_000);
 
   test('GLEANER_BOOTSTRAP_API_KEY creates that key; no secret reaches the logs', async () => {
     const dataDir = tempDir();

@@ -29,8 +29,9 @@ beforeAll(async () => {
     deliveryBaseMs: 20,
     deliveryMaxMs: 100,
     storage: {
-      s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1' },
-      s3_compatible: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key' },
+      // The test key's account (client id 1) may write these prefixes only (GLEANER_STORAGE `buckets`).
+      s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1', buckets: { '1': ['results/plain', 'results/gz'] } },
+      s3_compatible: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', buckets: { '1': ['results/compat'] } },
     },
   });
 });

@@ -89,7 +89,7 @@ describe('quotas', () => {
   });
 
   test('/metrics shows each limit and its use per account', async () => {
-    const m = await call(`${gw.url}/metrics`);
+    const m = await call(`${gw.url}/metrics`, { headers: gw.auth });
     expect(m.text).toContain(`gleaner_quota_limit{client_id="${CLIENT}",limit="pages_per_day"} 3`);
     expect(m.text).toContain(`gleaner_quota_used{client_id="${CLIENT}",limit="pages_per_day"} 3`);
   });

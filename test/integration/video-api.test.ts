@@ -25,7 +25,7 @@ beforeAll(async () => {
   [sim, s3, files] = await Promise.all([startSimulator(), startS3Server({ keys: { AKTEST: 'secret-test-key' }, buckets: ['media'] }), mediaFiles()]);
   gw = await startGateway({
     targets: simTargets(sim.origin),
-    storage: { s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1' } },
+    storage: { s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1', buckets: { '*': ['media'] } } },
   });
   scratch = mkdtempSync(join(tmpdir(), 'gleaner-video-api-'));
 });
