@@ -16,7 +16,7 @@ export interface ServedProcess {
 }
 
 /** Starts `gleaner serve` on port 0 with `env` over the test defaults (private addresses allowed). */
-export function serveProcess(env: Record<string, string>, startMs = 30_000): Promise<ServedProcess> {
+export function serveProcess(env: Record<string, string>, startMs = 90_000): Promise<ServedProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'gateway/cli.ts'), 'serve'], {
     cwd: root,
     env: { ...process.env, GLEANER_PORT: '0', GLEANER_REALTIME_PORT: '0', GLEANER_DATA_PORT: '0', GLEANER_ALLOW_PRIVATE: '1', ...env },
