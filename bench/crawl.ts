@@ -7,7 +7,7 @@
  * delay is 0 for the run (its default is 200 ms) and it reads robots.txt (Crawlee does not).
  *
  *   npm install --prefix bench                      # Crawlee (bench-only)
- *   node --import tsx bench/crawl.ts [--runs 3] [--products 1900] [--concurrency 8] [--js-products 130] [--js-concurrency 4] [--no-js]
+ *   node --import tsx bench/crawl.ts [--runs 3] [--products 1900] [--concurrency 8] [--js-products 60] [--js-concurrency 4] [--no-js | --js-only]
  *
  * Each row runs in a fresh process (bench/child.ts) and meters its own process tree (CPU, peak
  * RSS and PSS, Chromium included); the site runs in a process of its own. Rows alternate their
@@ -144,8 +144,9 @@ async function main(): Promise<void> {
   }
   const runs = arg('runs', 3);
   const started = loadavg();
-  const suites: Array<{ products: number; concurrency: number; roles: string[] }> = [{ products: arg('products', 1900), concurrency: arg('concurrency', 8), roles: ['gleaner', 'crawlee'] }];
-  if (!process.argv.includes('--no-js')) suites.push({ products: arg('js-products', 130), concurrency: arg('js-concurrency', 4), roles: ['gleaner-js', 'crawlee-js'] });
+  const suites: Array<{ products: number; concurrency: number; roles: string[] }> = [];
+  if (!process.argv.includes('--js-only')) suites.push({ products: arg('products', 1900), concurrency: arg('concurrency', 8), roles: ['gleaner', 'crawlee'] });
+  if (!process.argv.includes('--no-js')) suites.push({ products: arg('js-products', 60), concurrency: arg('js-concurrency', 4), roles: ['gleaner-js', 'crawlee-js'] });
   const lines: string[] = [];
   for (const suite of suites) {
     const site = await startService<{ origin: string; pages: number }>(SCRIPT, ['--role', 'site', '--products', String(suite.products)]);
@@ -154,7 +155,14 @@ async function main(): Promise<void> {
       for (let run = 0; run < runs; run++) {
         const order = run % 2 === 0 ? suite.roles : [...suite.roles].reverse();
         for (const role of order) {
-          const row = await runChild<Row>(SCRIPT, ['--role', role, '--origin', site.info.origin, '--concurrency', String(suite.concurrency)], 600_000);
+          let row: Row;
+          try {
+            row = await runChild<Row>(SCRIPT, ['--role', role, '--origin', site.info.origin, '--concurrency', String(suite.concurrency)], 900_000);
+          } catch (err) {
+            // A row that fails or times out (a saturated machine) is reported, and the others still run.
+            console.log(`run ${run + 1} ${role}: failed: ${(err as Error).message} (load ${loadavg()})`);
+            continue;
+          }
           console.log(`run ${run + 1} ${row.name}: ${row.pages} pages in ${row.seconds} s, ${row.pagesPerSec} pages/s, peak RSS ${row.peakRssMb} MB (load ${loadavg()})`);
           rows.set(row.name, [...(rows.get(row.name) ?? []), row]);
         }
