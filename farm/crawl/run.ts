@@ -18,10 +18,11 @@ import type { CrawlState, CrawlStore, DiscoveryLimits, FrontierEntry } from '../
 import type { DeliveryKind, JobOutcome, JobRecord } from '../../core/store/jobs.js';
 import type { ScrapeOutcome, ScrapeTask } from '../../core/wire.js';
 import type { FetchContext } from './fetch-part.js';
-import { HostGate } from './hosts.js';
+import type { HostGate } from './hosts.js';
+import { Schedule } from './schedule.js';
 import type { CrawlEngineOptions, PageSlots } from './engine.js';
 import { crawlParams, type CrawlParams } from './params.js';
-import { robotsFor, seedCrawl, type SeedContext } from './seeds.js';
+import { seedCrawl, type SeedContext } from './seeds.js';
 
 /** Frontier entries read past those in flight, to find one whose host is ready. */
 const WINDOW = 256;
@@ -40,7 +41,7 @@ export class CrawlRun {
   readonly params: CrawlParams;
   private readonly rules: CrawlRules;
   private readonly limits: DiscoveryLimits;
-  private readonly hosts = new Map<string, HostGate>();
+  private readonly schedule: Schedule;
   /** seq → controller of the page task in flight. */
   private readonly inFlight = new Map<number, AbortController>();
   /** Pages dispatched whose charge is not committed yet (the quota check counts them as used). */
@@ -78,6 +79,17 @@ export class CrawlRun {
     if (this.params.callback_url && this.params.callback_pages) drains.push('webhook');
     if (this.params.storage) drains.push('storage');
     this.limits = { maxDepth: this.params.max_depth, maxDiscovered: Math.min(1_000_000, Math.max(10_000, this.params.limit * 10)), drains, batchMs: BATCH_MS };
+    this.schedule = new Schedule({
+      store: opts.crawls,
+      id: this.id,
+      delayMs: this.params.delay_ms,
+      perHost: this.params.max_concurrency_per_host,
+      respectRobots: this.params.respect_robots,
+      slots,
+      log: opts.log,
+      seedContext: () => this.seedContext(),
+      wake: () => this.wake(),
+    });
   }
 
   private get store(): CrawlStore {
@@ -97,7 +109,7 @@ export class CrawlRun {
     this.poll.unref();
     try {
       if (!this.state.seeded) {
-        await seedCrawl(this.seedContext(), this.params.sitemap, this.gate(hostOf(this.rules.start)));
+        await seedCrawl(this.seedContext(), this.params.sitemap, this.schedule.gate(hostOf(this.rules.start)));
         this.state = (await this.store.get(this.id)) ?? this.state;
       }
     } catch (err) {
@@ -118,12 +130,6 @@ export class CrawlRun {
 
   private fetchContext(signal?: AbortSignal): FetchContext {
     return { farm: this.opts.farm, accountId: this.clientId, location: this.params.scrape.location, device: this.params.scrape.device, deadlineMs: this.opts.pageTimeoutMs, ...(signal ? { signal } : {}) };
-  }
-
-  private gate(host: string): HostGate {
-    let gate = this.hosts.get(host);
-    if (!gate) this.hosts.set(host, (gate = new HostGate(host, this.params.delay_ms, this.params.max_concurrency_per_host)));
-    return gate;
   }
 
   private seedContext(): SeedContext {
@@ -182,77 +188,29 @@ export class CrawlRun {
         this.stopWhenIdle(quota);
         return;
       }
-      const picked = await this.pick(waiting);
-      if (picked === 'again') continue;
-      if (picked.length === 0) return this.sleepUntilReady(waiting);
+      const { start: picked, robotsSkips } = await this.schedule.pick(waiting, Math.min(this.roomLeft(), this.slots.free()));
+      if (robotsSkips > 0) {
+        this.state!.counts.skipped_robots += robotsSkips;
+        this.state!.counts.queued -= robotsSkips;
+        if (picked.length === 0) continue; // skips were recorded: read the frontier anew
+      }
+      if (picked.length === 0) {
+        const at = this.schedule.nextLook(waiting);
+        if (at !== undefined) this.timer = setTimeout(() => this.wake(), Math.max(1, at - Date.now()));
+        return;
+      }
       // The lease (a dispatch counted, the host stamped) is written as the fetches start, in the
       // commit batch of the pages ending meanwhile: waiting for its fsync first would add one
       // to every page's latency. An entry in flight at MAX_LEASES crashes is failed by it instead.
       const poisoned = picked.filter((e) => e.leases >= MAX_LEASES);
       for (const e of picked) if (e.leases < MAX_LEASES) this.dispatch(e);
       for (const e of poisoned) {
-        this.gate(hostOf(e.url)).release(false);
+        this.schedule.gate(hostOf(e.url)).release(false);
         this.slots.release();
       }
       const { failed } = await this.store.lease(this.id, picked.map((e) => ({ seq: e.seq, depth: e.depth, host: hostOf(e.url) })), Date.now(), MAX_LEASES);
       if (failed.length > 0) this.state = (await this.store.get(this.id)) ?? this.state;
     }
-  }
-
-  /** Entries to dispatch now: host ready, robots allowing, a page slot free. 'again': skips were recorded, read the frontier anew. */
-  private async pick(waiting: FrontierEntry[]): Promise<FrontierEntry[] | 'again'> {
-    const now = Date.now();
-    const picked: FrontierEntry[] = [];
-    // Robots skips are written together (one commit) after the pass.
-    const skips: Array<Promise<boolean>> = [];
-    const room = Math.min(this.roomLeft(), this.slots.free());
-    for (const entry of waiting) {
-      if (picked.length >= room) break;
-      const host = hostOf(entry.url);
-      const gate = this.gate(host);
-      if (!gate.loaded) gate.restore((await this.store.host(this.id, host))?.lastFetchAt ?? 0);
-      if (this.params.respect_robots && !gate.robots) {
-        if (!gate.robotsPending) {
-          gate.robotsPending = true;
-          void robotsFor(this.seedContext(), gate, entry.url)
-            .catch((err: unknown) => this.opts.log.warn({ err, crawl_id: this.id, host }, 'robots.txt not read'))
-            .finally(() => {
-              gate.robotsPending = false;
-              this.wake();
-            });
-        }
-        continue;
-      }
-      const decision = this.params.respect_robots ? gate.robots?.check(entry.url) : undefined;
-      if (decision) {
-        skips.push(this.store.skip(this.id, entry, { reason: 'robots', robots: decision }));
-        continue;
-      }
-      if (!gate.ready(now) || !this.slots.take()) continue;
-      gate.take(now);
-      picked.push(entry);
-    }
-    for (const wrote of await Promise.all(skips)) {
-      if (!wrote) continue;
-      this.state!.counts.skipped_robots++;
-      this.state!.counts.queued--;
-    }
-    return picked.length === 0 && skips.length > 0 ? 'again' : picked;
-  }
-
-  /** Nothing can start now: wake when the soonest host is ready (or a page ends, or robots arrive). */
-  private sleepUntilReady(waiting: FrontierEntry[]): void {
-    let soonest = Infinity;
-    for (const entry of waiting) {
-      const at = this.gate(hostOf(entry.url)).readyAt();
-      if (at !== undefined && at < soonest) soonest = at;
-    }
-    if (this.slots.free() === 0) {
-      this.slots.onFree(() => this.wake());
-      // Slots held by sync requests free no callback: look again shortly.
-      soonest = Math.min(soonest, Date.now() + 50);
-    }
-    if (soonest !== Infinity) this.timer = setTimeout(() => this.wake(), Math.max(1, soonest - Date.now()));
   }
 
   private dispatch(entry: FrontierEntry): void {
@@ -272,7 +230,7 @@ export class CrawlRun {
       deadline: Date.now() + this.opts.pageTimeoutMs,
       crawl: { kind: 'page', crawlId: this.id, seq: entry.seq, rules: this.rules, respectRobots: this.params.respect_robots },
     };
-    const gate = this.gate(hostOf(entry.url));
+    const gate = this.schedule.gate(hostOf(entry.url));
     this.opts.farm
       .run(task, controller.signal)
       .then(
