@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import uWS from 'uWebSockets.js';
 import type { Config } from '../core/config.js';
+import { bindIdBlocks } from '../core/ids.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { routeById } from '../core/registry/index.js';
 import { warmValidators } from '../core/schema/index.js';
@@ -141,6 +142,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const lock = lockDataDir(config.dataDir);
   let store: Store;
   let bootstrap: BootstrapResult;
+  let unbindIds = (): void => {};
   try {
     store = await openStore(config, { log });
   } catch (err) {
@@ -148,9 +150,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     throw err;
   }
   try {
+    // Ids are issued inside blocks the store recorded: increasing across restarts (core/ids.ts).
+    unbindIds = await bindIdBlocks(store.ids);
     for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
     bootstrap = await bootstrapCredentials(store, config);
   } catch (err) {
+    unbindIds();
     await store.close();
     lock.release();
     throw err;
@@ -197,6 +202,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   } catch (err) {
     web.close();
     jobApi?.close();
+    unbindIds();
     await store.close();
     lock.release();
     throw err;
@@ -213,7 +219,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   );
   log.info({ port: web.port, realtime_port: jobApi.realtimePort, data_port: jobApi.dataPort, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered }, 'gleaner ready');
 
-  const close = shutdownSequence({
+  const shutdown = shutdownSequence({
     setDraining: () => (state = 'draining'),
     listeners: [web, jobApi],
     admission: svc.admission,
@@ -226,6 +232,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     lock,
     log,
   });
+  const close = async (): Promise<void> => {
+    await shutdown();
+    unbindIds();
+  };
   const reload = (files: ReloadableFiles) => applyReload(svc, farm, outbox, files);
   return { port: web.port, url, realtimePort: jobApi.realtimePort, dataPort: jobApi.dataPort, dataUrl: jobApi.dataUrl, store, farm, services: svc, bootstrap, close, reload };
 }

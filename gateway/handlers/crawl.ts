@@ -116,8 +116,14 @@ export async function submitCrawl(svc: Services, clientId: number, params: Recor
 
 export const crawlSubmit: Handler = async (ctx, svc) => {
   const scrape = ctx.params.scrape as { run_js?: unknown };
-  svc.quota.admit(ctx.account!.clientId, { pages: 1, rendered: scrape.run_js === true }, ctx.reply);
-  ctx.reply.json(202, await submitCrawl(svc, ctx.account!.clientId, ctx.params));
+  // The request is admitted against the rate and the first page; once stored, the crawl job
+  // holds its own reservation (reservationOf) and each page after it is held as it is taken.
+  const hold = svc.quota.reserve(ctx.account!.clientId, { pages: 1, rendered: scrape.run_js === true }, ctx.reply);
+  try {
+    ctx.reply.json(202, await submitCrawl(svc, ctx.account!.clientId, ctx.params));
+  } finally {
+    hold.release();
+  }
 };
 
 export const crawlGet: Handler = async (ctx, svc) => {

@@ -12,6 +12,7 @@ import { crawlBody, submitCrawl } from '../handlers/crawl.js';
 import { mapSite } from '../handlers/map.js';
 import { refuseUnrunnable } from '../runnable.js';
 import type { CallContext } from './call.js';
+import { compactSchema } from './compact.js';
 import type { ToolDef } from './tools.js';
 
 const CRAWL_ONLY_HTTP = ['callback_url', 'callback_pages', 'storage'];
@@ -27,46 +28,49 @@ function withoutDelivery(schema: JsonSchema): JsonSchema {
 }
 
 export function crawlTools(): ToolDef[] {
-  const idOnly = (extra: Record<string, JsonSchema> = {}): JsonSchema => ({ type: 'object', properties: { id: ID_SCHEMA, ...extra }, required: ['id'], additionalProperties: false });
-  const open: JsonSchema = { type: 'object' };
   return [
     {
       name: 'map',
       description: 'List the URLs of a website (from its sitemaps and the links of its start page) without fetching every page. Filter with search; include_subdomains widens it.',
-      inputSchema: jsonSchemaFor({ kind: 'map' }),
-      outputSchema: open,
       entitlement: 'map',
       kind: 'map',
       endpoint: { kind: 'map' },
+      defaults: {},
     },
     {
       name: 'crawl',
       description: 'Start crawling a website from a URL (async): every page once, politely, within limit and max_depth, include_paths/exclude_paths patterns. Returns a crawl id; follow it with crawl_status and read pages with crawl_results.',
-      inputSchema: withoutDelivery(jsonSchemaFor({ kind: 'crawl' })),
-      outputSchema: open,
       entitlement: 'crawl',
       kind: 'crawl',
       endpoint: { kind: 'crawl' },
+      defaults: {},
     },
     {
       name: 'crawl_status',
       description: 'Status (pending, running, done, faulted, cancelled) and counts of a crawl started with the crawl tool.',
-      inputSchema: idOnly(),
-      outputSchema: open,
       entitlement: 'crawl',
       kind: 'crawl_status',
       endpoint: { kind: 'crawl' },
+      defaults: {},
     },
     {
       name: 'crawl_results',
       description: 'Pages of a crawl, in the order they were fetched, from cursor (the previous answer\'s next; 0 or absent for the first). Each page comes as text (Markdown or HTML, as the crawl\'s scrape options asked) with its url, depth and parent.',
-      inputSchema: idOnly({ cursor: { type: 'string', pattern: '^[0-9]+$' }, limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 } }),
-      outputSchema: open,
       entitlement: 'crawl',
       kind: 'crawl_results',
       endpoint: { kind: 'crawl' },
+      defaults: {},
     },
   ];
+}
+
+/** The listed input schema of a crawl tool: the endpoint's own, compact (compact.ts), without HTTP-only delivery. */
+export function crawlListedSchema(tool: ToolDef): JsonSchema {
+  const idOnly = (extra: Record<string, JsonSchema> = {}): JsonSchema => ({ type: 'object', properties: { id: ID_SCHEMA, ...extra }, required: ['id'] });
+  if (tool.kind === 'crawl_status') return idOnly();
+  if (tool.kind === 'crawl_results') return idOnly({ cursor: { type: 'string', pattern: '^[0-9]+$' }, limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 } });
+  const full = tool.kind === 'map' ? jsonSchemaFor({ kind: 'map' }) : withoutDelivery(jsonSchemaFor({ kind: 'crawl' }));
+  return compactSchema(full);
 }
 
 export function isCrawlTool(tool: ToolDef): boolean {
@@ -100,8 +104,13 @@ export async function runCrawlTool(tool: ToolDef, args: Record<string, unknown>,
     }
     const scrape = checked.params.scrape as Record<string, unknown>;
     refuseUnrunnable(undefined, scrape, svc);
-    svc.quota.admit(account.clientId, { pages: 1, rendered: scrape.run_js === true }, undefined);
-    const body = await submitCrawl(svc, account.clientId, checked.params);
+    const hold = svc.quota.reserve(account.clientId, { pages: 1, rendered: scrape.run_js === true }, undefined);
+    let body: Record<string, unknown>;
+    try {
+      body = await submitCrawl(svc, account.clientId, checked.params);
+    } finally {
+      hold.release();
+    }
     return structured(body, `Crawl ${String(body.id)} started; follow it with crawl_status and read its pages with crawl_results.`);
   }
   const { id, cursor, limit } = idArgs(args);

@@ -8,6 +8,7 @@ import { crawlsContract } from './crawls.js';
 import { deliveriesContract } from './deliveries.js';
 import type { StoreHarness } from './harness.js';
 import { jobsContract } from './jobs.js';
+import { reservationsContract } from './reservations.js';
 import { usageContract } from './usage.js';
 
 export type { StoreHarness };
@@ -20,5 +21,6 @@ export function storeContract(name: string, harness: StoreHarness): void {
     describe('outbox and dead letters', () => deliveriesContract(harness));
     describe('usage, quotas, feed', () => usageContract(harness));
     describe('crawls: frontier, seen-set, pages', () => crawlsContract(harness));
+    describe('quota reservations and id blocks', () => reservationsContract(harness));
   });
 }
