@@ -6,6 +6,7 @@
  */
 import type { Logger } from '../log.js';
 import type { AccountStore } from './accounts.js';
+import type { CrawlStore } from './crawls.js';
 import type { DeliveryStore } from './deliveries.js';
 import type { FeedEvents } from './feed.js';
 import type { IdBlocks } from './ids.js';
@@ -25,6 +26,8 @@ export interface MigrationInfo {
 export interface Store {
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
+  /** Crawls' frontiers, seen-sets, page lists and delivery cursors (crawls.ts). */
+  readonly crawls: CrawlStore;
   /** How queued jobs reach this node's job runner. */
   readonly work: WorkQueue;
   readonly deliveries: DeliveryStore;
@@ -67,4 +70,4 @@ export function openResultWriter(location: StoreLocation): ResultWriter {
 /** The embedded store's format stamp (`gleaner doctor` reads it without migrating). */
 export { CURRENT_FORMAT, readStoreFormat, StoreFormatError } from './lmdb/migrations.js';
 
-export type { AccountStore, DeliveryStore, FeedEvents, IdBlocks, JobStore, QuotaStore, ResultWriter, UsageLedger, WorkQueue };
+export type { AccountStore, CrawlStore, DeliveryStore, FeedEvents, IdBlocks, JobStore, QuotaStore, ResultWriter, UsageLedger, WorkQueue };

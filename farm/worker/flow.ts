@@ -196,7 +196,10 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
     const asPage = i === pageAt;
     let res: Fetched;
     try {
-      res = await fetchStep(toRequest(fillRequest(step.name, step, vars)), asPage);
+      const request = toRequest(fillRequest(step.name, step, vars));
+      // A crawl's page: a redirect is the crawl's to follow (its target may be a page met already).
+      if (asPage && ctx.msg.task.crawl?.kind === 'page') request.manualRedirects = true;
+      res = await fetchStep(request, asPage);
     } catch (err) {
       if (step.optional && !asPage && isUpstreamFailure(err)) continue;
       throw err;
