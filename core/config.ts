@@ -57,6 +57,12 @@ export interface Config {
   maxResponseBytes: number;
   /** Largest media download (`media/video/download`: the streams fetched, in bytes); pages keep `maxResponseBytes`. */
   mediaMaxBytes: number;
+  /**
+   * Most bytes one request (one task) may fetch for its pages in total, `GLEANER_TASK_MAX_BYTES`:
+   * each fetch's cap is what is left of it (farm/worker/budget.ts). Media downloads go to disk
+   * and keep `mediaMaxBytes`.
+   */
+  taskMaxBytes: number;
   /** Concurrent requests per account before 429. */
   accountConcurrency: number;
   /** Public base URL of the Web API, used in webhook bodies and Job API links; default from host:port. */
@@ -123,6 +129,10 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   retentionMs: 24 * 60 * 60 * 1000,
   maxResponseBytes: 20 * 1024 * 1024,
   mediaMaxBytes: 2 * 1024 * 1024 * 1024,
+  // 100 pages of the largest captured result page (1.9 MB) fit, or 6 pages at the 20 MiB cap;
+  // a task's pages and their outputs stay well within a worker's heap (farm/threads.ts) and
+  // the answer's JSON far below V8's longest string (2^29 characters).
+  taskMaxBytes: 128 * 1024 * 1024,
   accountConcurrency: 64,
   publicUrl: undefined,
   dataPublicUrl: undefined,
@@ -223,6 +233,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataPublicUrl: env.GLEANER_DATA_PUBLIC_URL || undefined,
     storage: jsonFile(env, 'GLEANER_STORAGE', DEFAULTS.storage),
     mediaMaxBytes: int(env, 'GLEANER_MEDIA_MAX_BYTES', DEFAULTS.mediaMaxBytes),
+    taskMaxBytes: int(env, 'GLEANER_TASK_MAX_BYTES', DEFAULTS.taskMaxBytes) || DEFAULTS.taskMaxBytes,
     jobTimeoutMs: int(env, 'GLEANER_JOB_TIMEOUT_MS', DEFAULTS.jobTimeoutMs),
     jobMaxStarts: int(env, 'GLEANER_JOB_MAX_STARTS', DEFAULTS.jobMaxStarts) || DEFAULTS.jobMaxStarts,
     deliveryAttempts: int(env, 'GLEANER_DELIVERY_ATTEMPTS', DEFAULTS.deliveryAttempts),

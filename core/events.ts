@@ -5,7 +5,8 @@
  */
 import type { WireError } from './errors.js';
 
-export type JobEventType = 'accepted' | 'started' | 'done' | 'failed' | 'delivered' | 'delivery_failed';
+/** `progress`: a running crawl's counts (at most about once a second); `cancelled`: a crawl stopped by DELETE. */
+export type JobEventType = 'accepted' | 'started' | 'progress' | 'done' | 'failed' | 'cancelled' | 'delivered' | 'delivery_failed';
 
 export interface JobEvent {
   type: JobEventType;
@@ -18,6 +19,8 @@ export interface JobEvent {
   /** `webhook` or `storage` on delivery events. */
   delivery?: string;
   error?: WireError;
+  /** A crawl's counts (`progress`, and its final `done`/`failed`/`cancelled`). */
+  progress?: Readonly<Record<string, number>>;
 }
 
 export type JobEventListener = (event: JobEvent) => void;

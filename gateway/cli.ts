@@ -67,14 +67,20 @@ async function serve(): Promise<void> {
   }
   const server = await startServer({
     config,
-    // Printed once, on the first start of a fresh store; only hashes are kept.
+    // Printed once, on the first start of a fresh store; only hashes are kept. Secrets go to a
+    // terminal only: under systemd stdout is the journal, which anyone with journal access reads.
     onGeneratedCredentials: (generated, url) =>
       process.stdout.write(
-        `\nGleaner created first credentials (shown once, store them now):\n` +
-          `  Web API key:  ${generated.key}\n` +
-          `  Job API user: ${generated.user}:${generated.password}\n` +
-          `  Webhook signing secret: ${generated.webhookSecret}\n` +
-          `  Try: curl -s -H 'Authorization: Bearer ${generated.key}' ${url}/v1/scrapers\n\n`,
+        process.stdout.isTTY || process.env.GLEANER_PRINT_CREDENTIALS === '1'
+          ? `\nGleaner created first credentials on account ${generated.clientId} ("${generated.account}", admin; shown once, store them now):\n` +
+              `  Web API key:  ${generated.key}\n` +
+              `  Job API user: ${generated.user}:${generated.password}   (Basic auth on the Job API ports)\n` +
+              `  Webhook signing secret: ${generated.webhookSecret}\n` +
+              `  Try: curl -s -H 'Authorization: Bearer ${generated.key}' ${url}/v1/scrapers\n\n`
+          : `\nGleaner created first credentials on account ${generated.clientId} ("${generated.account}", admin) and did not print them: stdout is not a terminal ` +
+              `(a journal or a log file would keep them). Create a key with \`gleaner keys create --account ${generated.clientId} --admin\` and a Job API user with ` +
+              `\`gleaner users create <user:password> --account ${generated.clientId}\`, or set GLEANER_BOOTSTRAP_API_KEY and GLEANER_BOOTSTRAP_USER; ` +
+              `GLEANER_PRINT_CREDENTIALS=1 prints them anyway.\n\n`,
       ),
   });
   if (targets.unknown.length > 0) server.services.log.warn({ tokens: targets.unknown }, 'GLEANER_TARGETS names tokens no target family reads');

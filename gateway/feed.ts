@@ -7,7 +7,8 @@
  *   the subprotocols `gleaner-feed, bearer.<base64url of the key>` instead, and the answer
  *   selects `gleaner-feed` (the operator console does this).
  * - Filters: `?account=1,2` (client ids) and `?route=se1/search,mkt1/*` (route ids, `/*` for a
- *   target). Events: accepted, started, done, failed, delivered, delivery_failed.
+ *   target). Events: accepted, started, progress (crawls), done, failed, cancelled (crawls),
+ *   delivered, delivery_failed.
  * - Back-pressure: while a socket has more than `HIGH_WATER` bytes buffered, events for it are
  *   dropped and counted; when it drains, it gets one `{type: "dropped", count}` frame so the
  *   client knows to re-read job state. A slow consumer never grows the server's memory.
@@ -79,6 +80,7 @@ function frame(event: JobEvent): Record<string, unknown> {
     at: event.at,
     ...(event.batchId ? { batch_id: event.batchId } : {}),
     ...(event.delivery ? { delivery: event.delivery } : {}),
+    ...(event.progress ? { progress: event.progress } : {}),
     // A failed job shows the problem title its collection shows; a failed delivery, DELIVERY_FAILED.
     ...(event.error ? { error: { code: event.type === 'failed' ? shownCode(event.error.code) : event.error.code, message: event.error.message } } : {}),
   };

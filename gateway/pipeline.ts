@@ -70,7 +70,7 @@ export function createPipeline<R extends Routable>(svc: Services, door: FrontDoo
     const finish = (): void => {
       const ms = performance.now() - started;
       svc.metrics.observe(info.method, name, reply.status, ms);
-      svc.activity.request(door.label + (match.found ? (match.route.kind ?? name) : 'unmatched'), reply.status, ms, reply.title);
+      svc.activity.request(door.label + (match.found ? (match.route.kind ?? name) : 'unmatched'), reply.status, ms, reply.title, info.path);
       svc.log.info({ request_id: requestId, method: info.method, route: name, status: reply.status, ms: Math.round(ms * 10) / 10, aborted: reply.aborted || undefined }, 'request');
     };
 

@@ -7,11 +7,14 @@
 import { mkdirSync } from 'node:fs';
 import uWS from 'uWebSockets.js';
 import type { Config } from '../core/config.js';
+import { bindIdBlocks } from '../core/ids.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { routeById } from '../core/registry/index.js';
 import { warmValidators } from '../core/schema/index.js';
 import { openStore, type Store } from '../core/store/index.js';
-import { checkFfmpeg, createFarm, DEFAULT_LIMITS, JobRunner, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
+import { checkFfmpeg, createFarm, CrawlEngine, DEFAULT_LIMITS, JobRunner, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
+import { CRAWL_ROUTE_ID } from '../core/store/crawls.js';
+import { crawlCharge, crawlQuota } from './crawl-wiring.js';
 import { Admission } from './admission.js';
 import { bootstrapCredentials, type BootstrapResult } from './bootstrap.js';
 import type { ServiceState, Services } from './context.js';
@@ -35,6 +38,8 @@ import { Activity } from './console/activity.js';
 export interface ServerOptions {
   config: Config;
   logger?: Logger;
+  /** Trusted host name → address for the farm (FarmOptions.hosts): tests give the simulator's site names. */
+  hosts?: Record<string, string>;
   /** Called once with credentials generated for a fresh store, before the service is ready. */
   onGeneratedCredentials?: (generated: NonNullable<BootstrapResult['generated']>, url: string) => void;
 }
@@ -78,7 +83,23 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
       maxRetryAfterMs: config.deliveryMaxMs,
     },
     allowPrivate: config.allowPrivate,
+    crawls: { crawls: store.crawls, resultsUrl: (id) => `${url.replace(/\/+$/, '')}/v1/async/crawl/${id}` },
   });
+  const asyncSlots = Math.max(1, Math.floor((config.workers * DEFAULT_LIMITS.tasksPerWorker) / 2));
+  const crawls = new CrawlEngine({
+    crawls: store.crawls,
+    farm,
+    log,
+    pageTimeoutMs: Math.min(config.jobTimeoutMs, 120_000),
+    // Crawl pages together hold at most the async jobs' share of the farm's task slots.
+    concurrency: asyncSlots,
+    chargeOf: (job, scrape, usage) => crawlCharge(job, scrape, usage),
+    quotaCheck: (clientId, pages, rendered) => crawlQuota(store, clientId, pages, rendered),
+    onPage: (job, usage) => charged(svc, { clientId: job.clientId, routeId: 'universal', params: job.params, mode: 'callback', usage }),
+    onProgress: (job, counts) =>
+      svc.events.publish({ type: 'progress', jobId: job.id, clientId: job.clientId, routeId: job.routeId, at: Date.now(), progress: { ...counts } }),
+  });
+  svc.crawls = crawls;
   const jobs = new JobRunner({
     jobs: store.jobs,
     queue: store.work,
@@ -87,11 +108,13 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
     log,
     // Async jobs may hold half of the farm's task slots, so sync requests always find one free;
     // browser work is bounded inside the farm by its context pool, plain fetches are not.
-    concurrency: Math.max(1, Math.floor((config.workers * DEFAULT_LIMITS.tasksPerWorker) / 2)),
+    concurrency: asyncSlots,
     jobTimeoutMs: config.jobTimeoutMs,
     retentionMs: config.retentionMs,
     maxStarts: config.jobMaxStarts,
-    routeCap: (routeId) => (routeById(routeId)?.family === 'assistant' ? config.assistantConcurrency : 0),
+    // Crawls hold a job slot for their whole run: at most a quarter of the slots, so scrape jobs still run.
+    routeCap: (routeId) => (routeId === CRAWL_ROUTE_ID ? Math.max(1, Math.floor(asyncSlots / 4)) : routeById(routeId)?.family === 'assistant' ? config.assistantConcurrency : 0),
+    longJobs: { owns: (routeId) => routeId === CRAWL_ROUTE_ID, run: (job, signal) => crawls.run(job, signal) },
     // Charged by JobStore.finish, with the job's final state: once, never for a faulted job.
     chargeOf: (job, usage) => usageEntry(chargeInput(job, usage)),
     onFinished: (job, usage) => {
@@ -119,6 +142,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const lock = lockDataDir(config.dataDir);
   let store: Store;
   let bootstrap: BootstrapResult;
+  let unbindIds = (): void => {};
   try {
     store = await openStore(config, { log });
   } catch (err) {
@@ -126,9 +150,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     throw err;
   }
   try {
+    // Ids are issued inside blocks the store recorded: increasing across restarts (core/ids.ts).
+    unbindIds = await bindIdBlocks(store.ids);
     for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
     bootstrap = await bootstrapCredentials(store, config);
   } catch (err) {
+    unbindIds();
     await store.close();
     lock.release();
     throw err;
@@ -168,13 +195,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   try {
     jobApi = await startJobApi(svc);
     if (bootstrap.generated) opts.onGeneratedCredentials?.(bootstrap.generated, url);
-    const [created, ffmpeg] = await Promise.all([createFarm({ config, logger: log }), checkFfmpeg(config.ffmpeg)]);
+    const [created, ffmpeg] = await Promise.all([createFarm({ config, logger: log, ...(opts.hosts ? { hosts: opts.hosts } : {}) }), checkFfmpeg(config.ffmpeg)]);
     farm = created;
     svc.ffmpeg = ffmpeg;
     if (!ffmpeg.ok) log.warn({ reason: ffmpeg.reason }, 'media downloads are off: ffmpeg is not usable');
   } catch (err) {
     web.close();
     jobApi?.close();
+    unbindIds();
     await store.close();
     lock.release();
     throw err;
@@ -191,7 +219,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   );
   log.info({ port: web.port, realtime_port: jobApi.realtimePort, data_port: jobApi.dataPort, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered }, 'gleaner ready');
 
-  const close = shutdownSequence({
+  const shutdown = shutdownSequence({
     setDraining: () => (state = 'draining'),
     listeners: [web, jobApi],
     admission: svc.admission,
@@ -204,6 +232,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     lock,
     log,
   });
+  const close = async (): Promise<void> => {
+    await shutdown();
+    unbindIds();
+  };
   const reload = (files: ReloadableFiles) => applyReload(svc, farm, outbox, files);
   return { port: web.port, url, realtimePort: jobApi.realtimePort, dataPort: jobApi.dataPort, dataUrl: jobApi.dataUrl, store, farm, services: svc, bootstrap, close, reload };
 }

@@ -18,13 +18,28 @@
  *   times without finishing (each run ended with the process) is not run again but finished
  *   `faulted` with INTERNAL_ERROR (not charged) and logged with its id.
  */
-import { GleanerError, toWireError } from '../../core/errors.js';
+import { ERROR_CODES, GleanerError, toWireError, type WireError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { FeedEvents } from '../../core/store/feed.js';
-import type { JobRecord, JobStore } from '../../core/store/jobs.js';
+import type { JobOutcome, JobRecord, JobStore } from '../../core/store/jobs.js';
 import type { UsageEntry } from '../../core/store/usage.js';
 import type { WorkConsumer, WorkItem, WorkQueue } from '../../core/store/work.js';
 import type { ScrapeOutcome, ScrapeTask, Usage } from '../../core/wire.js';
+
+/**
+ * Jobs that are not one farm task: a crawl runs many pages under its own engine
+ * (farm/crawl/engine.ts), charges each page as it commits, and ends with an outcome that
+ * `finish` stores without a charge. It may run for hours and across restarts, so its starts are
+ * not counted against `maxStarts` (its pages are, one by one).
+ */
+export interface LongJobs {
+  owns(routeId: string): boolean;
+  /** Resolves with the final outcome; rejects when interrupted by `signal` (the job stays queued). */
+  run(job: JobRecord, signal: AbortSignal): Promise<JobOutcome>;
+}
+
+/** Starts allowed to a long job (each restart of the node starts it again, and it resumes). */
+const LONG_JOB_MAX_STARTS = 1000;
 
 /** What the job runner needs of the farm (the Farm satisfies it). */
 export interface TaskRunner {
@@ -51,6 +66,8 @@ export interface JobRunnerOptions {
   chargeOf?: (job: JobRecord, usage: Usage) => UsageEntry | undefined;
   /** Called after a job is finished, with its usage when it succeeded (metrics, outbox wake-up). */
   onFinished?: (job: JobRecord, usage: Usage | undefined) => void;
+  /** Crawls: run by their engine, not as one farm task. */
+  longJobs?: LongJobs;
 }
 
 /** A queued job and its route (for the per-route cap). */
@@ -72,6 +89,8 @@ export class JobRunner {
   private readonly runningByRoute = new Map<string, number>();
   private readonly rotation: number[] = [];
   private readonly running = new Map<string, AbortController>();
+  /** Running jobs that are long jobs (crawls). */
+  private readonly longIds = new Set<string>();
   /** Ids handed over and not yet settled: a job handed over twice (a redelivery) is held once. */
   private readonly known = new Set<string>();
   private consumer: WorkConsumer | undefined;
@@ -100,11 +119,15 @@ export class JobRunner {
     return { running: this.running.size, waiting };
   }
 
-  /** Stops starting jobs and waits for the running ones (they finish and are stored). */
+  /**
+   * Stops starting jobs and waits for the running ones (they finish and are stored). Long jobs
+   * (crawls) are interrupted instead: they stay queued and resume at the next start.
+   */
   async close(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.waitingForSync);
     this.consumer?.stop();
+    for (const [id, controller] of this.running) if (this.longIds.has(id)) controller.abort();
     while (this.running.size > 0) await new Promise<void>((r) => this.idle.add(r));
     this.releaseHeld();
   }
@@ -181,14 +204,16 @@ export class JobRunner {
       const { id, routeId } = job;
       const controller = new AbortController();
       this.running.set(id, controller);
+      if (this.opts.longJobs?.owns(routeId)) this.longIds.add(id);
       this.runningByRoute.set(routeId, (this.runningByRoute.get(routeId) ?? 0) + 1);
-      this.runOne(id, controller.signal)
+      this.runOne(id, routeId, controller.signal)
         .then(
           (settled) => settled && this.consumer?.settle(id),
           (err: unknown) => this.opts.log.error({ err, job_id: id }, 'job runner failed to record a job'),
         )
         .finally(() => {
           this.running.delete(id);
+          this.longIds.delete(id);
           this.known.delete(id);
           this.runningByRoute.set(routeId, (this.runningByRoute.get(routeId) ?? 1) - 1);
           if (this.running.size === 0) this.settleIdle();
@@ -198,14 +223,16 @@ export class JobRunner {
   }
 
   /** Runs one job; true when its final state is stored (or was already) and the queue may forget it. */
-  private async runOne(id: string, signal: AbortSignal): Promise<boolean> {
-    const maxStarts = Math.max(1, this.opts.maxStarts ?? 3);
+  private async runOne(id: string, routeId: string, signal: AbortSignal): Promise<boolean> {
+    const long = this.opts.longJobs?.owns(routeId) ? this.opts.longJobs : undefined;
+    const maxStarts = long ? LONG_JOB_MAX_STARTS : Math.max(1, this.opts.maxStarts ?? 3);
     const start = await this.opts.jobs.start(id, maxStarts);
     if (!start) return true; // already final (a duplicate queue entry, a redelivery) or swept
     if (!start.started) return this.giveUp(start.job, maxStarts).then(() => true);
     const { job } = start;
     const { events } = this.opts;
     events.publish({ type: 'started', jobId: id, clientId: job.clientId, routeId: job.routeId, at: Date.now(), ...(job.batchId ? { batchId: job.batchId } : {}) });
+    if (long) return this.runLong(long, job, signal);
     // The worker writes the results to the store itself (ScrapeTask.persist): they never cross to this thread.
     const task: ScrapeTask = { id, routeId: job.routeId, params: job.params, accountId: job.clientId, deadline: Date.now() + this.opts.jobTimeoutMs, persist: true };
     let finished: JobRecord | undefined;
@@ -222,11 +249,30 @@ export class JobRunner {
         this.consumer?.release(id);
         return false; // destroyed: stays queued for the next start
       }
-      finished = await this.opts.jobs.finish(id, { ok: false, error: toWireError(err) }, this.opts.retentionMs);
+      finished = await this.opts.jobs.finish(id, { ok: false, error: jobError(err, this.opts.jobTimeoutMs) }, this.opts.retentionMs);
     } finally {
       clearInterval(progress);
     }
     this.announce(finished, usage);
+    return true;
+  }
+
+  /** A long job (a crawl): its engine charges as it goes; finish stores the outcome only. */
+  private async runLong(long: LongJobs, job: JobRecord, signal: AbortSignal): Promise<boolean> {
+    const progress = setInterval(() => this.consumer?.progress(job.id), PROGRESS_MS).unref();
+    let outcome: JobOutcome;
+    try {
+      outcome = await long.run(job, signal);
+    } catch (err) {
+      if (signal.aborted && this.stopped) {
+        this.consumer?.release(job.id);
+        return false; // interrupted: stays queued and resumes at the next start
+      }
+      outcome = { ok: false, error: toWireError(err) };
+    } finally {
+      clearInterval(progress);
+    }
+    this.announce(await this.opts.jobs.finish(job.id, outcome, this.opts.retentionMs), undefined);
     return true;
   }
 
@@ -236,7 +282,12 @@ export class JobRunner {
       { job_id: job.id, client_id: job.clientId, route: job.routeId, starts: job.attempts },
       `job given up: started ${job.attempts} times without finishing (each run ended with the process); faulted, not charged`,
     );
-    const error = new GleanerError('INTERNAL_ERROR', `The job was started ${maxStarts} times and never finished; it is not run again.`, { starts: job.attempts });
+    // The caller reads why on GET (not only the webhook and the log): the text names no internals.
+    const error = new GleanerError(
+      'INTERNAL_ERROR',
+      `The job was started ${job.attempts} times and never finished: each run ended with the service process (GLEANER_JOB_MAX_STARTS is ${maxStarts}), so it is not run again and not charged.`,
+      { starts: job.attempts, publicDetail: true },
+    );
     this.announce(await this.opts.jobs.finish(job.id, { ok: false, error: error.toWire() }, this.opts.retentionMs), undefined);
   }
 
@@ -245,14 +296,26 @@ export class JobRunner {
     const { events } = this.opts;
     const id = finished.id;
     events.publish({
-      type: finished.status === 'done' ? 'done' : 'failed',
+      type: finished.status === 'done' ? 'done' : finished.status === 'cancelled' ? 'cancelled' : 'failed',
       jobId: id,
       clientId: finished.clientId,
       routeId: finished.routeId,
       at: Date.now(),
       ...(finished.batchId ? { batchId: finished.batchId } : {}),
-      ...(finished.error ? { error: finished.error } : {}),
+      ...(finished.error && finished.status !== 'cancelled' ? { error: finished.error } : {}),
     });
     this.opts.onFinished?.(finished, usage);
   }
+}
+
+/**
+ * A failed run as the job's error. A timeout without words of its own gets the job's: the
+ * table's default detail speaks of the synchronous deadline and the async route, which is not
+ * what an async job ran into.
+ */
+function jobError(err: unknown, timeoutMs: number): WireError {
+  const wire = toWireError(err);
+  if (wire.code !== 'REQUEST_FAILED_SCRAPE_TIMEOUT' || wire.message !== ERROR_CODES.REQUEST_FAILED_SCRAPE_TIMEOUT.detail) return wire;
+  const seconds = Math.round(timeoutMs / 100) / 10;
+  return { ...wire, message: `The job did not finish within its deadline of ${seconds} s (GLEANER_JOB_TIMEOUT_MS); it was stopped and is not charged.` };
 }

@@ -27,6 +27,8 @@ export interface PageRequest {
   method: 'GET' | 'POST';
   headers: Readonly<Record<string, string>> | undefined;
   body: string | undefined;
+  /** Answer a 3xx as it is (a crawl's page on the plain path: the crawl takes its target in itself). */
+  manualRedirects?: boolean;
 }
 
 /** A fetched response with its headers, for a flow's readers and check. */
@@ -41,6 +43,8 @@ export async function httpPage(
   profile: BrowserProfile,
   abort: TaskAbort,
   jar: CookieJar | undefined,
+  /** The response cap: the per-response cap or what is left of the task's budget (budget.ts). */
+  maxBytes: number,
 ): Promise<Fetched> {
   const res = await httpFetch(
     {
@@ -50,9 +54,10 @@ export async function httpPage(
       headers: (hop, cookie) => requestHeaders(profile, { method: hop.method, url: hop.url, headers: req.headers, cookie }),
       body: req.body,
       proxy,
-      maxBytes: env.setup.config.maxResponseBytes,
+      maxBytes,
       abort,
       jar,
+      ...(req.manualRedirects ? { manualRedirects: true } : {}),
     },
     env.transports,
     env.policy,
@@ -76,6 +81,8 @@ export interface RenderOptions {
   screenshot: boolean;
   /** The flow's cookies for the page's URL; the context is chosen by them (see ContextPool). */
   cookies: readonly BrowserCookie[];
+  /** The response cap: the per-response cap or what is left of the task's budget (budget.ts). */
+  maxBytes: number;
 }
 
 export interface OpenedLease {
@@ -138,7 +145,7 @@ export async function renderPage(
       url: req.url,
       headers: req.headers ? { ...req.headers } : undefined,
       screenshot: opts.screenshot,
-      maxBytes: env.setup.config.maxResponseBytes,
+      maxBytes: opts.maxBytes,
       deadline: msg.task.deadline,
       quietMaxMs: env.setup.limits.quietMaxMs,
       signal,

@@ -3,19 +3,21 @@
  * document. Everything here is computed once and served from memory.
  */
 import { GleanerError } from '../../core/errors.js';
+import { CRAWL_PATH, MAP_PATH } from '../../core/crawl/spec.js';
 import { groupedByJsonSupport, scrapePaths } from '../../core/registry/index.js';
 import { exampleBody, jsonSchemaFor, openApiDocument } from '../../core/schema/index.js';
 import type { Handler } from '../context.js';
 
 let scrapersBody: string | undefined;
 let groupedBody: string | undefined;
-let openApiBody: string | undefined;
+let openApiBody: { key: string; body: string } | undefined;
 
 export const scrapers: Handler = (ctx) => {
   const query = new URLSearchParams(ctx.info.query);
   const groupBy = query.get('group_by');
   if (groupBy === null) {
-    scrapersBody ??= JSON.stringify({ scrapers: scrapePaths() });
+    // `crawlers`: the site-wide endpoints beside the scrape paths (the spec's list stays scrape paths).
+    scrapersBody ??= JSON.stringify({ scrapers: scrapePaths(), crawlers: [MAP_PATH, CRAWL_PATH] });
     return ctx.reply.send(200, { 'content-type': 'application/json' }, scrapersBody);
   }
   if (groupBy !== 'json_output_support') {
@@ -41,7 +43,16 @@ export const options: Handler = (ctx) => {
   ctx.reply.json(200, exampleBody(endpoint), { allow });
 };
 
-export const openapi: Handler = (ctx) => {
-  openApiBody ??= JSON.stringify(openApiDocument());
-  ctx.reply.send(200, { 'content-type': 'application/json' }, openApiBody);
+/**
+ * The document names the servers the caller reaches: the public URLs when configured, else the
+ * host the request came to, with the Job API's ports.
+ */
+export const openapi: Handler = (ctx, svc) => {
+  const { config } = svc;
+  const host = (ctx.info.host || `${config.host}:${config.port}`).replace(/:\d+$/, '');
+  const web = config.publicUrl ?? `http://${ctx.info.host || `${config.host}:${config.port}`}`;
+  const servers = { web, realtime: `http://${host}:${config.realtimePort}`, data: config.dataPublicUrl ?? `http://${host}:${config.dataPort}` };
+  const key = JSON.stringify(servers);
+  if (openApiBody?.key !== key) openApiBody = { key, body: JSON.stringify(openApiDocument(servers)) };
+  ctx.reply.send(200, { 'content-type': 'application/json' }, openApiBody.body);
 };

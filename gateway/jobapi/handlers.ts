@@ -14,8 +14,7 @@ import { entitled } from '../../core/store/accounts.js';
 import type { Services } from '../context.js';
 import { requireTarget } from '../runnable.js';
 import type { Reply } from '../http.js';
-import { needOf, quotaReport } from '../quota.js';
-import { charge } from '../usage.js';
+import { quotaReport } from '../quota.js';
 import { acceptJobs, newJobRecord, refuseUnboundStorage } from '../handlers/jobs.js';
 import { runAdmitted } from '../handlers/scrape.js';
 import { jobObject, resultEntries } from './objects.js';
@@ -69,9 +68,8 @@ export async function realtime(ctx: JobApiCtx, svc: Services): Promise<void> {
   const outcome = await runAdmitted(
     svc,
     { id: ctx.requestId, routeId: mapped.route.id, params: mapped.params, accountId: ctx.account.clientId, deadline: started + svc.config.syncTimeoutMs },
-    { reply: ctx.reply },
+    { reply: ctx.reply, source: mapped.source },
   );
-  charge(svc, { clientId: ctx.account.clientId, routeId: mapped.route.id, source: mapped.source, params: mapped.params, mode: 'realtime', usage: outcome.usage });
   const finished = Date.now();
   const job: JobRecord = { ...jobRecord(ctx.account, mapped, input, checked.warnings), id: ctx.requestId, status: 'done', upstreamStatus: outcome.status, createdAt: started, updatedAt: finished, finishedAt: finished };
   ctx.reply.json(200, {
@@ -85,8 +83,7 @@ export async function submit(ctx: JobApiCtx, svc: Services): Promise<void> {
   if (!checked.ok) invalid(checked.errors);
   const job = jobRecord(ctx.account, mapOrThrow(svc, ctx.account, checked.input, 'async'), checked.input, checked.warnings);
   refuseUnboundStorage(svc, ctx.account.clientId, job.params);
-  svc.quota.admit(ctx.account.clientId, needOf(job.params), ctx.reply);
-  await acceptJobs(svc, [job]);
+  await acceptJobs(svc, [job], ctx.reply);
   ctx.reply.json(200, jobObject(job, ctx.dataUrl));
 }
 
@@ -119,8 +116,7 @@ export async function submitBatch(ctx: JobApiCtx, svc: Services): Promise<void> 
   });
   if (errors.length > 0) invalid([...new Map(errors.map((e) => [e.pointer, e])).values()]);
   refuseUnboundStorage(svc, ctx.account.clientId, jobs[0].params);
-  svc.quota.admit(ctx.account.clientId, needOf(jobs[0].params, jobs.length), ctx.reply);
-  await acceptJobs(svc, jobs);
+  await acceptJobs(svc, jobs, ctx.reply);
   ctx.reply.json(200, { queries: jobs.map((job) => jobObject(job, ctx.dataUrl)) });
 }
 

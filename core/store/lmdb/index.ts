@@ -11,8 +11,11 @@ import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { EventBus } from '../../events.js';
 import type { StoreOptions, Store } from '../index.js';
 import type { JobResult, ResultWriter } from '../jobs.js';
+import { CRAWL_ROUTE_ID } from '../crawls.js';
 import { LmdbAccounts } from './accounts.js';
+import { LmdbCrawls, openCrawlDatabases } from './crawls.js';
 import { LmdbDeliveries } from './deliveries.js';
+import { LmdbIds } from './ids.js';
 import { LmdbJobs } from './jobs.js';
 import { migrate, type Migration } from './migrations.js';
 import { LmdbQuotas } from './quotas.js';
@@ -42,6 +45,8 @@ export interface StoreDatabases {
   quotas: Database<unknown, number>;
   /** [clientId, day | month, 'pages' | 'rendered'] → charged pages (quotas.ts) */
   totals: Database<unknown, Key>;
+  /** [clientId, 'pages' | 'rendered'] → pages held by queued and running jobs (quotas.ts) */
+  reserved: Database<unknown, Key>;
 }
 
 /**
@@ -74,10 +79,12 @@ export class LmdbStore implements Store {
   readonly dbs: StoreDatabases;
   readonly accounts: LmdbAccounts;
   readonly jobs: LmdbJobs;
+  readonly crawls: LmdbCrawls;
   readonly work: LmdbWorkQueue;
   readonly deliveries: LmdbDeliveries;
   readonly usage: LmdbUsage;
   readonly quotas: LmdbQuotas;
+  readonly ids: LmdbIds;
   readonly feed: EventBus;
   readonly migrated: readonly Migration[];
   private closed = false;
@@ -86,10 +93,16 @@ export class LmdbStore implements Store {
     this.dbs = dbs;
     this.accounts = new LmdbAccounts(dbs);
     this.work = new LmdbWorkQueue(dbs);
-    this.jobs = new LmdbJobs(dbs, (jobs) => this.work.enqueued(jobs));
+    this.crawls = new LmdbCrawls(dbs, openCrawlDatabases(dbs.root));
+    this.jobs = new LmdbJobs(
+      dbs,
+      (jobs) => this.work.enqueued(jobs),
+      (job) => job.routeId === CRAWL_ROUTE_ID && this.crawls.removeIn(job.id),
+    );
     this.deliveries = new LmdbDeliveries(dbs);
     this.usage = new LmdbUsage(dbs);
     this.quotas = new LmdbQuotas(dbs);
+    this.ids = new LmdbIds(dbs);
     this.feed = new EventBus((err) => opts.log?.error({ err }, 'job event listener failed'));
     this.migrated = migrated;
   }
@@ -111,6 +124,7 @@ export class LmdbStore implements Store {
       usage: root.openDB({ name: 'usage' }),
       quotas: root.openDB({ name: 'quotas' }),
       totals: root.openDB({ name: 'totals' }),
+      reserved: root.openDB({ name: 'reserved' }),
     };
     // A store of an older format is brought up to date before anything reads it (migrations.ts).
     let migrated: Migration[];
