@@ -27,7 +27,7 @@ const CLEANUP_GRACE_MS = 1500;
 
 export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskReply> {
   const { task } = msg;
-  const abort = new TaskAbort();
+  const abort = new TaskAbort(task.deadline);
   const timer = setTimeout(() => abort.abort(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT')), Math.max(0, task.deadline - Date.now()));
   const unwatch = env.cancels.watch(msg.seq, () => abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.')));
   env.slot.add(F_TASKS, 1);

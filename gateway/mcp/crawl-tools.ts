@@ -31,7 +31,7 @@ export function crawlTools(): ToolDef[] {
   return [
     {
       name: 'map',
-      description: 'List the URLs of a website (from its sitemaps and the links of its start page) without fetching every page. Filter with search; include_subdomains widens it.',
+      description: 'List a website\'s URLs (its sitemaps and start-page links) without fetching each page.',
       entitlement: 'map',
       kind: 'map',
       endpoint: { kind: 'map' },
@@ -39,7 +39,7 @@ export function crawlTools(): ToolDef[] {
     },
     {
       name: 'crawl',
-      description: 'Start crawling a website from a URL (async): every page once, politely, within limit and max_depth, include_paths/exclude_paths patterns. Returns a crawl id; follow it with crawl_status and read pages with crawl_results.',
+      description: 'Crawl a website from a URL (async): each page once, politely, within limit and max_depth. Returns an id for crawl_status and crawl_results.',
       entitlement: 'crawl',
       kind: 'crawl',
       endpoint: { kind: 'crawl' },
@@ -47,7 +47,7 @@ export function crawlTools(): ToolDef[] {
     },
     {
       name: 'crawl_status',
-      description: 'Status (pending, running, done, faulted, cancelled) and counts of a crawl started with the crawl tool.',
+      description: 'Status and page counts of a crawl.',
       entitlement: 'crawl',
       kind: 'crawl_status',
       endpoint: { kind: 'crawl' },
@@ -55,7 +55,7 @@ export function crawlTools(): ToolDef[] {
     },
     {
       name: 'crawl_results',
-      description: 'Pages of a crawl, in the order they were fetched, from cursor (the previous answer\'s next; 0 or absent for the first). Each page comes as text (Markdown or HTML, as the crawl\'s scrape options asked) with its url, depth and parent.',
+      description: 'A crawl\'s pages as text (with url, depth, parent), in fetch order, from cursor (the previous answer\'s next).',
       entitlement: 'crawl',
       kind: 'crawl_results',
       endpoint: { kind: 'crawl' },
