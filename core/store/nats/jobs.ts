@@ -1,0 +1,268 @@
+/**
+ * Jobs in JetStream: the record in the `<ns>_jobs` KV bucket (CAS on its revision), the
+ * queue entry in the `<ns>_work` work-queue stream (work.ts), results in `<ns>_results` (KV,
+ * or the object store above RESULT_KV_MAX_BYTES), the expiry index in `<ns>_expiry`.
+ *
+ * A stored job is `{ j: JobRecord, f?: finish token, r?: result key, c?: charge owed }`:
+ * - `finish` writes its result under a key of its own run, then CASes the record to final
+ *   naming that key: of two runs finishing at once one wins, and the loser's result is never
+ *   the job's (it is deleted). A finish whose CAS landed but whose answer was lost (an
+ *   election) recognises its own token on the retry.
+ * - After the CAS: expiry entry, outbox entries (msg id per job, kind and series) and the
+ *   charge (msg id = job id, charges.ts). If the node dies in between, the work message is not
+ *   acknowledged; its redelivery finds the job final and `start` repeats those steps (all
+ *   keyed, so a repeat changes nothing), then the runner settles it without a run.
+ */
+import { randomBytes } from 'node:crypto';
+import type { KvEntry } from '@nats-io/kv';
+import type { DeliveryKind, JobOutcome, JobRecord, JobResult, JobStore } from '../jobs.js';
+import { deliveriesOf } from '../jobs.js';
+import type { UsageEntry } from '../usage.js';
+import type { Charges } from './charges.js';
+import { DUPLICATE_WINDOW_MS, fromJson, isCasConflict, toJson, type Handles } from './connection.js';
+import { publishRetrying, retrying } from './publish.js';
+
+/** Results up to this size live in KV, larger ones in the object store (bench/README.md, cluster rows). */
+export const RESULT_KV_MAX_BYTES = 256 * 1024;
+const MINUTE = 60_000;
+const GAUGE_MS = 1_000;
+
+export interface StoredJob {
+  j: JobRecord;
+  /** The finishing run's token. */
+  f?: string;
+  /** The result's key when a finish carried it (else the job id: a worker wrote it). */
+  r?: string;
+  /** A done job's charge, published after the CAS (and again by a repair). */
+  c?: UsageEntry;
+}
+
+const isFinal = (job: JobRecord) => job.status === 'done' || job.status === 'faulted';
+
+export function outboxMsgId(jobId: string, kind: DeliveryKind, since: number | undefined): string {
+  return `${jobId}.${kind}.${since ?? 0}`;
+}
+
+export class NatsJobs implements JobStore {
+  private depth = 0;
+  private depthAt = 0;
+  /** Jobs whose work message this node's consumer holds (settle acks it); others are purged by finish. */
+  held: (id: string) => boolean = () => false;
+
+  constructor(
+    private readonly h: Handles,
+    private readonly charges: Charges,
+  ) {}
+
+  private async read(id: string): Promise<{ stored: StoredJob; revision: number } | undefined> {
+    const e = await retrying(() => this.h.jobs.get(id));
+    return e && e.operation === 'PUT' ? { stored: fromJson<StoredJob>(e.value), revision: e.revision } : undefined;
+  }
+
+  async enqueue(jobs: JobRecord[]): Promise<void> {
+    // Record first, then the queue entry: a runner never finds a queued job without its record.
+    for (let i = 0; i < jobs.length; i += 256) {
+      await Promise.all(
+        jobs.slice(i, i + 256).map(async (job) => {
+          await retrying(() => this.h.jobs.put(job.id, toJson({ j: job } satisfies StoredJob)));
+          await publishRetrying(this.h.js, `${this.h.names.workSubject}.${job.id}`, toJson({ id: job.id, clientId: job.clientId, routeId: job.routeId }), job.id);
+        }),
+      );
+    }
+    this.depthAt = 0;
+  }
+
+  async get(id: string): Promise<JobRecord | undefined> {
+    return (await this.read(id))?.stored.j;
+  }
+
+  async result(id: string): Promise<JobResult | undefined> {
+    const job = await this.read(id);
+    if (!job || job.stored.j.status !== 'done') return undefined;
+    return readResult(this.h, job.stored.r ?? id);
+  }
+
+  queueDepth(): number {
+    if (Date.now() - this.depthAt > GAUGE_MS) {
+      this.depthAt = Date.now();
+      this.h.jsm.streams.info(this.h.names.work).then(
+        (info) => (this.depth = info.state.messages),
+        () => {},
+      );
+    }
+    return this.depth;
+  }
+
+  async start(id: string, maxStarts: number): Promise<{ job: JobRecord; started: boolean } | undefined> {
+    for (;;) {
+      const current = await this.read(id);
+      if (!current) return undefined;
+      const { j: job } = current.stored;
+      if (isFinal(job)) {
+        await this.afterFinish(current.stored);
+        return undefined;
+      }
+      if (job.attempts >= maxStarts) return { job, started: false };
+      const next: JobRecord = { ...job, status: 'running', attempts: job.attempts + 1, updatedAt: Date.now() };
+      try {
+        await retrying(() => this.h.jobs.update(id, toJson({ ...current.stored, j: next }), current.revision));
+        return { job: next, started: true };
+      } catch (err) {
+        if (!isCasConflict(err)) throw err;
+      }
+    }
+  }
+
+  async finish(id: string, outcome: JobOutcome, retentionMs: number, charge?: UsageEntry): Promise<JobRecord | undefined> {
+    const token = randomBytes(8).toString('hex');
+    let resultKey: string | undefined;
+    try {
+      for (;;) {
+        const current = await this.read(id);
+        if (!current) return undefined;
+        if (isFinal(current.stored.j)) {
+          if (current.stored.f !== token) return undefined;
+          // Our own CAS, whose answer was lost: carry on after it.
+          await this.afterFinish(current.stored);
+          resultKey = undefined;
+          return current.stored.j;
+        }
+        if (outcome.ok && outcome.results && resultKey === undefined) {
+          resultKey = `${id}.${token}`;
+          await writeResult(this.h, resultKey, { results: outcome.results });
+        }
+        const stored = finalRecord(current.stored.j, outcome, retentionMs, token, resultKey, charge);
+        try {
+          await retrying(() => this.h.jobs.update(id, toJson(stored), current.revision));
+        } catch (err) {
+          if (!isCasConflict(err)) throw err;
+          continue;
+        }
+        resultKey = undefined;
+        await this.afterFinish(stored);
+        if (!this.held(id)) await this.unqueue(id);
+        return stored.j;
+      }
+    } finally {
+      // A run that lost the CAS leaves no result behind.
+      if (resultKey) await deleteResult(this.h, resultKey).catch(() => {});
+    }
+  }
+
+  /** The steps after a final CAS, each keyed so that a repeat (a repair after a crash) changes nothing. */
+  private async afterFinish(stored: StoredJob): Promise<void> {
+    const job = stored.j;
+    if (job.expiresAt !== undefined) await this.setExpiry(job.id, undefined, job.expiresAt);
+    // Outbox entries and the charge are deduplicated by message id only within the window.
+    if ((job.finishedAt ?? 0) < Date.now() - DUPLICATE_WINDOW_MS / 2) return;
+    for (const [kind, record] of Object.entries(job.deliveries) as Array<[DeliveryKind, NonNullable<JobRecord['deliveries'][DeliveryKind]>]>) {
+      if (record.state !== 'pending' || record.attempts !== 0) continue;
+      await publishOutbox(this.h, job.id, kind, 0, record.since ?? job.finishedAt ?? Date.now(), record.since);
+    }
+    if (stored.c && job.status === 'done') await this.charges.charge(stored.c, `charge.${job.id}`);
+  }
+
+  /** Removes the job's work message (a job finished without being handed out here). */
+  private async unqueue(id: string): Promise<void> {
+    await retrying(() => this.h.jsm.streams.purge(this.h.names.work, { filter: `${this.h.names.workSubject}.${id}` })).catch(() => {});
+    this.depthAt = 0;
+  }
+
+  /** Moves the job's expiry entry (minute buckets: the sweep lists one minute at a time). */
+  async setExpiry(id: string, from: number | undefined, to: number): Promise<void> {
+    if (from !== undefined && Math.floor(from / MINUTE) !== Math.floor(to / MINUTE)) {
+      await retrying(() => this.h.expiry.delete(`${Math.floor(from / MINUTE)}.${id}`)).catch(() => {});
+    }
+    await retrying(() => this.h.expiry.put(`${Math.floor(to / MINUTE)}.${id}`, toJson(to)));
+  }
+
+  /** Sweeps whole minutes from the cursor up to now; the cursor moves past a minute once it is entirely in the past. */
+  async sweep(now: number): Promise<number> {
+    const cursorEntry = await this.h.expiry.get('cursor');
+    const cursor = cursorEntry?.operation === 'PUT' ? fromJson<number>(cursorEntry.value) : Math.floor(now / MINUTE) - 60 * 24;
+    let swept = 0;
+    const last = Math.floor(now / MINUTE);
+    for (let minute = cursor; minute <= last; minute++) {
+      const keys: string[] = [];
+      for await (const key of await this.h.expiry.keys(`${minute}.*`)) keys.push(key);
+      for (const key of keys) {
+        const e = await this.h.expiry.get(key);
+        if (!e || e.operation !== 'PUT' || fromJson<number>(e.value) > now) continue;
+        if (await this.remove(key.slice(key.indexOf('.') + 1), now)) swept++;
+        await this.h.expiry.delete(key);
+      }
+    }
+    // Minutes before this one are done (a minute of margin for clocks that differ between nodes).
+    if (last - 1 > cursor) await this.h.expiry.put('cursor', toJson(last - 1));
+    return swept;
+  }
+
+  /** Deletes an expired job with its result and dead letters; false when it is not expired (kept longer meanwhile). */
+  private async remove(id: string, now: number): Promise<boolean> {
+    const current = await this.read(id);
+    if (!current) return false;
+    const { j: job, r } = current.stored;
+    if (job.expiresAt === undefined || job.expiresAt > now) return false;
+    try {
+      await this.h.jobs.delete(id, { previousSeq: current.revision });
+    } catch (err) {
+      if (isCasConflict(err)) return false;
+      throw err;
+    }
+    await Promise.all([
+      deleteResult(this.h, r ?? id),
+      ...(r ? [deleteResult(this.h, id)] : []),
+      this.h.deadletters.delete(`${id}.webhook`),
+      this.h.deadletters.delete(`${id}.storage`),
+    ]);
+    return true;
+  }
+}
+
+/** The final record of a job, as `finish` stores it (the same steps as the embedded store). */
+function finalRecord(job: JobRecord, outcome: JobOutcome, retentionMs: number, token: string, resultKey: string | undefined, charge: UsageEntry | undefined): StoredJob {
+  const now = Date.now();
+  const next: JobRecord = { ...job, status: outcome.ok ? 'done' : 'faulted', updatedAt: now, finishedAt: now, deliveries: { ...job.deliveries } };
+  if (outcome.ok) next.upstreamStatus = outcome.upstreamStatus;
+  else next.error = outcome.error;
+  for (const kind of deliveriesOf(next)) {
+    const media = outcome.ok && kind === 'storage' ? outcome.media : undefined;
+    next.deliveries[kind] = media
+      ? { state: 'delivered', attempts: media.attempts, deliveredAt: now, key: media.key, size: media.size, duration: media.duration }
+      : { state: 'pending', attempts: 0, since: now };
+  }
+  next.expiresAt = now + retentionMs;
+  return { j: next, f: token, ...(resultKey ? { r: resultKey } : {}), ...(outcome.ok && charge ? { c: charge } : {}) };
+}
+
+export async function publishOutbox(h: Handles, jobId: string, kind: DeliveryKind, attempt: number, dueAt: number, since: number | undefined): Promise<void> {
+  await publishRetrying(h.js, `${h.names.outboxSubject}.${jobId}.${kind}`, toJson({ jobId, kind, attempt, dueAt, since }), `${outboxMsgId(jobId, kind, since)}.${attempt}`);
+}
+
+/** A result: in KV up to RESULT_KV_MAX_BYTES, else in the object store with a marker in KV. */
+export async function writeResult(h: Handles, key: string, result: JobResult): Promise<void> {
+  const data = toJson(result);
+  if (data.byteLength <= RESULT_KV_MAX_BYTES) {
+    await retrying(() => h.results.put(key, data));
+    return;
+  }
+  await retrying(() => h.bigResults.putBlob({ name: key }, data));
+  await retrying(() => h.results.put(key, toJson({ $object: key })));
+}
+
+export async function readResult(h: Handles, key: string): Promise<JobResult | undefined> {
+  const e: KvEntry | null = await retrying(() => h.results.get(key));
+  if (!e || e.operation !== 'PUT') return undefined;
+  const value = fromJson<JobResult | { $object: string }>(e.value);
+  if (!('$object' in value)) return value;
+  const blob = await retrying(() => h.bigResults.getBlob(value.$object));
+  return blob ? fromJson<JobResult>(blob) : undefined;
+}
+
+async function deleteResult(h: Handles, key: string): Promise<void> {
+  const e = await h.results.get(key);
+  if (!e || e.operation !== 'PUT') return;
+  const value = fromJson<JobResult | { $object: string }>(e.value);
+  if ('$object' in value) await h.bigResults.delete(value.$object).catch(() => {});
+  await h.results.delete(key);
+}
