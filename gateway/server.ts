@@ -29,6 +29,8 @@ import { startSweeper } from './sweeper.js';
 import { charged, chargeInput, usageEntry } from './usage.js';
 import { webApiDoor } from './webapi.js';
 import { Activity } from './console/activity.js';
+import type { ClusterLink } from '../core/store/cluster.js';
+import { farmCapacity, routedFarm, serveHandOffs, startHeartbeat } from './cluster.js';
 
 export interface ServerOptions {
   config: Config;
@@ -55,7 +57,7 @@ export interface RunningServer {
   reload(files: ReloadableFiles): Promise<void>;
 }
 
-/** The job runner and the outbox: async jobs run on the farm, then their deliveries leave. */
+/** The job runner and the outbox: async jobs run on the farm, then their deliveries leave. A gateway-only node runs no jobs. */
 function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListeners): { jobs: JobRunner; outbox: Outbox; recovered: number } {
   const { config, store, log } = svc;
   const outbox = new Outbox({
@@ -104,9 +106,32 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
     },
   });
   svc.jobs = jobs;
-  const recovered = jobs.start();
+  const recovered = config.role === 'gateway' ? 0 : jobs.start();
   outbox.start();
   return { jobs, outbox, recovered };
+}
+
+/** Cluster mode: serve hand-offs with this node's farm, announce the node. Returns the stop function. */
+function joinCluster(svc: Services, link: ClusterLink, localFarm: Farm | undefined, jobs: JobRunner, url: string): () => void {
+  const { config } = svc;
+  const stopServing = localFarm ? serveHandOffs(link, localFarm) : () => {};
+  const stopBeat = startHeartbeat(
+    link,
+    {
+      role: config.role,
+      url,
+      capacity: localFarm ? farmCapacity(config.workers) : 0,
+      load: () => {
+        const f = localFarm?.stats();
+        return { in_flight: f?.inFlight ?? 0, queued: f?.queued ?? 0, jobs_running: jobs.stats().running };
+      },
+    },
+    svc.log,
+  );
+  return () => {
+    stopServing();
+    stopBeat();
+  };
 }
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
@@ -115,6 +140,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const store = await openStore(config, { log });
   for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
   const bootstrap = await bootstrapCredentials(store, config);
+  if (bootstrap.missing) log.warn('the cluster has no account: set GLEANER_BOOTSTRAP_API_KEY (and GLEANER_BOOTSTRAP_USER) on the nodes, or run `gleaner keys create` with GLEANER_CLUSTER set');
 
   let state: ServiceState = 'starting';
   const router = new Router(buildRouteTable());
@@ -140,11 +166,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const url = config.publicUrl ?? `http://${config.host}:${web.port}`;
   let jobApi: JobApiListeners | undefined;
   let farm: Farm;
+  let localFarm: Farm | undefined;
   try {
     jobApi = await startJobApi(svc);
     if (bootstrap.generated) opts.onGeneratedCredentials?.(bootstrap.generated, url);
-    const [created, ffmpeg] = await Promise.all([createFarm({ config, logger: log }), checkFfmpeg(config.ffmpeg)]);
-    farm = created;
+    const [created, ffmpeg] = await Promise.all([config.role === 'gateway' ? undefined : createFarm({ config, logger: log }), checkFfmpeg(config.ffmpeg)]);
+    localFarm = created;
+    // Cluster mode: sync requests run here when there is room, else on another farm node (cluster.ts).
+    farm = store.cluster ? routedFarm(created, store.cluster, farmCapacity(config.workers)) : created!;
     svc.ffmpeg = ffmpeg;
     if (!ffmpeg.ok) log.warn({ reason: ffmpeg.reason }, 'media downloads are off: ffmpeg is not usable');
   } catch (err) {
@@ -154,7 +183,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     throw err;
   }
   svc.farm = farm;
-  const { jobs, outbox, recovered } = startJobs(svc, farm, url, jobApi);
+  const { jobs, outbox, recovered } = startJobs(svc, localFarm ?? farm, url, jobApi);
+  const stopCluster = store.cluster ? joinCluster(svc, store.cluster, localFarm, jobs, url) : () => {};
   const sweeper = startSweeper(store, config.sweepIntervalMs, log);
   registerGauges(svc, farm, jobs);
   state = 'ready';
@@ -163,9 +193,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     (n) => log.debug({ validators: n }, 'request validators compiled'),
     (err: unknown) => log.error({ err }, 'compiling the request validators failed'),
   );
-  log.info({ port: web.port, realtime_port: jobApi.realtimePort, data_port: jobApi.dataPort, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered }, 'gleaner ready');
+  log.info(
+    { port: web.port, realtime_port: jobApi.realtimePort, data_port: jobApi.dataPort, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered, ...(store.cluster ? { node: store.cluster.nodeId, role: config.role } : {}) },
+    'gleaner ready',
+  );
 
-  const close = shutdownSequence({
+  const closeAll = shutdownSequence({
     setDraining: () => (state = 'draining'),
     listeners: [web, jobApi],
     admission: svc.admission,
@@ -177,6 +210,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     store,
     log,
   });
+  const close = async () => {
+    stopCluster();
+    await closeAll();
+  };
   const reload = (files: ReloadableFiles) => applyReload(svc, farm, outbox, files);
   return { port: web.port, url, realtimePort: jobApi.realtimePort, dataPort: jobApi.dataPort, dataUrl: jobApi.dataUrl, store, farm, services: svc, bootstrap, close, reload };
 }

@@ -5,7 +5,7 @@
  * who calls what and what each implementation guarantees; test/store-contract/ checks it.
  */
 import type { Logger } from '../log.js';
-import type { ClusterLink } from './cluster.js';
+import type { ClusterCheck, ClusterLink } from './cluster.js';
 import type { ClusterSettings } from './nats/connection.js';
 import type { AccountStore } from './accounts.js';
 import type { DeliveryStore } from './deliveries.js';
@@ -70,6 +70,12 @@ export async function openStore(location: StoreLocation, opts: StoreOptions = {}
     return NatsStore.open(location.cluster, location, opts);
   }
   return LmdbStore.open(location.dataDir, opts);
+}
+
+/** `gleaner doctor` in cluster mode: servers, JetStream, streams and buckets, replicas, nodes (reads only). */
+export async function checkCluster(settings: ClusterSettings): Promise<ClusterCheck[]> {
+  const { checkCluster: check } = await import('./nats/link.js');
+  return check(settings);
 }
 
 /** The result writer of a worker thread (ScrapeTask.persist); one per thread. */

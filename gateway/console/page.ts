@@ -66,6 +66,9 @@ const DASHBOARD = `
   <section><h2>Pages per minute by family</h2><div id="chart-pages"></div></section>
   <section><h2>Sync latency p50 / p95 (ms)</h2><div id="chart-latency"></div></section>
   <section><h2>Queue depth</h2><div id="chart-queue"></div></section>
+  <section class="wide" id="cluster" hidden><h2>Cluster nodes (<span id="cluster-totals"></span>)</h2>
+    <table id="nodes"><thead><tr><th>node</th><th>role</th><th>capacity</th><th>in flight</th><th>queued</th><th>jobs running</th><th>heartbeat</th></tr></thead><tbody></tbody></table>
+  </section>
   <section class="wide"><h2>Accounts: usage against quota</h2>
     <table id="accounts"><thead><tr><th>client</th><th>name</th><th>today</th><th>this month</th><th>quota</th></tr></thead><tbody></tbody></table>
   </section>

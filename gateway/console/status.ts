@@ -12,6 +12,7 @@ import type { Family } from '../../core/registry/index.js';
 import type { Services } from '../context.js';
 import { FAMILIES, percentiles, SLOT_MS, type Percentiles, type RecentJob } from './activity.js';
 import { accountQuota, type Quota } from './quota.js';
+import { clusterStatus } from '../cluster.js';
 
 const RATE_SLOTS = 6;
 const HISTORY_STEP_SLOTS = 6;
@@ -43,6 +44,8 @@ export interface StatusDocument {
   memory: { node_rss: number; node_heap_used: number; chromium_rss: number; chromium_processes: number };
   accounts: AccountUsage[];
   recent_jobs: RecentJob[];
+  /** Cluster mode only: this node, every node with a recent heartbeat (id, role, capacity, load, heartbeat), totals. */
+  cluster?: ReturnType<typeof clusterStatus>;
   history: {
     step_s: number;
     /** Unix seconds of the first point. */
@@ -157,6 +160,7 @@ export function statusDocument(svc: Services): StatusDocument {
     memory: memory(svc),
     accounts: svc.store.accounts.listAccounts().map((a) => accountUsage(svc, a, now)),
     recent_jobs: activity.recentJobs(),
+    ...(svc.store.cluster ? { cluster: clusterStatus(svc.store.cluster) } : {}),
     history,
   };
 }

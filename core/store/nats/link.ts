@@ -10,7 +10,10 @@ import type { KvEntry } from '@nats-io/kv';
 import { GleanerError } from '../../errors.js';
 import type { ScrapeTask, TaskReply } from '../../wire.js';
 import type { ClusterCheck, ClusterLink, NodeInfo } from '../cluster.js';
-import { fromJson, NODE_TTL_MS, serverCount, toJson, type Handles } from './connection.js';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { Kvm } from '@nats-io/kv';
+import { connectionOptions, fromJson, namesOf, NODE_TTL_MS, serverCount, toJson, type ClusterSettings, type Handles } from './connection.js';
 import type { NatsAccounts } from './accounts.js';
 import { openReplica, type Replica } from './replica.js';
 
@@ -95,36 +98,8 @@ export class NatsLink implements ClusterLink {
     }
   }
 
-  async check(): Promise<ClusterCheck[]> {
-    const { nc, jsm, names, replicas } = this.h;
-    const checks: ClusterCheck[] = [];
-    const info = nc.info!;
-    const servers = serverCount(nc);
-    checks.push({ verdict: 'ok', what: 'NATS', detail: `connected to ${info.server_name || info.server_id} (${info.version}) at ${nc.getServer()}; ${servers} server(s) known: ${[...(info.connect_urls ?? [])].join(', ') || nc.getServer()}` });
-    try {
-      const account = await jsm.getAccountInfo();
-      checks.push({ verdict: 'ok', what: 'JetStream', detail: `enabled; ${account.streams} streams, ${account.storage} bytes stored` });
-    } catch (err) {
-      checks.push({ verdict: 'FAIL', what: 'JetStream', detail: `not available: ${(err as Error).message}; start nats-server with -js (and a store dir)` });
-      return checks;
-    }
-    const streams = [names.work, names.outbox, names.charges, ...[names.accounts, names.totals, names.usage, names.jobs, names.results, names.expiry, names.deadletters, names.nodes].map((b) => `KV_${b}`), `OBJ_${names.bigResults}`, `OBJ_${names.syncReplies}`];
-    for (const name of streams) {
-      try {
-        const s = await jsm.streams.info(name);
-        const r = s.config.num_replicas;
-        const peers = s.cluster ? `leader ${s.cluster.leader ?? 'none'}, ${(s.cluster.replicas ?? []).filter((p) => p.current).length + (s.cluster.leader ? 1 : 0)}/${r} current` : 'single server';
-        const verdict = !s.cluster?.leader && r > 1 ? 'FAIL' : r < replicas ? 'warn' : 'ok';
-        checks.push({ verdict, what: `stream ${name}`, detail: `${s.state.messages} messages, R${r}; ${peers}` });
-      } catch (err) {
-        checks.push({ verdict: 'FAIL', what: `stream ${name}`, detail: `missing or unreachable: ${(err as Error).message}` });
-      }
-    }
-    if (servers >= 3 && replicas < 3) checks.push({ verdict: 'warn', what: 'replicas', detail: `R${replicas} on ${servers} servers: set GLEANER_CLUSTER_REPLICAS=3 so a server's loss loses nothing` });
-    if (servers < 3 && replicas < 3) checks.push({ verdict: 'warn', what: 'replicas', detail: `${servers} NATS server(s), R${replicas}: losing that server stops the cluster; run 3 servers` });
-    const nodes = this.nodes();
-    checks.push({ verdict: nodes.length > 0 ? 'ok' : 'warn', what: 'Gleaner nodes', detail: nodes.length > 0 ? nodes.map((n) => `${n.id} (${n.role}, ${Math.round((Date.now() - n.at) / 1000)} s ago)`).join(', ') : 'none running (or none heartbeating in the last 30 s)' });
-    return checks;
+  check(): Promise<ClusterCheck[]> {
+    return clusterChecks(this.h.nc, this.h.names.work.replace(/_work$/, ''), this.h.replicas, this.nodes());
   }
 
   importRecord(kind: 'account' | 'key' | 'user' | 'quota', id: string, record: object): Promise<boolean> {
@@ -133,5 +108,73 @@ export class NatsLink implements ClusterLink {
 
   stop(): void {
     this.replica.stop();
+  }
+}
+
+/**
+ * The checks of `gleaner doctor` on a connection: servers, JetStream, every stream and bucket of
+ * the namespace with its replicas and leader, the nodes heartbeating. Reads only: nothing is created.
+ */
+export async function clusterChecks(nc: NatsConnection, namespace: string, wanted: number | undefined, nodes?: NodeInfo[]): Promise<ClusterCheck[]> {
+  const names = namesOf(namespace);
+  const checks: ClusterCheck[] = [];
+  const info = nc.info!;
+  const servers = serverCount(nc);
+  checks.push({ verdict: 'ok', what: 'NATS', detail: `connected to ${info.server_name || info.server_id} (nats-server ${info.version}) at ${nc.getServer()}; cluster of ${servers} server(s)${info.connect_urls?.length ? `: ${info.connect_urls.join(', ')}` : ''}` });
+  let jsm: JetStreamManager;
+  try {
+    jsm = await jetstreamManager(nc, { timeout: 5_000 });
+    const account = await jsm.getAccountInfo();
+    checks.push({ verdict: 'ok', what: 'JetStream', detail: `enabled; ${account.streams} streams, ${account.storage} bytes on disk` });
+  } catch (err) {
+    checks.push({ verdict: 'FAIL', what: 'JetStream', detail: `not available (${(err as Error).message}): start nats-server with -js and a store directory` });
+    return checks;
+  }
+  const replicas = wanted ?? (servers >= 3 ? 3 : 1);
+  const streams = [names.work, names.outbox, names.charges, ...[names.accounts, names.totals, names.usage, names.jobs, names.results, names.expiry, names.deadletters, names.nodes].map((b) => `KV_${b}`), `OBJ_${names.bigResults}`, `OBJ_${names.syncReplies}`];
+  let missing = 0;
+  for (const name of streams) {
+    try {
+      const s = await jsm.streams.info(name);
+      const r = s.config.num_replicas;
+      const current = s.cluster ? (s.cluster.replicas ?? []).filter((p) => p.current).length + (s.cluster.leader ? 1 : 0) : 1;
+      const verdict = s.cluster && !s.cluster.leader ? 'FAIL' : current < r || r < replicas ? 'warn' : 'ok';
+      checks.push({ verdict, what: `stream ${name}`, detail: `${s.state.messages} messages, R${r} (${current}/${r} current${s.cluster?.leader ? `, leader ${s.cluster.leader}` : ''})${r < replicas ? `: fewer replicas than GLEANER_CLUSTER_REPLICAS=${replicas}` : ''}` });
+    } catch {
+      missing++;
+    }
+  }
+  if (missing > 0) checks.push({ verdict: missing === streams.length ? 'warn' : 'FAIL', what: 'streams and buckets', detail: missing === streams.length ? `none yet in namespace ${namespace}: the first node to start creates them` : `${missing} of ${streams.length} missing in namespace ${namespace}: start a node to create them` });
+  if (servers < 3) checks.push({ verdict: 'warn', what: 'replicas', detail: `${servers} NATS server(s): losing one stops the cluster; run three with JetStream for R3` });
+  let list = nodes;
+  if (!list) {
+    list = [];
+    try {
+      const kv = await new Kvm(nc).open(names.nodes);
+      for await (const key of await kv.keys()) {
+        const e = await kv.get(key);
+        if (e?.operation === 'PUT') list.push(fromJson<NodeInfo>(e.value));
+      }
+    } catch {
+      // no bucket yet: no node has started
+    }
+    list = list.filter((n) => Date.now() - n.at < NODE_TTL_MS);
+  }
+  checks.push({ verdict: list.length > 0 ? 'ok' : 'warn', what: 'Gleaner nodes', detail: list.length > 0 ? list.map((n) => `${n.id} (${n.role}, heartbeat ${Math.round((Date.now() - n.at) / 1000)} s ago)`).join(', ') : 'none heartbeating in the last 30 s' });
+  return checks;
+}
+
+/** `gleaner doctor` in cluster mode: connects (5 s), checks, disconnects. */
+export async function checkCluster(settings: ClusterSettings): Promise<ClusterCheck[]> {
+  let nc: NatsConnection;
+  try {
+    nc = await connect({ ...connectionOptions(settings, 'gleaner-doctor'), waitOnFirstConnect: false, maxReconnectAttempts: 0, timeout: 5_000 });
+  } catch (err) {
+    return [{ verdict: 'FAIL', what: 'NATS', detail: `cannot connect to ${settings.servers.join(', ')}: ${(err as Error).message}; check GLEANER_CLUSTER, GLEANER_NATS_CREDS and that nats-server runs` }];
+  }
+  try {
+    return await clusterChecks(nc, settings.namespace, settings.replicas);
+  } finally {
+    await nc.close().catch(() => {});
   }
 }
