@@ -203,7 +203,9 @@ function clusterOf(env: Env): ClusterSettings | undefined {
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(namespace)) throw new Error('GLEANER_CLUSTER_NAMESPACE must be 1 to 32 letters, digits, - or _');
   const creds = env.GLEANER_NATS_CREDS || undefined;
   if (creds && !existsSync(resolve(creds))) throw new Error(`GLEANER_NATS_CREDS names ${resolve(creds)}, which does not exist`);
-  return { servers, namespace, ...(replicas ? { replicas } : {}), ...(creds ? { creds: resolve(creds) } : {}), ...(env.GLEANER_CA_FILE ? { caFile: resolve(env.GLEANER_CA_FILE) } : {}) };
+  const ackWaitMs = int(env, 'GLEANER_CLUSTER_ACK_WAIT_MS', 30_000);
+  if (ackWaitMs < 1_000) throw new Error('GLEANER_CLUSTER_ACK_WAIT_MS must be at least 1000');
+  return { servers, namespace, ackWaitMs, ...(replicas ? { replicas } : {}), ...(creds ? { creds: resolve(creds) } : {}), ...(env.GLEANER_CA_FILE ? { caFile: resolve(env.GLEANER_CA_FILE) } : {}) };
 }
 
 function roleOf(env: Env): NodeRole {

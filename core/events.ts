@@ -18,6 +18,8 @@ export interface JobEvent {
   /** `webhook` or `storage` on delivery events. */
   delivery?: string;
   error?: WireError;
+  /** Cluster mode: the node that ran the job (on `started`, `done` and `failed` from its job runner). */
+  node?: string;
 }
 
 export type JobEventListener = (event: JobEvent) => void;

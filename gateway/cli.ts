@@ -239,5 +239,6 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   process.stderr.write(`gleaner: ${(err as Error).message}\n`);
+  if (process.env.GLEANER_LOG_LEVEL === "debug") process.stderr.write(`${(err as Error).stack}\n`);
   process.exit(1);
 });

@@ -91,6 +91,8 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
     jobTimeoutMs: config.jobTimeoutMs,
     retentionMs: config.retentionMs,
     maxStarts: config.jobMaxStarts,
+    ...(store.cluster ? { node: store.cluster.nodeId } : {}),
+    ...(config.cluster?.ackWaitMs ? { progressMs: Math.min(10_000, Math.floor(config.cluster.ackWaitMs / 3)) } : {}),
     routeCap: (routeId) => (routeById(routeId)?.family === 'assistant' ? config.assistantConcurrency : 0),
     // Charged by JobStore.finish, with the job's final state: once, never for a faulted job.
     chargeOf: (job, usage) => usageEntry(chargeInput(job, usage)),

@@ -63,14 +63,14 @@ export class NatsAccounts implements AccountStore {
   }
 
   private async put(key: string, record: object): Promise<void> {
-    const revision = await this.kv.put(key, encodeRecord(record));
+    const revision = await retrying(() => this.kv.put(key, encodeRecord(record)));
     this.replica.applied(key, revision, decodeRecord({ value: encodeRecord(record) } as KvEntry));
     this.authCache.clear();
   }
 
   async createAccount(opts: { name: string; entitlements?: string[]; admin?: boolean; once?: string }): Promise<Account> {
     if (opts.once) {
-      const existing = await this.kv.get(`once.${keyPart(opts.once)}`);
+      const existing = await retrying(() => this.kv.get(`once.${keyPart(opts.once!)}`));
       if (existing?.operation === 'PUT') return this.awaitAccount(fromJson<number>(existing.value));
     }
     const seq = await casUpdate<number>(this.kv, 'seq.client', (n) => (n ?? 0) + 1);
@@ -85,11 +85,12 @@ export class NatsAccounts implements AccountStore {
     if (opts.once) {
       // Of nodes racing to create the same account, the first `create` wins; the others use its account.
       try {
-        await this.kv.create(`once.${keyPart(opts.once)}`, toJson(account.clientId));
+        await retrying(() => this.kv.create(`once.${keyPart(opts.once!)}`, toJson(account.clientId)));
       } catch (err) {
         if (!isCasConflict(err)) throw err;
-        const winner = await this.kv.get(`once.${keyPart(opts.once)}`);
-        return this.awaitAccount(fromJson<number>(winner!.value));
+        const winner = fromJson<number>((await retrying(() => this.kv.get(`once.${keyPart(opts.once!)}`)))!.value);
+        // Our own create, whose answer was lost, comes back as "exists": carry on.
+        if (winner !== account.clientId) return this.awaitAccount(winner);
       }
     }
     await this.put(`account.${account.clientId}`, account);
@@ -99,7 +100,7 @@ export class NatsAccounts implements AccountStore {
   /** The account another node is creating (its `once` marker is written before the account). */
   private async awaitAccount(clientId: number): Promise<Account> {
     for (let i = 0; i < 200; i++) {
-      const entry = await this.kv.get(`account.${clientId}`);
+      const entry = await retrying(() => this.kv.get(`account.${clientId}`));
       if (entry?.operation === 'PUT') {
         this.replica.applied(entry.key, entry.revision, decodeRecord(entry));
         return decodeRecord(entry) as unknown as Account;

@@ -24,7 +24,15 @@ export interface ClusterSettings {
   namespace: string;
   /** Extra trusted roots for `tls://` (`GLEANER_CA_FILE`). */
   caFile?: string;
+  /**
+   * `GLEANER_CLUSTER_ACK_WAIT_MS` (default 30 s): how long a job or delivery claimed by a node
+   * that stopped answering waits before another node takes it. Claims are renewed every third
+   * of it; set when the work and outbox consumers are first created.
+   */
+  ackWaitMs?: number;
 }
+
+export const DEFAULT_ACK_WAIT_MS = 30_000;
 
 /** Parses the URLs: credentials in them become connection options (the client does not read them from URLs). */
 export function connectionOptions(s: ClusterSettings, name: string): ConnectionOptions {
@@ -115,8 +123,27 @@ export function serverCount(nc: NatsConnection): number {
 
 const ms = (n: number) => n * 1_000_000;
 
-/** Creates (or binds to) every stream and bucket of the namespace. Idempotent: every node does it at start. */
+/**
+ * Creates (or binds to) every stream and bucket of the namespace. Idempotent: every node does it
+ * at start, and nodes starting together race to create them (a loser binds to the winner's).
+ * Creating R3 streams takes a round of elections: a timeout is retried until START_DEADLINE_MS.
+ */
 export async function ensureHandles(nc: NatsConnection, s: ClusterSettings): Promise<Handles> {
+  const until = Date.now() + START_DEADLINE_MS;
+  for (let wait = 250; ; wait = Math.min(wait * 2, 2_000)) {
+    try {
+      return await ensureOnce(nc, s);
+    } catch (err) {
+      if (Date.now() + wait > until || /authoriz|permission|not enabled|insufficient/i.test(String((err as Error).message))) throw err;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
+/** How long a starting node keeps trying to create or bind its streams and buckets. */
+const START_DEADLINE_MS = 90_000;
+
+async function ensureOnce(nc: NatsConnection, s: ClusterSettings): Promise<Handles> {
   const names = namesOf(s.namespace);
   const js = jetstream(nc, { timeout: 10_000 });
   const jsm = await jetstreamManager(nc, { timeout: 10_000 });
@@ -138,8 +165,18 @@ export async function ensureHandles(nc: NatsConnection, s: ClusterSettings): Pro
   // Charges are folded into the ledger by stream sequence (charges.ts); a week is far past any fold.
   await stream({ name: names.charges, subjects: [`${names.chargesSubject}`], retention: RetentionPolicy.Limits, max_age: ms(7 * 86_400_000) });
   const kvm = new Kvm(js);
-  const kv = (name: string, extra: { ttl?: number; history?: number } = {}) => kvm.create(name, { replicas, history: extra.history ?? 1, ...(extra.ttl ? { ttl: extra.ttl } : {}) });
+  // A bucket made by another node (or with other replicas, from an earlier setting) is bound as it is.
+  const kv = (name: string, extra: { ttl?: number; history?: number } = {}) =>
+    kvm.create(name, { replicas, history: extra.history ?? 1, ...(extra.ttl ? { ttl: extra.ttl } : {}) }).catch(async (err: unknown) => {
+      if (!/already in use|exists/i.test(String((err as Error).message))) throw err;
+      return kvm.open(name);
+    });
   const objm = new Objm(js);
+  const obj = (name: string, ttl?: number) =>
+    objm.create(name, { replicas, ...(ttl ? { ttl: ms(ttl) } : {}) }).catch(async (err: unknown) => {
+      if (!/already in use|exists/i.test(String((err as Error).message))) throw err;
+      return objm.open(name);
+    });
   const [accounts, totals, usage, jobs, results, expiry, deadletters, nodes, bigResults, syncReplies] = await Promise.all([
     kv(names.accounts),
     kv(names.totals),
@@ -149,9 +186,9 @@ export async function ensureHandles(nc: NatsConnection, s: ClusterSettings): Pro
     kv(names.expiry),
     kv(names.deadletters),
     kv(names.nodes, { ttl: NODE_TTL_MS }),
-    objm.create(names.bigResults, { replicas }),
-    // Oversized sync replies (sync.ts) live minutes at most.
-    objm.create(names.syncReplies, { replicas, ttl: ms(5 * 60_000) }),
+    obj(names.bigResults),
+    // Oversized sync replies (link.ts) live minutes at most.
+    obj(names.syncReplies, 5 * 60_000),
   ]);
   return { nc, js, jsm, names, replicas, accounts, totals, usage, jobs, results, expiry, deadletters, nodes, bigResults, syncReplies };
 }

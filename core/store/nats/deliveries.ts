@@ -13,6 +13,7 @@
  *   and before the old one's ack. On intake a message older than the job's record (a node died
  *   between the two) is dropped, and the next one is published again if it was lost (msg id).
  */
+import { randomBytes } from 'node:crypto';
 import type { Consumer, JsMsg } from '@nats-io/jetstream';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import type { DeadLetter, DeliveryOutcome, DeliveryStore } from '../deliveries.js';
@@ -23,8 +24,9 @@ import { retrying } from './publish.js';
 
 const HOLD = 64;
 const LATER_MS = 15_000;
-const ACK_WAIT_MS = 120_000;
 const GAUGE_MS = 1_000;
+/** How long a node's claim on a delivery attempt lasts: past the outbox's 30 s attempt deadline. */
+const LEASE_MS = 60_000;
 
 interface OutboxMessage extends OutboxEntry {
   since?: number;
@@ -32,14 +34,19 @@ interface OutboxMessage extends OutboxEntry {
 interface Held {
   msg: JsMsg;
   entry: OutboxMessage;
-  /** Checked against the job's record. */
+  /** Checked against the job's record and claimed. */
   checked?: boolean;
+  /** This copy's claim token. */
+  claim?: string;
 }
 
 const keyOf = (e: { jobId: string; kind: DeliveryKind }) => `${e.jobId}:${e.kind}`;
 
 export class NatsDeliveries implements DeliveryStore {
+  /** Pulled, not handed out yet. */
   private readonly held = new Map<string, Held>();
+  /** Claimed and handed out, until their attempt is recorded. */
+  private readonly out = new Map<string, Held>();
   private consumer: Consumer | undefined;
   private stopped = false;
   private arrived: Array<() => void> = [];
@@ -50,6 +57,8 @@ export class NatsDeliveries implements DeliveryStore {
   constructor(
     private readonly h: Handles,
     private readonly jobs: NatsJobs,
+    /** Claims are renewed every third of it (maintain). */
+    private readonly ackWaitMs: number,
   ) {}
 
   /** Starts pulling (lazily, on the first read: the CLI never pulls). */
@@ -57,7 +66,7 @@ export class NatsDeliveries implements DeliveryStore {
     if (!this.ready && !this.stopped) {
       this.ready = new Promise((r) => (this.readyResolve = r));
       void this.pullLoop();
-      this.timer = setInterval(() => this.maintain(), 5_000).unref();
+      this.timer = setInterval(() => this.maintain(), Math.max(200, Math.floor(this.ackWaitMs / 3))).unref();
     }
     return this.ready ?? Promise.resolve();
   }
@@ -70,7 +79,7 @@ export class NatsDeliveries implements DeliveryStore {
     for (;;) {
       try {
         await jsm.consumers.info(names.outbox, names.outboxConsumer).catch(() =>
-          jsm.consumers.add(names.outbox, { durable_name: names.outboxConsumer, ack_policy: AckPolicy.Explicit, ack_wait: ACK_WAIT_MS * 1e6, max_deliver: -1, filter_subject: `${names.outboxSubject}.>`, deliver_policy: DeliverPolicy.All, max_ack_pending: -1 }),
+          jsm.consumers.add(names.outbox, { durable_name: names.outboxConsumer, ack_policy: AckPolicy.Explicit, ack_wait: this.ackWaitMs * 1e6, max_deliver: -1, filter_subject: `${names.outboxSubject}.>`, deliver_policy: DeliverPolicy.All, max_ack_pending: -1 }),
         );
         this.consumer = await js.consumers.get(names.outbox, names.outboxConsumer);
         this.readyResolve();
@@ -81,7 +90,7 @@ export class NatsDeliveries implements DeliveryStore {
       }
     }
     while (!this.stopped && this.consumer) {
-      const room = HOLD - this.held.size;
+      const room = HOLD - this.held.size - this.out.size;
       if (room <= 0) {
         await new Promise((r) => setTimeout(r, 100));
         continue;
@@ -105,27 +114,63 @@ export class NatsDeliveries implements DeliveryStore {
   private intake(msg: JsMsg): void {
     const entry = msg.json<OutboxMessage>();
     const key = keyOf(entry);
+    // Another copy of a message this node is delivering (JetStream redelivers after a leader failover): the attempt acks it.
+    if (this.out.get(key)?.msg.seq === msg.seq) return;
     const previous = this.held.get(key);
     if (previous && previous.msg.seq !== msg.seq) previous.msg.ack();
     this.held.set(key, { msg, entry });
     for (const wake of this.arrived.splice(0)) wake();
   }
 
-  /** False (and dropped) when the job's record shows the entry is stale: its attempt is recorded, or an operator began a new series. */
+  /**
+   * Claims a due entry before it is handed out: false (and dropped) when the job's record shows
+   * it is stale (its attempt is recorded, or an operator began a new series), or when another
+   * node holds a live claim on the same attempt. JetStream may hand one message to two nodes
+   * after a consumer leader failover; the claim, a CAS on the job, lets only one of them send.
+   * A claim outlives an attempt (LEASE_MS); a node that dies holding one delays that delivery
+   * until it expires.
+   */
   private async current(key: string, held: Held): Promise<boolean> {
     if (held.checked) return true;
     const { entry, msg } = held;
-    const job = await this.jobs.get(entry.jobId).catch(() => undefined);
-    const record = job?.deliveries[entry.kind];
-    if (job && record && (record.since !== entry.since || record.attempts > entry.attempt)) {
-      // A node died between recording an attempt and acking it: if the next was never published, publish it.
-      if (record.state === 'pending' && record.since === entry.since) await publishOutbox(this.h, job.id, entry.kind, record.attempts, Date.now(), record.since).catch(() => {});
+    const drop = (ack: boolean) => {
       if (this.held.get(key) === held) this.held.delete(key);
-      msg.ack();
+      if (ack) msg.ack();
       return false;
+    };
+    for (;;) {
+      const e = await retrying(() => this.h.jobs.get(entry.jobId)).catch(() => undefined);
+      if (!e || e.operation !== 'PUT') {
+        held.checked = true; // the outbox records it failed: the job expired
+        if (this.held.get(key) === held) this.held.delete(key);
+        this.out.set(key, held);
+        return true;
+      }
+      const stored = fromJson<StoredJob>(e.value);
+      const job = stored.j;
+      const record = job.deliveries[entry.kind];
+      if (record && (record.since !== entry.since || record.attempts > entry.attempt)) {
+        // A node died between recording an attempt and acking it: if the next was never published, publish it.
+        if (record.state === 'pending' && record.since === entry.since) await publishOutbox(this.h, job.id, entry.kind, record.attempts, Date.now(), record.since).catch(() => {});
+        return drop(true);
+      }
+      const now = Date.now();
+      const lease = stored.l?.[entry.kind];
+      // A claim of our own is one whose write landed while its answer was lost (an election).
+      const claim = (held.claim ??= randomBytes(8).toString('hex'));
+      if (lease && lease.o !== claim && lease.a === entry.attempt && lease.s === entry.since && lease.u > now) return drop(false);
+      const claimed: StoredJob = { ...stored, l: { ...stored.l, [entry.kind]: { a: entry.attempt, s: entry.since, u: now + LEASE_MS, o: claim } } };
+      try {
+        await retrying(() => this.h.jobs.update(job.id, toJson(claimed), e.revision));
+      } catch (err) {
+        if (isCasConflict(err)) continue;
+        return drop(false);
+      }
+      held.checked = true;
+      if (this.held.get(key) === held) this.held.delete(key);
+      this.out.set(key, held);
+      return true;
     }
-    held.checked = true;
-    return true;
   }
 
   /** Keeps held entries claimed; gives back those due much later. */
@@ -139,14 +184,15 @@ export class NatsDeliveries implements DeliveryStore {
         held.msg.working();
       }
     }
+    for (const held of this.out.values()) held.msg.working();
   }
 
   async dueDeliveries(now: number, limit: number): Promise<OutboxEntry[]> {
     await this.start();
-    const due = () => [...this.held.values()].filter((h) => h.entry.dueAt <= now);
+    const due = () => [...this.held.values(), ...this.out.values()].filter((h) => h.entry.dueAt <= now);
     // Entries the server has not handed to any node yet are on their way to this one's pull.
     const until = Date.now() + 500;
-    while (this.held.size < HOLD && Date.now() < until) {
+    while (this.held.size + this.out.size < HOLD && Date.now() < until) {
       const waiting = await this.consumer!.info(false).then((i) => i.num_pending, () => 0);
       if (waiting === 0) break;
       await new Promise<void>((r) => (this.arrived.push(r), setTimeout(r, 50)));
@@ -180,9 +226,9 @@ export class NatsDeliveries implements DeliveryStore {
 
   async recordDelivery(entry: OutboxEntry, result: DeliveryOutcome, retentionMs: number): Promise<JobRecord | undefined> {
     const key = keyOf(entry);
-    const held = this.held.get(key);
+    const held = this.out.get(key);
     if (!held || held.entry.attempt !== entry.attempt || held.entry.dueAt !== entry.dueAt) return undefined;
-    this.held.delete(key);
+    this.out.delete(key);
     for (;;) {
       const e = await retrying(() => this.h.jobs.get(entry.jobId));
       if (!e || e.operation !== 'PUT') {
@@ -206,7 +252,7 @@ export class NatsDeliveries implements DeliveryStore {
       if (result.state === 'pending' && result.retryAt !== undefined) keep(next, result.retryAt + retentionMs, retentionMs);
       if (result.state === 'failed') keep(next, now + retentionMs, retentionMs);
       try {
-        await retrying(() => this.h.jobs.update(job.id, toJson({ ...stored, j: next }), e.revision));
+        await retrying(() => this.h.jobs.update(job.id, toJson({ ...stored, j: next, l: withoutLease(stored.l, entry.kind) }), e.revision));
       } catch (err) {
         if (isCasConflict(err)) continue;
         throw err;
@@ -250,7 +296,9 @@ export class NatsDeliveries implements DeliveryStore {
       const before = next.expiresAt;
       keep(next, now + retentionMs, retentionMs);
       try {
-        await this.h.jobs.update(jobId, toJson({ ...stored, j: next }), e.revision);
+        let l = stored.l;
+        for (const k of kinds) l = withoutLease(l, k);
+        await this.h.jobs.update(jobId, toJson({ ...stored, j: next, l }), e.revision);
       } catch (err) {
         if (isCasConflict(err)) continue;
         throw err;
@@ -269,8 +317,9 @@ export class NatsDeliveries implements DeliveryStore {
   stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
-    for (const held of this.held.values()) held.msg.nak();
+    for (const held of [...this.held.values(), ...this.out.values()]) held.msg.nak();
     this.held.clear();
+    this.out.clear();
   }
 }
 
@@ -278,4 +327,11 @@ export class NatsDeliveries implements DeliveryStore {
 function keep(job: JobRecord, until: number, retentionMs: number): void {
   const current = job.expiresAt ?? (job.finishedAt ?? job.updatedAt) + retentionMs;
   if (until > current) job.expiresAt = until;
+}
+
+function withoutLease(leases: StoredJob['l'], kind: DeliveryKind): StoredJob['l'] {
+  if (!leases?.[kind]) return leases;
+  const rest = { ...leases };
+  delete rest[kind];
+  return rest;
 }

@@ -14,7 +14,7 @@ import type { Store, StoreLocation, StoreOptions, MigrationInfo } from '../index
 import type { JobResult, ResultWriter } from '../jobs.js';
 import { NatsAccounts, decodeRecord } from './accounts.js';
 import { Charges, decodeTotal } from './charges.js';
-import { connectCluster, ensureHandles, namesOf, type ClusterSettings, type Handles } from './connection.js';
+import { connectCluster, DEFAULT_ACK_WAIT_MS, ensureHandles, namesOf, type ClusterSettings, type Handles } from './connection.js';
 import { NatsDeliveries } from './deliveries.js';
 import { NatsFeed } from './feed.js';
 import { NatsJobs, writeResult } from './jobs.js';
@@ -23,6 +23,7 @@ import { NatsQuotas } from './quotas.js';
 import { openReplica, type Replica } from './replica.js';
 import { NatsUsage } from './usage.js';
 import { NatsWorkQueue } from './work.js';
+import { retrying } from './publish.js';
 
 export type { ClusterSettings };
 
@@ -49,7 +50,11 @@ export class NatsStore implements Store {
     try {
       const h = await ensureHandles(nc, settings);
       const log = opts.log;
-      const [accountsReplica, totalsReplica] = await Promise.all([openReplica(h.accounts, decodeRecord, log), openReplica(h.totals, decodeTotal, log)]);
+      // Watches are consumers too: created while streams elect their leaders, they may time out at first.
+      const [accountsReplica, totalsReplica] = await Promise.all([
+        retrying(() => openReplica(h.accounts, decodeRecord, log), 60_000),
+        retrying(() => openReplica(h.totals, decodeTotal, log), 60_000),
+      ]);
       const accounts = new NatsAccounts(h.accounts, accountsReplica);
       const charges = new Charges(h.js, h.jsm, h.names, h.usage, h.totals, totalsReplica);
       const jobs = new NatsJobs(h, charges);
@@ -57,12 +62,14 @@ export class NatsStore implements Store {
       const feed = new NatsFeed(nc, h.names.feedSubject, (err) => log?.error({ err }, 'job event listener failed'));
       const work = new NatsWorkQueue(h, {
         maxStarts: location.jobMaxStarts ?? 3,
+        ackWaitMs: settings.ackWaitMs ?? DEFAULT_ACK_WAIT_MS,
         log,
         // Every delivery of the job died: the same verdict as a start refused at the limit.
-        onPoison: async (id) => {
+        onPoison: async (id, running) => {
           const job = await jobs.get(id);
           if (!job || job.status === 'done' || job.status === 'faulted') return 'final';
-          if (job.attempts < (location.jobMaxStarts ?? 3)) return 'requeue';
+          // Running on a live node (deliveries spent by failover copies), or given back more often than started.
+          if (running || job.attempts < (location.jobMaxStarts ?? 3)) return 'requeue';
           const error = new GleanerError('INTERNAL_ERROR', `The job was started ${job.attempts} times and never finished; it is not run again.`, { starts: job.attempts }).toWire();
           const finished = await jobs.finish(id, { ok: false, error }, retentionMs);
           if (finished) {
@@ -73,9 +80,9 @@ export class NatsStore implements Store {
         },
       });
       jobs.held = (id) => work.holds(id);
-      const deliveries = new NatsDeliveries(h, jobs);
+      const deliveries = new NatsDeliveries(h, jobs, settings.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
       const quotas = new NatsQuotas(h.accounts, accountsReplica as Replica<Record<string, unknown>>, totalsReplica);
-      const link = await NatsLink.open(nodeId, h, accounts);
+      const link = await retrying(() => NatsLink.open(nodeId, h, accounts), 60_000);
       return new NatsStore(h, [accountsReplica, totalsReplica], accounts, jobs, work, deliveries, new NatsUsage(h.usage, charges), quotas, feed, link);
     } catch (err) {
       await nc.close().catch(() => {});

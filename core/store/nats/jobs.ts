@@ -35,6 +35,8 @@ export interface StoredJob {
   r?: string;
   /** A done job's charge, published after the CAS (and again by a repair). */
   c?: UsageEntry;
+  /** Claims on delivery attempts (deliveries.ts): attempt, series, until, owner. */
+  l?: Partial<Record<DeliveryKind, { a: number; s: number | undefined; u: number; o: string }>>;
 }
 
 const isFinal = (job: JobRecord) => job.status === 'done' || job.status === 'faulted';

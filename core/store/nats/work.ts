@@ -5,33 +5,37 @@
  *
  * - Each node pulls only what its runner has room for (`room()`: free capacity), so a busy node
  *   does not hoard jobs another could run; the consumer's own max_ack_pending is the cluster's.
- * - A held job is kept claimed by `progress` (`working()`, well inside ACK_WAIT_MS), acked by
+ * - A held job is kept claimed by `progress` (`working()`, every third of the ack wait), acked by
  *   `settle` after its final state is stored, and given back by `release` (`nak`).
  * - A node that dies leaves its jobs unacknowledged: they come back to some node after AckWait
  *   (start counts them; a final one is settled without a run).
- * - Poison: MaxDeliver is `GLEANER_JOB_MAX_STARTS + 1` (the last delivery finds the start count
- *   at its limit and faults the job). If that delivery dies too, the server's max-deliveries
- *   advisory reaches every node and the job is faulted from there (`onPoison`).
+ * - Poison: MaxDeliver is `GLEANER_JOB_MAX_STARTS`. When the last delivery dies too, the server's
+ *   max-deliveries advisory reaches every node and the job is faulted from there (`onPoison`:
+ *   INTERNAL_ERROR, not charged); a job delivered that often but started fewer times (given
+ *   back at shutdown) is queued again instead. `start` refusing at the count is the same rule
+ *   seen from the job's state.
  * - After `stop`, a pull still open on the server may deliver more: those are nak'ed at once.
  */
 import type { Consumer, JsMsg } from '@nats-io/jetstream';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import type { WorkConsumer, WorkItem, WorkQueue, WorkSink } from '../work.js';
-import { toJson, type Handles } from './connection.js';
-import { publishRetrying } from './publish.js';
-
-export const ACK_WAIT_MS = 30_000;
+import { randomBytes } from 'node:crypto';
+import { fromJson, toJson, type Handles } from './connection.js';
+import { publishRetrying, retrying } from './publish.js';
 
 export interface WorkOptions {
   maxStarts: number;
-  /** A job whose every delivery died: fault it (not charged), unless final already. */
-  onPoison(jobId: string): Promise<'faulted' | 'requeue' | 'final'>;
+  ackWaitMs: number;
+  /** A job whose every delivery died: fault it (not charged), unless final already or running on a live node. */
+  onPoison(jobId: string, running: boolean): Promise<'faulted' | 'requeue' | 'final'>;
   log?: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
 export class NatsWorkQueue implements WorkQueue {
   /** Messages held by this node's consumers, by job id. */
   private readonly held = new Map<string, JsMsg>();
+  /** This node's name on its run claims. */
+  private readonly owner = randomBytes(8).toString('hex');
   private advisory: { unsubscribe(): void } | undefined;
 
   constructor(
@@ -49,8 +53,8 @@ export class NatsWorkQueue implements WorkQueue {
       jsm.consumers.add(names.work, {
         durable_name: names.workConsumer,
         ack_policy: AckPolicy.Explicit,
-        ack_wait: ACK_WAIT_MS * 1e6,
-        max_deliver: this.opts.maxStarts + 1,
+        ack_wait: this.opts.ackWaitMs * 1e6,
+        max_deliver: this.opts.maxStarts,
         filter_subject: `${names.workSubject}.>`,
         deliver_policy: DeliverPolicy.All,
         max_ack_pending: -1,
@@ -71,13 +75,36 @@ export class NatsWorkQueue implements WorkQueue {
           const stored = await jsm.streams.getMessage(names.work, { seq }).catch(() => null);
           if (!stored) return;
           const id = stored.subject.slice(names.workSubject.length + 1);
-          const verdict = await this.opts.onPoison(id);
+          const verdict = await this.opts.onPoison(id, (await this.claimOf(id)) !== undefined);
           await jsm.streams.deleteMessage(names.work, seq).catch(() => false);
           // Given back (released) more often than started: queue it again as a new message.
           if (verdict === 'requeue') await publishRetrying(this.h.js, stored.subject, stored.data, `${id}.r${seq}`);
         })().catch((e: unknown) => this.opts.log?.error({ err: e, seq }, 'cluster: handling a max-deliveries advisory failed'));
       },
     });
+  }
+
+  /**
+   * Run claims (`run.<jobId>` in the nodes bucket, whose TTL clears them): a node holding a job
+   * claims it for 0.8 ack wait and renews the claim with `progress` (every third of it); a dead
+   * node's claim has expired by the time its message is redelivered. After a NATS leader
+   * failover the stream may hand the same job to a second node; that node finds the live claim
+   * of another and leaves the copy alone (it comes back after the ack wait, and is settled
+   * without a run once the job is final). Without this, the copy would run, and count a start.
+   */
+  private async claimOf(id: string): Promise<{ u: number; o: string } | undefined> {
+    const e = await this.h.nodes.get(`run.${id}`).catch(() => null);
+    if (!e || e.operation !== 'PUT') return undefined;
+    const claim = fromJson<{ u: number; o: string }>(e.value);
+    return claim.u > Date.now() ? claim : undefined;
+  }
+
+  private claim(id: string): Promise<unknown> {
+    return retrying(() => this.h.nodes.put(`run.${id}`, toJson({ u: Date.now() + Math.floor(this.opts.ackWaitMs * 0.8), o: this.owner }))).catch(() => undefined);
+  }
+
+  private unclaim(id: string): void {
+    void this.h.nodes.delete(`run.${id}`).catch(() => {});
   }
 
   consume(sink: WorkSink): WorkConsumer {
@@ -116,7 +143,10 @@ export class NatsWorkQueue implements WorkQueue {
               continue;
             }
             const item = msg.json<WorkItem>();
-            this.held.get(item.id)?.ack(); // an older delivery of the same job
+            if (this.held.has(item.id)) continue; // another copy of a job this node holds
+            const other = await this.claimOf(item.id);
+            if (other && other.o !== this.owner) continue; // running on another live node
+            await this.claim(item.id);
             this.held.set(item.id, msg);
             mine.add(item.id);
             items.push(item);
@@ -141,9 +171,20 @@ export class NatsWorkQueue implements WorkQueue {
       get recovered() {
         return recovered.n;
       },
-      progress: (id) => this.held.get(id)?.working(),
-      settle: (id) => take(id)?.ack(),
-      release: (id) => take(id)?.nak(),
+      progress: (id) => {
+        const msg = this.held.get(id);
+        if (!msg) return;
+        msg.working();
+        void this.claim(id);
+      },
+      settle: (id) => {
+        take(id)?.ack();
+        this.unclaim(id);
+      },
+      release: (id) => {
+        take(id)?.nak();
+        this.unclaim(id);
+      },
       stop: () => {
         stopped = true;
         wake?.();
