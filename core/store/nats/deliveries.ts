@@ -199,8 +199,10 @@ export class NatsDeliveries implements DeliveryStore {
     }
     await new Promise((r) => setImmediate(r));
     const checked = await Promise.all(due().map(async (h) => ((await this.current(keyOf(h.entry), h)) ? h : undefined)));
+    // Only entries still handed out now: one whose attempt was recorded while the claims above
+    // were awaited must not be handed out again (the outbox would send it twice).
     return checked
-      .filter((h): h is Held => h !== undefined)
+      .filter((h): h is Held => h !== undefined && this.out.get(keyOf(h.entry)) === h)
       .sort((a, b) => a.entry.dueAt - b.entry.dueAt || (a.entry.jobId < b.entry.jobId ? -1 : 1))
       .slice(0, limit)
       .map(({ entry }) => ({ jobId: entry.jobId, kind: entry.kind, attempt: entry.attempt, dueAt: entry.dueAt }));
