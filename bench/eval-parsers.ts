@@ -9,10 +9,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixturesDir } from './eval/fixtures-dir.js';
 import { runFamilies } from './eval/run.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const FIXTURES = resolve(ROOT, '../shared/fixtures');
+const FIXTURES = fixturesDir();
 const VERBOSE = process.argv.includes('--verbose');
 const ONLY = process.argv.includes('--family') ? process.argv[process.argv.indexOf('--family') + 1] : undefined;
 

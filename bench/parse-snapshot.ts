@@ -20,9 +20,10 @@ import { kindOf } from '../core/targets/commerce/config.js';
 import { COMMERCE_ROUTES } from '../core/targets/commerce/routes.js';
 import { parsePage, TARGET_ROUTES } from '../core/targets/index.js';
 import type { PageInput } from '../core/parsers/types.js';
+import { fixturesDir } from './eval/fixtures-dir.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const FIXTURES = resolve(ROOT, '../shared/fixtures');
+const FIXTURES = fixturesDir();
 
 const { values: args } = parseArgs({
   options: { families: { type: 'string', default: 'mkt1,commerce,se' }, out: { type: 'string' }, quick: { type: 'boolean', default: false } },

@@ -42,6 +42,8 @@ export interface PageMetadata {
   status_code: number;
   json_source?: JsonSource;
   parse_status?: ParseStatus;
+  /** On a `partial` page: the expected sections the built-in parser could not find. */
+  missing_sections?: string[];
   /** Schema fields the extractor could not fill, when `json.schema` was given. */
   unfilled?: string[];
 }
@@ -62,6 +64,8 @@ export interface Usage {
   requestBytes: number;
   responseBytes: number;
   elapsedMs: number;
+  /** Built-in parses of the task's pages by status, for `gleaner_parse_status_total`. */
+  parse?: Partial<Record<ParseStatus, number>>;
 }
 
 /** A media download's file, uploaded by the worker to the job's bucket; `deliveries.storage` records it. */

@@ -93,6 +93,8 @@ export class Metrics {
   private readonly sections: Array<() => string> = [];
   /** Failed assistant jobs by assistant and failure kind: a broken selector shows within the hour. */
   private readonly assistantFailures: Counter<'assistant' | 'kind'>;
+  /** Built-in parses by route and parse status: a layout change upstream shows as a rise of `partial`. */
+  private readonly parseStatuses: Counter<'route' | 'status'>;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -104,6 +106,17 @@ export class Metrics {
       labelNames: ['assistant', 'kind'],
       registers: [this.registry],
     });
+    this.parseStatuses = new Counter({
+      name: 'gleaner_parse_status_total',
+      help: 'Pages parsed by a built-in parser, by route and parse status (parsed, partial, unrecognised, blocked).',
+      labelNames: ['route', 'status'],
+      registers: [this.registry],
+    });
+  }
+
+  /** A finished task's built-in parses (counts by status). Once per task: prom-client's counter is fine here. */
+  parseStatus(route: string, counts: Readonly<Record<string, number | undefined>>): void {
+    for (const [status, n] of Object.entries(counts)) if (n) this.parseStatuses.inc({ route, status }, n);
   }
 
   /** A failed assistant job by failure kind (`login`, `selector`, ...). Rare: prom-client's own counter is fine here. */

@@ -22,16 +22,21 @@ export interface ChargeInput {
 
 /** Charges a sync answer: counted in the console's activity and recorded in the ledger. */
 export function charge(svc: Services, input: ChargeInput): void {
+  charged(svc, input);
   const entry = usageEntry(input);
   if (!entry) return;
-  charged(svc, input);
   svc.store.usage.record(entry).catch((err: unknown) => svc.log.error({ err, client_id: input.clientId }, 'usage not recorded'));
 }
 
-/** The console's count of charged pages (the ledger is written by whoever charges). */
+/** The console's counts: every answer's parse status, and charged pages (the ledger is written by whoever charges). */
 export function charged(svc: Services, input: ChargeInput): void {
   const route = routeById(input.routeId);
-  if (route && input.usage.pages > 0) svc.activity.pages(route.family, input.usage.pages);
+  if (!route) return;
+  if (input.usage.parse) {
+    svc.metrics.parseStatus(route.id, input.usage.parse);
+    svc.activity.parses(route.id, input.usage.parse);
+  }
+  if (input.usage.pages > 0) svc.activity.pages(route.family, input.usage.pages);
 }
 
 /** What a done async job is charged (Job API jobs under their own source name). */

@@ -11,7 +11,10 @@ import { parseHotelCards } from '../../core/targets/se1/parse/hotels.js';
 import { parseOffers } from '../../core/targets/se1/parse/shopping.js';
 import type { Check, Expected, Path } from '../eval-expected.js';
 import { fromAssertions, fromPartial, fromWebSearcher } from '../eval-expected.js';
-import type { EvalRow, FamilyEval, Fixture } from './types.js';
+import { isFieldLevel, loadExpectation } from './expectation.js';
+import { fieldRow, mergeRows, type FieldFamily } from './field-eval.js';
+import type { View } from './score.js';
+import { CI_THRESHOLD, type EvalRow, type FamilyEval, type Fixture } from './types.js';
 
 const PAGE_URL = 'https://www.example.com/search';
 
@@ -112,35 +115,43 @@ function orderScore(positions: number[]): number {
   return tails.length / positions.length;
 }
 
-function readExpected(file: string): Expected {
+function readExpected(file: string): Expected | null {
   const data = JSON.parse(readFileSync(file, 'utf8'));
+  if (isFieldLevel(data)) return null;
   if (file.endsWith('.assertions.json')) return fromAssertions(data);
   if (Array.isArray(data.results) && data.features) return fromWebSearcher(data);
   return fromPartial(data);
 }
 
 /** One page: expected organic results found (recall, order), expectations passed, blocks present. */
-function evaluate(fixture: Fixture): EvalRow {
+function evaluate(fixture: Fixture): EvalRow | null {
   const html = readFileSync(fixture.file, 'utf8');
   const route = fixture.family === 'search-engine-2' ? 'se2/search' : 'se1/search';
   const parsed = parsePage(route, { html, url: PAGE_URL, page: 1, params: {} })!;
   const json = parsed.json as J;
   const found = (json.organic ?? []).length;
-  const row: EvalRow = { page: fixture.file.split('/').pop()!.replace(/\.html$/, ''), status: parsed.status, right: 0, total: 0, detail: `${found} organic`, failures: [] };
-  if (!fixture.expected) return row;
+  const row: EvalRow = { page: fixture.file.split('/').pop()!.replace(/\.html$/, ''), status: parsed.status, right: 0, total: 0, claims: 0, claimsRight: 0, detail: `${found} organic`, failures: [] };
+  if (!fixture.expected) return null;
   const exp = readExpected(fixture.expected);
+  if (!exp) return null;
   const notes: string[] = [];
   if (exp.organic) {
     const ours = (json.organic as J[]).map((o) => normaliseUrl(o.url));
     const positions = exp.organic.map((e) => ours.indexOf(normaliseUrl(e.url))).filter((i) => i >= 0);
     row.right += positions.length;
     row.total += exp.organic.length;
+    // The expected list is every organic result: a returned one outside it is a false one.
+    const wanted = new Set(exp.organic.map((e) => normaliseUrl(e.url)));
+    row.claims += ours.length;
+    row.claimsRight += new Set(ours.filter((u) => wanted.has(u))).size;
     for (const e of exp.organic) if (!ours.includes(normaliseUrl(e.url))) row.failures!.push(`organic ${e.url}: not found`);
     notes.push(`organic ${positions.length}/${exp.organic.length}, order ${(orderScore(positions) * 100).toFixed(0)}%`);
   } else if (exp.organicCount !== null) {
     const ok = exp.organicCount === 0 ? found === 0 : found >= exp.organicCount;
     row.right += ok ? 1 : 0;
     row.total += 1;
+    row.claims += found;
+    row.claimsRight += Math.min(found, exp.organicCount);
     if (!ok) row.failures!.push(`organic count: expected ${exp.organicCount}, got ${found}`);
     notes.push(`organic count ${found}/${exp.organicCount}`);
   }
@@ -151,6 +162,11 @@ function evaluate(fixture: Fixture): EvalRow {
     for (const c of exp.checks) {
       const outcome = judge(c, view, haystack);
       tally[outcome]++;
+      // A value the parser gave where one was expected is a claim (length and absence checks are not).
+      if ((outcome === 'pass' || outcome === 'fail') && (c.kind === 'equals' || c.kind === 'contains') && at(view, c.path) !== undefined) {
+        row.claims++;
+        if (outcome === 'pass') row.claimsRight++;
+      }
       if (outcome === 'fail') row.failures!.push(`${c.path.join('.')} ${c.kind} ${JSON.stringify(c.value)?.slice(0, 120)} | got ${JSON.stringify(at(view, c.path))?.slice(0, 160)}`);
     }
     row.right += tally.pass;
@@ -168,14 +184,36 @@ function evaluate(fixture: Fixture): EvalRow {
   return row;
 }
 
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * se1/se2 as the field-level format sees them: the organic results; on a vertical's page
+ * (images, news) that returns no organic list, the vertical's items.
+ */
+export function seView(_route: string, j: J): View {
+  const list = ['organic', 'images', 'news'].map((k) => (Array.isArray(j[k]) ? (j[k] as J[]) : [])).find((l) => l.length > 0) ?? [];
+  return { items: list.map((o) => ({ title: str(o.title), url: str(o.url ?? o.link), id: null })) };
+}
+
+const SE_FAMILY = (route: string): FieldFamily => ({ route: () => route, url: () => PAGE_URL, view: seView });
+
+function engine(name: string, folder: string, route: string): FamilyEval {
+  return {
+    name,
+    folders: [folder],
+    threshold: CI_THRESHOLD,
+    run: (fixtures) =>
+      fixtures
+        .filter((f) => f.file.endsWith('.html'))
+        .flatMap((fx) => mergeRows(evaluate(fx), loadExpectation(fx) ? (fieldRow(fx, SE_FAMILY(route))?.row ?? null) : null) ?? []),
+  };
+}
+
 /**
  * se1/se2 on the captured result pages: expected organic results (by URL) found, serp-parser /
  * se-scraper / parsy expectations passed (checks written for another capture than the page's
- * are `stale` and not counted; fields our output does not model are `n/a`), blocks present.
+ * are `stale` and not counted; fields our output does not model are `n/a`), blocks present;
+ * and the field-level expectations (the fixture's own, or hand-written).
  */
-export const SEARCH_ENGINES: FamilyEval = {
-  name: 'search engines',
-  folders: ['search-engine-1', 'search-engine-2'],
-  threshold: 0.95,
-  run: (fixtures) => fixtures.filter((f) => f.file.endsWith('.html')).map(evaluate),
-};
+export const SE1_EVAL = engine('se1', 'search-engine-1', 'se1/search');
+export const SE2_EVAL = engine('se2', 'search-engine-2', 'se2/search');

@@ -29,7 +29,10 @@ import { basename } from 'node:path';
 import { streamFormats } from '../../core/targets/video/formats.js';
 import { pageData } from '../../core/targets/video/page.js';
 import { PARSERS } from '../../core/targets/video/parsers.js';
-import { eachPage, type EvalRow, type FamilyEval, type Fixture } from './types.js';
+import { loadExpectation } from './expectation.js';
+import { fieldRow, mergeRows, type FieldFamily } from './field-eval.js';
+import type { View } from './score.js';
+import { CI_THRESHOLD, eachPage, type EvalRow, type FamilyEval, type Fixture } from './types.js';
 import { FACTS, type Check, c, type J } from './video-facts.js';
 
 const YT = 'https://www.youtube.com';
@@ -149,11 +152,13 @@ function judge(check: Check, j: J): { ok: boolean; got: unknown } {
   }
 }
 
-function evaluate(fx: Fixture): EvalRow | undefined {
+const present = (v: unknown) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
+
+function evaluate(fx: Fixture): EvalRow | null {
   const name = basename(fx.file).replace(/\.(html|json)$/, '');
   const spec = PAGES[name];
   const parser = spec ? PARSERS[spec.route] : undefined;
-  if (!spec || !parser) return undefined;
+  if (!spec || !parser) return null;
   const html = readFileSync(fx.file, 'utf8');
   const parsed = parser({ html, url: spec.url, page: 1, params: spec.params ?? {} });
   const j = (parsed.json ?? {}) as J;
@@ -167,18 +172,40 @@ function evaluate(fx: Fixture): EvalRow | undefined {
   const wrong = KNOWN_WRONG[name] ?? {};
   const counted = checks.filter((ch) => !Object.keys(wrong).some((k) => ch.name.startsWith(k)));
   const failures: string[] = [];
+  let claims = 0;
+  let claimsRight = 0;
   for (const ch of counted) {
     const { ok, got } = judge(ch, j);
+    // A value the parser gave is a claim; booleans and counts computed by the check are not.
+    if (present(got) && typeof got !== 'boolean') {
+      claims++;
+      if (ok) claimsRight++;
+    }
     if (!ok) failures.push(`${ch.name}: expected ${JSON.stringify(ch.expected)?.slice(0, 120)}, got ${JSON.stringify(got)?.slice(0, 120)}`);
   }
   const left = Object.entries(wrong).map(([k, why]) => `left out ${k} (${why})`);
   const detail = [failures.length ? `failed: ${failures.map((f) => f.split(':')[0]).join(', ')}` : 'all checks right', ...left].join('; ');
-  return { page: name, status: parsed.status, right: counted.length - failures.length, total: counted.length, detail, failures };
+  return { page: name, status: parsed.status, right: counted.length - failures.length, total: counted.length, claims, claimsRight, detail, failures };
 }
+
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+const ROUTES: Record<string, string> = { 'video-search': 'media/video/search', 'video-watch': 'media/video/metadata', 'video-channel': 'media/video/channel' };
+
+/** The video routes as the field-level format sees them: a watch page's video; a search or channel page's videos. */
+export function videoView(route: string, j: J): View {
+  if (route === 'media/video/metadata') return { title: str(j.title), id: str(j.id), items: null };
+  return { items: videosOf(j).map((v) => ({ title: str(v.title), url: str(v.url), id: str(v.id) })) };
+}
+
+const VIDEO_FAMILY: FieldFamily = {
+  route: (fx) => ROUTES[fx.family] ?? null,
+  url: (fx) => PAGES[basename(fx.file).replace(/\.(html|json)$/, '')]?.url ?? `${YT}/results?search_query=x`,
+  view: videoView,
+};
 
 export const VIDEO_EVAL: FamilyEval = {
   name: 'video',
   folders: ['video-watch', 'video-search', 'video-channel'],
-  threshold: 0.95,
-  run: eachPage(evaluate),
+  threshold: CI_THRESHOLD,
+  run: eachPage((fx) => mergeRows(evaluate(fx), loadExpectation(fx) ? (fieldRow(fx, VIDEO_FAMILY)?.row ?? null) : null)),
 };

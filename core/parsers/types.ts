@@ -30,6 +30,11 @@ export interface Parsed {
    * `blocked` when the page is a bot wall or captcha (the farm retries it on another proxy).
    */
   status: ParseStatus;
+  /**
+   * On a `partial` page: the expected sections the parser could not find (and blocks that
+   * failed), by name — `metadata.missing_sections` of the result (blocks.ts).
+   */
+  missing?: string[];
 }
 
 export type PageParser = (input: PageInput) => Parsed;

@@ -45,6 +45,7 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       status_code: int('Upstream HTTP status of this page.'),
       json_source: { type: 'string', enum: ['builtin', 'offline', 'llm'], description: 'How results[].json was produced.' },
       parse_status: { type: 'string', enum: ['parsed', 'partial', 'unrecognised', 'blocked'], description: 'Whether the built-in parser recognised the page (blocked: a bot wall or captcha).' },
+      missing_sections: { type: 'array', items: { type: 'string' }, description: 'On a partial page: the sections a page of its kind has that the built-in parser could not find (a layout change shows here first).' },
       unfilled: { type: 'array', items: { type: 'string' }, description: 'Schema fields extraction could not fill.' },
     },
     ['page', 'run_js', 'url'],

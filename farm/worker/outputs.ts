@@ -70,6 +70,7 @@ export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<Pa
         json = parsed.json;
         metadata.json_source = 'builtin';
         metadata.parse_status = parsed.status;
+        if (parsed.missing?.length) metadata.missing_sections = parsed.missing;
       }
     }
   }

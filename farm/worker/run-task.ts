@@ -6,7 +6,7 @@
  */
 import { GleanerError, toWireError } from '../../core/errors.js';
 import { planFlows } from '../../core/targets/index.js';
-import type { PageResult, ScrapeOutcome, StoredMedia, TaskReply } from '../../core/wire.js';
+import type { PageResult, ParseStatus, ScrapeOutcome, StoredMedia, TaskReply } from '../../core/wire.js';
 import { deviceFor } from '../devices.js';
 import type { TaskMessage } from '../messages.js';
 import { ProxyRotation, proxyPoolFor } from '../net/proxies.js';
@@ -78,11 +78,13 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     }
     results.push(await pageResult(run.page, { routeId: route.id, params, page: flow.page, formats, llm: config.llm, abort, parts: run.parts }));
   }
+  const parse: Partial<Record<ParseStatus, number>> = {};
+  for (const r of results) if (r.metadata.parse_status) parse[r.metadata.parse_status] = (parse[r.metadata.parse_status] ?? 0) + 1;
   return {
     status: results[0]?.metadata.status_code ?? 0,
     results,
     // A browser script (an assistant's chat page) is rendered whatever `run_js` says.
-    usage: { pages: results.length - uncharged, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started },
+    usage: { pages: results.length - uncharged, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started, ...(Object.keys(parse).length ? { parse } : {}) },
     ...(media ? { media } : {}),
   };
 }

@@ -40,6 +40,8 @@ interface Slot {
   errors: Map<string, number>;
   /** Highest queue depth seen in the slot, -1 when none was sampled. */
   queueDepth: number;
+  /** Built-in parses by `route\u0000status` (route ids are a bounded set). */
+  parses: Map<string, number>;
 }
 
 export interface RecentJob {
@@ -72,6 +74,7 @@ function emptySlot(): Slot {
     jobLatency: new Uint32Array(BUCKET_BOUNDS.length),
     errors: new Map(),
     queueDepth: -1,
+    parses: new Map(),
   };
 }
 
@@ -189,6 +192,12 @@ export class Activity {
   /** Tap of the usage ledger: charged pages of a route family. */
   pages(family: Family, n: number): void {
     this.slot().pages[family] += n;
+  }
+
+  /** Tap of the usage ledger: a task's built-in parses by status. */
+  parses(route: string, counts: Readonly<Record<string, number | undefined>>): void {
+    const slot = this.slot();
+    for (const [status, n] of Object.entries(counts)) if (n) slot.parses.set(`${route}\u0000${status}`, (slot.parses.get(`${route}\u0000${status}`) ?? 0) + n);
   }
 
   /** Records the current durable queue depth (the highest per slot is kept for the chart). */

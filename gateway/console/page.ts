@@ -62,6 +62,9 @@ const DASHBOARD = `
   <section><h2>Errors, last hour</h2>
     <table id="errors"><thead><tr><th>title</th><th>count</th></tr></thead><tbody></tbody></table>
   </section>
+  <section><h2>Parse status by route, last hour</h2>
+    <table id="parses"><thead><tr><th>route</th><th>parsed</th><th>partial</th><th>unrecognised</th><th>blocked</th></tr></thead><tbody></tbody></table>
+  </section>
   <section><h2>Jobs done and failed per minute</h2><div id="chart-jobs"></div></section>
   <section><h2>Pages per minute by family</h2><div id="chart-pages"></div></section>
   <section><h2>Sync latency p50 / p95 (ms)</h2><div id="chart-latency"></div></section>

@@ -145,6 +145,7 @@ export const CONSOLE_SCRIPT = String.raw`
     }
     renderFamilies(doc);
     renderErrors(doc.errors);
+    renderParses(doc.parse_status);
     renderAccounts(doc.accounts);
     renderNodes(doc.cluster);
     renderJobs(doc.recent_jobs);
@@ -173,6 +174,12 @@ export const CONSOLE_SCRIPT = String.raw`
   function renderErrors(errors) {
     fill($('#errors tbody'), errors.length === 0 ? [row(['none in the last hour', ''])] : errors.map(function (e) {
       return row([e.title, String(e.count)], { 'data-title': e.title });
+    }));
+  }
+
+  function renderParses(parses) {
+    fill($('#parses tbody'), parses.length === 0 ? [row(['no parsed pages in the last hour', '', '', '', ''])] : parses.map(function (p) {
+      return row([p.route, String(p.parsed), String(p.partial), String(p.unrecognised), String(p.blocked)], { 'data-route': p.route });
     }));
   }
 

@@ -40,6 +40,8 @@ export interface StatusDocument {
   pages: { per_second: ByFamily; last_hour: ByFamily };
   latency_ms: { sync: Percentiles; jobs: Percentiles };
   errors: Array<{ title: string; count: number }>;
+  /** Built-in parses of the last hour by route and status; most partial first (a layout change upstream). */
+  parse_status: Array<{ route: string; parsed: number; partial: number; unrecognised: number; blocked: number }>;
   outbox: { pending: number; failed_last_hour: number };
   memory: { node_rss: number; node_heap_used: number; chromium_rss: number; chromium_processes: number };
   accounts: AccountUsage[];
@@ -97,6 +99,7 @@ export function statusDocument(svc: Services): StatusDocument {
   const pagesHour = zeroFamilies();
   const pagesRecent = zeroFamilies();
   const errors = new Map<string, number>();
+  const parses = new Map<string, StatusDocument['parse_status'][number]>();
   let recentJobs = 0;
   let deliveryFailed = 0;
   for (const s of slots) {
@@ -107,6 +110,12 @@ export function statusDocument(svc: Services): StatusDocument {
     deliveryFailed += s.deliveryFailed;
     for (const f of FAMILIES) pagesHour[f] += s.pages[f];
     for (const [title, n] of s.errors) errors.set(title, (errors.get(title) ?? 0) + n);
+    for (const [key, n] of s.parses) {
+      const [route, status] = key.split('\u0000') as [string, 'parsed' | 'partial' | 'unrecognised' | 'blocked'];
+      let r = parses.get(route);
+      if (!r) parses.set(route, (r = { route, parsed: 0, partial: 0, unrecognised: 0, blocked: 0 }));
+      if (status in r) r[status] += n;
+    }
   }
   for (const s of recent) {
     recentJobs += s.done + s.failed;
@@ -156,6 +165,7 @@ export function statusDocument(svc: Services): StatusDocument {
     pages: { per_second: perSecond, last_hour: pagesHour },
     latency_ms: { sync: percentiles(slots.map((s) => s.syncLatency)), jobs: percentiles(slots.map((s) => s.jobLatency)) },
     errors: [...errors].map(([title, count]) => ({ title, count })).sort((a, b) => b.count - a.count || a.title.localeCompare(b.title)),
+    parse_status: [...parses.values()].sort((a, b) => b.partial + b.unrecognised - (a.partial + a.unrecognised) || a.route.localeCompare(b.route)),
     outbox: { pending: svc.store.deliveries.pendingCount(), failed_last_hour: deliveryFailed },
     memory: memory(svc),
     accounts: svc.store.accounts.listAccounts().map((a) => accountUsage(svc, a, now)),

@@ -125,6 +125,7 @@ export function lumenSellerPage(url: string): Record<string, unknown> {
     ],
     feedback_summary_data: {},
     feedback_summary_table: { counts: { '30_days': 20, '90_days': 61, '12_months': 1200, all_time: 4321 }, positive: pct([90, 92, 95, 96]), neutral: pct([5, 3, 2, 2]), negative: pct([5, 5, 3, 2]) },
+    products: [],
     parse_status_code: 12000,
   };
 }

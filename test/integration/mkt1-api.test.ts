@@ -106,7 +106,7 @@ describe.concurrent('the six routes', () => {
     const path = `/mkt1/com/gp/aod/ajax?asin=B0SIMLMP01&pageno=1&filters=${encodeURIComponent('{"all":true,"new":true}')}`;
     expect(logged(`GET ${path}`)).toHaveLength(1);
     expect(a.body.results[0].json).toEqual({
-      url: sim.origin + path, title: 'Lumen Desk Lamp with USB Charging Port, Warm White', product_id: 'B0SIMLMP01', product_id_in_url: 'B0SIMLMP01', page: 1, review_count: 1234,
+      url: sim.origin + path, title: 'Lumen Desk Lamp with USB Charging Port, Warm White', product_id: 'B0SIMLMP01', product_id_in_url: 'B0SIMLMP01', page: 1, review_count: 1234, rating: 4.5,
       pricing: [
         offer('B0SIMLMP01', 29.99, 0, 'Lumen Goods', 'A1SIMSELLER01', 1, 1200, 'New', 'Amazon'),
         offer('B0SIMLMP01', 30.99, 4.99, 'Kettle Corner', 'A2SIMSELLER02', 2, 310, 'New', 'Kettle Corner'),
@@ -268,6 +268,23 @@ describe.concurrent('pages and parameters', () => {
     const good = await postJson(gw, '/v1/scrape/mkt1/search', { query: 'lamp' }, acct.auth);
     expect(good.status).toBe(200);
     expect(await acct.charged(1)).toBe(1);
+  });
+});
+
+describe('layout drift', () => {
+  test('a results page whose cards the parser does not know: partial, the missing section named, counted in /metrics and /v1/status', async () => {
+    const a = await postJson(gw, '/v1/scrape/mkt1/search', { query: '__drift__ lamp', output: ['json'] });
+    const path = '/mkt1/com/s?k=__drift__%20lamp';
+    expect(a.body.results.map((r: J) => [r.metadata, r.json.results.organic, r.json.parse_status_code])).toEqual([
+      [meta(sim.origin + path, 1, { parse_status: 'partial', missing_sections: ['results'] }), [], 12004],
+    ]);
+    const m = await call(`${gw.url}/metrics`, { headers: gw.auth });
+    expect(m.text).toMatch(/^gleaner_parse_status_total\{route="mkt1\/search",status="partial"\} [1-9]\d*$/m);
+    expect(m.text).toMatch(/^gleaner_parse_status_total\{route="mkt1\/search",status="parsed"\} [1-9]\d*$/m);
+    const status = (await call(`${gw.url}/v1/status`, { headers: gw.auth })).body as J;
+    const row = (status.parse_status as J[]).find((r) => r.route === 'mkt1/search');
+    expect(row?.partial).toBeGreaterThanOrEqual(1);
+    expect(row?.parsed).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -10,6 +10,8 @@ export interface SimSeller {
   businessName: string;
   address: string[];
   about: string;
+  /** A 2021+ seller page whose storefront grid shows these products (the first one sponsored). */
+  storefront?: string[];
 }
 
 export interface SimProduct {
@@ -42,6 +44,10 @@ export const SELLERS: readonly SimSeller[] = [
   { id: 'A1SIMSELLER01', name: 'Lumen Goods', businessName: 'Lumen Goods Ltd', address: ['1 Harbour Road', 'Leeds', 'LS1 1AA', 'GB'], about: 'Lamps and lights since 1999.' },
   { id: 'A2SIMSELLER02', name: 'Kettle Corner', businessName: 'Kettle Corner GmbH', address: ['Hauptstrasse 5', 'Berlin', '10115', 'DE'], about: 'Kitchen helpers for every home.' },
   { id: 'A3SIMSELLER03', name: 'Trail Outfitters', businessName: 'Trail Outfitters Inc', address: ['200 Summit Ave', 'Denver', '80202', 'US'], about: 'Gear for the outdoors.' },
+  {
+    id: 'A4SIMSELLER04', name: 'Brightside Home', businessName: 'Brightside Home LLC', address: ['9 Canal Street', 'Portland', '97209', 'US'], about: 'Home goods, shipped fast.',
+    storefront: ['B0SIMKTL01', 'B0SIMLMP02', 'B0SIMLMP05', 'B0SIMLMP06'],
+  },
 ];
 
 const cat = (slug: string, node: string, name: string) => ({ slug, node, name });

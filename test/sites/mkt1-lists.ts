@@ -45,7 +45,7 @@ export function searchMatches(sp: URLSearchParams, home: string): SimProduct[] {
   return sort ? [...list].sort(sort) : list;
 }
 
-function card(p: SimProduct, v: View, index: number, pos: number, q: string, paid: boolean): string {
+export function card(p: SimProduct, v: View, index: number, pos: number, q: string, paid: boolean): string {
   const organicUrl = `/${slugOf(p)}/dp/${p.asin}/ref=sr_1_${pos}?keywords=${encodeURIComponent(q)}&qid=1700000000&sr=8-${pos}`;
   const url = paid ? `/sspa/click?ie=UTF8&spc=SIM${index}&url=${encodeURIComponent(`/${slugOf(p)}/dp/${p.asin}/ref=sr_1_${pos}_sspa`)}` : organicUrl;
   const price = convert(p.price, v.currency);

@@ -5,7 +5,8 @@
  * (`.aagLegalRow`, `.feedbackRow`, `.feedbackTable`), the home page, and the address-selection
  * fragment carrying `CSRF_TOKEN`.
  */
-import { convert, formatMoney, productById, SELLERS, sellerById } from './mkt1-data.js';
+import { convert, formatMoney, productById, SELLERS, sellerById, type SimSeller } from './mkt1-data.js';
+import { card } from './mkt1-lists.js';
 import type { View } from './mkt1-shell.js';
 import { esc, priceHtml, shell } from './mkt1-shell.js';
 
@@ -88,6 +89,7 @@ export function aodFragment(v: View, asin: string, pageno: number, filters: stri
 export function sellerPage(v: View, id: string): string | null {
   const s = sellerById(id);
   if (!s) return null;
+  if (s.storefront) return storefrontPage(v, s);
   const feedback = [
     { stars: 5, text: 'Fast and as described', by: 'Cara', date: '2 June 2025' },
     { stars: 2, text: 'Arrived late', by: 'Dev', date: '30 May 2025' },
@@ -108,6 +110,27 @@ export function sellerPage(v: View, id: string): string | null {
     line('Positive', 'feedbackPosPercent', [90, 92, 95, 96]) + line('Neutral', 'feedbackNeuPercent', [5, 3, 2, 2]) + line('Negative', 'feedbackNegPercent', [5, 5, 3, 2]) +
     `<tr><td class="feedbackColumnHeader" nobr> Count</td><td class="feedback30Days"> 20 </td><td class="feedback90Days"> 61 </td><td class="feedback365Days"> 1,200 </td><td class="feedbackLifetime ie8hax"> 4,321 </td></tr></tbody></table></div></div>` +
     `<div id="aag_header"><h1> ${esc(s.name)} </h1><ul class="a-unordered-list a-nostyle a-vertical"><li class="aag_hdrFeedback"><h4>Feedback Rating:</h4><div class="feedbackMeanRating"><b>4.7</b> stars over the past 12 months (<b>1,200</b> ratings)</div></li></ul></div></div></div>`;
+  return shell(v, `Amazon.com Seller Profile: ${s.name}`, body);
+}
+
+/**
+ * The 2021+ seller page (`#seller-profile-container`: `#seller-name`, the feedback summary,
+ * `#page-section-detail-seller-info` rows, the about text) with the seller's storefront grid
+ * below it: search-result cards, the first one a sponsored card of another seller's product.
+ */
+function storefrontPage(v: View, s: SimSeller): string {
+  const products = (s.storefront ?? []).map((asin) => productById(asin)?.product).filter((p) => p !== undefined);
+  const ad = productById('B0SIMLMP01')?.product;
+  const cards = [...(ad ? [card(ad, v, 1, 1, '', true)] : []), ...products.map((p, i) => card(p, v, i + 2, i + 1, '', false))];
+  const row = (label: string, value: string) => `<div class="a-row a-spacing-none"><span class="a-text-bold">${label}</span><span>${esc(value)}</span></div>`;
+  const body =
+    `<div id="seller-profile-container" class="a-section"><div class="a-row"><h1 id="seller-name" class="a-size-extra-large">${esc(s.name)}</h1></div>` +
+    `<div id="seller-info-storefront-link" class="a-row"><span class="a-size-base"><a class="a-link-normal" href="/s?me=${s.id}&marketplaceID=ATVPDKIKX0DER">Visit the ${esc(s.name)} storefront</a></span></div>` +
+    `<div id="seller-info-feedback-summary" class="a-row"><i class="a-icon a-icon-star a-star-4-5"><span class="a-icon-alt">4.5 out of 5 stars</span></i> <span class="a-color-base">93% positive in the last 12 months (812 ratings)</span></div>` +
+    `<div id="spp-expander-about-seller" class="a-section"><div class="a-row">${esc(s.about)}</div></div>` +
+    `<div id="page-section-detail-seller-info" class="a-section">${row('Business Name:', s.businessName)}<div class="a-row a-spacing-none"><span class="a-text-bold">Business Address:</span></div>` +
+    `${s.address.map((l) => `<div class="a-row a-spacing-none indent-left"><span>${esc(l)}</span></div>`).join('')}</div></div>` +
+    `<div id="seller-products" class="a-section"><h2>Products</h2><div class="s-main-slot s-result-list s-search-results sg-row">${cards.join('')}</div></div>`;
   return shell(v, `Amazon.com Seller Profile: ${s.name}`, body);
 }
 

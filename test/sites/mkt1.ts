@@ -22,7 +22,8 @@
  * 403; a code that is not the marketplace's shape is `isValidAddress: 0`.
  *
  * Failure switches: a query, product or seller id containing `__fail__` answers 503,
- * `__captcha__` the robot check page.
+ * `__captcha__` the robot check page; a search query containing `__drift__` is the search page
+ * of its other words with its result cards renamed (a layout change the parser does not know).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MARKET_FACTS, MKT1_MARKETPLACES } from '../../core/targets/mkt1/marketplaces.js';
@@ -135,6 +136,12 @@ export const mkt1Site: SiteHandler = async (req, res, url, ctx) => {
     return send(res, r.status, JSON.stringify(r.json), 'application/json', set);
   }
   if (path === '/' || path === '') return html(200, homePage(v));
+  if (path === '/s' && subject.includes('__drift__')) {
+    // A layout change: the result cards under a name the parser does not know.
+    const words = new URLSearchParams(sp);
+    words.set('k', subject.replace('__drift__', '').trim());
+    return html(200, searchPage(v, words).replaceAll('data-component-type="s-search-result"', 'data-component-type="s-result-card-v2"'));
+  }
   if (path === '/s') return html(200, searchPage(v, sp));
   const dp = /^(?:\/[^/]+)?\/dp\/([^/?]+)/.exec(path);
   if (dp) {

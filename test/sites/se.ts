@@ -4,10 +4,12 @@
  *
  * - `/se1/search` — web results (`q`, `start`, `num`, `hl`, `gl`, `gbv=1` basic page,
  *   `expand_aio=1`, `adtest=on`), AI Mode with `udm=50`, shopping grid with `tbm=shop`
- *   (`tbs` `ppr_min`/`ppr_max`/`p_ord`);
+ *   (`tbs` `ppr_min`/`ppr_max`/`p_ord`), News with `tbm=nws` and Images with `tbm=isch` /
+ *   `udm=2` (each in its basic-HTML form with `gbv=1`);
  * - `/se1/shopping/product/{id}`, `/se1/travel/search` (`adults`, `hotel_class`, `start`),
  *   `/se1/lens/uploadbyurl` (`url`, `q`), `/se1/maps/search/{q}`, `/se1/trends/explore`;
- * - `/se2/search` — web results (`q`, `first`, `setlang`, `cc`).
+ * - `/se2/search` — web results (`q`, `first`, `setlang`, `cc`); `/se2/images/search` — image
+ *   results (`q`; `nojs=1` the page without scripts).
  *
  * Failure switches, for taking an engine down in tests: a query (or image URL / product id)
  * containing `__fail__` answers 503; `__flaky__` answers 503 to the first request of that exact
@@ -16,6 +18,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { se1Docs, se2Docs } from './se-data.js';
+import { se1ImagesPage, se1NewsPage } from './se1-tabs.js';
 import { se1BasicPage, se1WebPage } from './se1-web.js';
 import {
   hotels,
@@ -28,6 +31,7 @@ import {
   se1TrendsPage,
   shoppingResults,
 } from './se1-verticals.js';
+import { se2ImagesPage } from './se2-layouts.js';
 import { se2Page } from './se2-web.js';
 import type { SiteContext, SiteHandler } from './types.js';
 
@@ -78,6 +82,8 @@ function se1(res: ServerResponse, url: URL, ctx: SiteContext): boolean {
   if (path !== '/search') return false;
   if (failure(res, url, ctx, q)) return true;
   if (sp.get('udm') === '50') return send(res, 200, se1AiModePage(q, hl));
+  if (sp.get('tbm') === 'nws') return send(res, 200, se1NewsPage(q, sp.get('gbv') === '1' ? 'basic' : 'card'));
+  if (sp.get('tbm') === 'isch' || sp.get('udm') === '2') return send(res, 200, se1ImagesPage(q, sp.get('gbv') === '1' ? 'basic' : 'json'));
   if (sp.get('tbm') === 'shop') {
     const num = int(sp.get('num'), 12);
     return send(res, 200, se1ShoppingPage(q, hl, shoppingResults(q, sp.get('tbs'), int(sp.get('start'), 0), num)));
@@ -91,9 +97,10 @@ function se1(res: ServerResponse, url: URL, ctx: SiteContext): boolean {
 }
 
 function se2(res: ServerResponse, url: URL, ctx: SiteContext): boolean {
-  if (url.pathname !== '/se2/search') return false;
   const sp = url.searchParams;
   const q = sp.get('q') ?? '';
+  if (url.pathname === '/se2/images/search') return failure(res, url, ctx, q) || send(res, 200, se2ImagesPage(q, sp.get('nojs') === '1' ? 'cells' : 'json'));
+  if (url.pathname !== '/se2/search') return false;
   if (failure(res, url, ctx, q)) return true;
   const page = Math.floor((int(sp.get('first'), 1) - 1) / 10) + 1;
   let docs = q.includes('__empty__') ? [] : se2Docs(q, page);

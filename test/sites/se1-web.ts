@@ -9,6 +9,7 @@
  */
 import type { Doc } from './se-data.js';
 import { doc, esc, hash, money, products, questions, relatedQueries, resultStats, slug, titleCase } from './se-data.js';
+import { basicLocalPack } from './se1-tabs.js';
 
 export interface Se1PageOptions {
   query: string;
@@ -126,13 +127,25 @@ function videos(query: string): string {
   return `<div class="MjjYud"><div role="heading" aria-level="2">Videos</div>${cards}</div>`;
 }
 
-export function places(query: string): { title: string; rating: number; reviews: number; details: string; url: string }[] {
-  return [1, 2, 3].map((i) => ({ title: `${titleCase(query)} Place ${i}`, rating: 4 + i / 10, reviews: 100 * i, details: `Shop ${i}${i} Main St`, url: `https://www.place-${i}.example/` }));
+export function places(query: string): { id: string; title: string; rating: number; reviews: number; category: string; address: string; url: string }[] {
+  return [1, 2, 3].map((i) => ({
+    id: String(9_100_000_000_000 + hash(`${query}${i}`)),
+    title: `${titleCase(query)} Place ${i}`,
+    rating: 4 + i / 10,
+    reviews: 100 * i,
+    category: i === 2 ? 'Tea house' : 'Shop',
+    address: `${i}${i} Main St`,
+    url: `https://www.place-${i}.example/`,
+  }));
 }
 
+/** Place cards as on 2023-2025 desktop pages: the card link carries the place id (`data-cid`). */
 function localPack(query: string): string {
   return `<div class="MjjYud">${places(query)
-    .map((p) => `<div class="VkpGBb"><div class="dbg0pd" role="heading" aria-level="3"><span class="OSrXXb">${esc(p.title)}</span></div><div class="rllt__details"><div><span class="yi40Hd">${p.rating.toFixed(1)}</span><span class="RDApEe">(${p.reviews})</span> · ${esc(p.details.split(' ')[0])}</div><div>${esc(p.details.split(' ').slice(1).join(' '))}</div></div><a class="yYlJEf" href="${esc(p.url)}">Website</a></div>`)
+    .map(
+      (p) =>
+        `<div class="VkpGBb"><div class="cXedhc"><a class="vwVdIc rllt__link" data-cid="${p.id}" role="link" tabindex="0"><div><div class="rllt__details"><div class="dbg0pd" role="heading" aria-level="3"><span class="OSrXXb">${esc(p.title)}</span></div><div><span class="Y0A0hc"><span class="yi40Hd" aria-hidden="true">${p.rating.toFixed(1)}</span><span class="z3HNkc" aria-label="Rated ${p.rating.toFixed(1)} out of 5," role="img"></span><span class="RDApEe">(${p.reviews})</span></span> · ${esc(p.category)}</div><div>${esc(p.address)} · Near the station</div></div></div></a><a class="yYlJEf" href="${esc(p.url)}">Website</a></div></div>`,
+    )
     .join('')}</div>`;
 }
 
@@ -182,7 +195,7 @@ export function se1WebPage(o: Se1PageOptions): string {
   return `<!doctype html><html lang="${esc(o.hl ?? 'en')}"><head><meta charset="utf-8"><title>${esc(o.query)} - Se1 Search</title><style>.g{margin:0}</style></head><body id="gsr" class="srp"><div id="main"><div id="cnt"><form action="search"><textarea class="gLFyf" name="q">${esc(o.query)}</textarea></form><div id="appbar"><div id="result-stats">${esc(resultStats(o.query, o.hl))}</div></div><div id="rcnt"><div id="center_col" role="main">${first ? aio(o.query, !!o.expandAio) : ''}<div id="taw"><div id="tads" aria-label="Ads" role="region"><h1>Ads</h1>${top}</div></div><div id="search"><div id="rso">${main}</div></div><div id="botstuff">${related(o.query)}<div id="bottomads" aria-label="Ads" role="region">${bottom}</div>${pagination(o.query, o.page, o.num)}</div></div>${first ? knowledgePanel(o.query) : ''}</div></div></div><script>window.se1={page:${o.page}}</script></body></html>`;
 }
 
-/** The basic-HTML page (`gbv=1`): `/url?q=` result links, no scripts, organic and related searches only. */
+/** The basic-HTML page (`gbv=1`): `/url?q=` result links, no scripts, organic results, a local pack (first page) and related searches. */
 export function se1BasicPage(o: Se1PageOptions): string {
   const results = o.docs
     .map((d) => `<div class="Gx5Zad fP1Qef xpd EtOod pkphOe"><div class="egMi0 kCrYT"><a href="/url?q=${encodeURIComponent(d.url)}&amp;sa=U"><div class="DnJfK"><div class="j039Wc"><h3 class="zBAuLc l97dzf"><div class="BNeawe vvjwJb AP7Wnd">${esc(d.title)}</div></h3></div><div class="sCuL3"><div class="BNeawe UPmit AP7Wnd">${esc(cite(d).replace('https://', ''))}</div></div></div></a></div><div class="kCrYT"><div><div class="BNeawe s3v9rd AP7Wnd"><div><div><div class="BNeawe s3v9rd AP7Wnd">${esc(d.snippet)}</div></div></div></div></div></div></div>`)
@@ -190,7 +203,8 @@ export function se1BasicPage(o: Se1PageOptions): string {
   const rel = relatedQueries(o.query)
     .map((q) => `<div class="gGQDvd iIWm4b"><a class="Q71vJc" href="search?q=${encodeURIComponent(q).replace(/%20/g, '+')}"><div class="kjGX2"><span><div class="BNeawe s3v9rd AP7Wnd lRVwie">${esc(q)}</div></span></div></a></div>`)
     .join('');
-  return `<!doctype html><html lang="${esc(o.hl ?? 'en')}"><head><meta charset="utf-8"><title>${esc(o.query)} - Se1 Search</title></head><body><div id="main"><form><input class="noHIxc" value="${esc(o.query)}" name="q" type="text"></form>${results}<div class="Gx5Zad xpd EtOod pkphOe"><div>${rel}</div></div></div></body></html>`;
+  const places = o.page === 1 && o.docs.length > 2 ? basicLocalPack(o.query) : '';
+  return `<!doctype html><html lang="${esc(o.hl ?? 'en')}"><head><meta charset="utf-8"><title>${esc(o.query)} - Se1 Search</title></head><body><div id="main"><form><input class="noHIxc" value="${esc(o.query)}" name="q" type="text"></form>${results}${places}<div class="Gx5Zad xpd EtOod pkphOe"><div>${rel}</div></div></div></body></html>`;
 }
 
 export { doc };

@@ -4,9 +4,12 @@
  *
  * - `/video/watch?v=<id>` watch pages (video-data.ts lists the catalogue: normal,
  *   age-restricted, private, removed, live, a refused caption track, locked formats, bot check);
+ *   ids `old2019NNNN` / `old2017NNNN` answer catalogue video `vid0000NNNN` as a `ytplayer.config`
+ *   page of that year (video-legacy.ts);
  * - `/video/api/timedtext?...&fmt=json3` caption tracks (a track with `exp=xpe` answers 403, as
  *   tracks needing a proof-of-origin token do), `POST /video/youtubei/v1/get_transcript`;
- * - `/video/results?search_query=&sp=` answering the filter, `POST /video/youtubei/v1/search`
+ * - `/video/results?search_query=&sp=` answering the filter (a query holding `__tiles__`: the
+ *   server-rendered tile page of 2013-2020), `POST /video/youtubei/v1/search`
  *   continuations; `/video/channel/<id>/<tab>` and `/video/@handle/<tab>`, `POST
  *   /video/youtubei/v1/browse` for video continuations and the About panel;
  * - `/complete/search` suggestions (JSONP, or JSON with `xhr=t`) and `/v3/videoTrainability`
@@ -19,6 +22,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CHANNEL_ID } from './video-data.js';
 import { aboutAnswer, channelContinuation, channelPage } from './video-channel.js';
+import { legacyVideo, legacyWatchPage, tilesPage } from './video-legacy.js';
 import { searchContinuation, searchPage, untoken } from './video-lists.js';
 import { mediaFiles, serveRange } from './video-media.js';
 import { consentPage, sendCaptcha, toCaptcha } from './video-walls.js';
@@ -122,6 +126,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, url: URL, ctx: 
   if (prefix !== '/video') return false;
   if (path === '/watch') {
     if (sp.get('v') === 'consent0000') return html(res, consentPage(site, url.href));
+    const legacy = legacyVideo(sp.get('v') ?? '');
+    if (legacy) return html(res, legacyWatchPage(legacy.video, legacy.style));
     return html(res, watchPage(sp.get('v') ?? '', site, await mediaFiles()));
   }
   if (path === '/sorry/index') return sendCaptcha(res, sp.get('continue') ?? '');
@@ -136,6 +142,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, url: URL, ctx: 
     const q = sp.get('search_query') ?? '';
     if (q.includes('__fail__')) return html(res, '<html><body><h1>Service Unavailable</h1></body></html>', 503);
     if (q.includes('__captcha__') || (q.includes('__captcha1__') && ctx.hits.get(url.pathname + url.search) === 1)) return toCaptcha(res, site, url.href);
+    if (q.includes('__tiles__')) return html(res, tilesPage(q));
     return html(res, searchPage(q, sp.get('sp')));
   }
   const channel = /^\/(?:channel\/([\w-]+)|(@[\w.-]+))(?:\/(\w+))?$/.exec(path);

@@ -126,7 +126,7 @@ describe('offers (all-offers fragment)', () => {
       status: 'parsed',
       json: {
         url: `${sim.origin}/mkt1/com/gp/aod/ajax?asin=B0SIMLMP01&pageno=1`, title: 'Lumen Desk Lamp with USB Charging Port, Warm White', product_id: 'B0SIMLMP01', product_id_in_url: 'B0SIMLMP01',
-        page: 1, review_count: 1234,
+        page: 1, review_count: 1234, rating: 4.5,
         pricing: [
           offer(29.99, 0, 'Lumen Goods', 'A1SIMSELLER01', 0, 1200, 'New', 'Amazon'),
           offer(30.99, 4.99, 'Kettle Corner', 'A2SIMSELLER02', 1, 310, 'New', 'Kettle Corner'),
@@ -163,9 +163,43 @@ describe('seller profile and bestsellers', () => {
         ],
         feedback_summary_data: {},
         feedback_summary_table: { counts: { '30_days': 20, '90_days': 61, '12_months': 1200, all_time: 4321 }, positive: pct([90, 92, 95, 96]), neutral: pct([5, 3, 2, 2]), negative: pct([5, 5, 3, 2]) },
+        products: [],
         parse_status_code: 12000,
       },
     });
+  });
+
+  it('a 2021+ seller page with its storefront grid: the products, sponsored cards left out', async () => {
+    const { parsed } = await parse('mkt1/sellers', '/mkt1/com/sp?seller=A4SIMSELLER04', { query: 'A4SIMSELLER04' });
+    const json = parsed.json as J;
+    expect([parsed.status, json.seller_name, json.business_name, json.business_address, json.description, json.rating]).toEqual([
+      'parsed', 'Brightside Home', 'Brightside Home LLC', '9 Canal Street, Portland, 97209, US', 'Home goods, shipped fast.', 93,
+    ]);
+    const product = (pos: number, id: string, title: string, slug: string, price: number, rating: number, reviews: number, strike: number | null = null) => ({
+      pos, product_id: id, title, url: `/${slug}/dp/${id}/ref=sr_1_${pos}?keywords=&qid=1700000000&sr=8-${pos}`, price, price_strikethrough: strike, currency: 'USD',
+      rating, reviews_count: reviews, url_image: `https://images.sim.example/images/I/${id}-1._AC_UY218_.jpg`, is_prime: false,
+    });
+    expect(json.products).toEqual([
+      product(1, 'B0SIMKTL01', 'Kettle Corner Electric Kettle 1.7 L, Stainless Steel', 'Kettle-Corner-Electric-Kettle-1-7-L', 34, 4.3, 5136),
+      product(2, 'B0SIMLMP02', 'Lumen Floor Lamp, Dimmable, Black', 'Lumen-Floor-Lamp', 59.5, 4.1, 87),
+      product(3, 'B0SIMLMP05', 'Lumen Desk Lamp Mini, Battery Powered', 'Lumen-Desk-Lamp-Mini', 12.99, 4.7, 3021),
+      product(4, 'B0SIMLMP06', 'Nightowl Bedside Lamp with Timer', 'Nightowl-Bedside-Lamp-with-Timer', 19.99, 4, 56),
+    ]);
+  });
+
+  it('a store grid of id-carrying cards (no search-result cards) gives the products too', () => {
+    const html =
+      '<html><body><h1 id="seller-name">Grid Shop</h1><div id="seller-info-feedback-summary">88% positive in the last 12 months</div><ul class="grid">' +
+      ['B0GRID0001', 'B0GRID0002'].map((id, i) =>
+        `<li data-csa-c-item-id="amzn1.asin.1.${id}"><div class="ProductGridItem"><a href="/dp/${id}?ref=st"><img src="https://img.example/${id}.jpg" alt="Grid item ${i + 1}"></a>` +
+        `<a href="/dp/${id}?ref=st" title="Grid item ${i + 1}, blue"><span>Grid item ${i + 1}</span></a><span class="a-price"><span class="a-offscreen">$${i + 1}9.99</span></span>` +
+        `<i class="a-icon a-icon-star"><span class="a-icon-alt">4.${i} out of 5 stars</span></i></div></li>`).join('') +
+      '</ul></body></html>';
+    const json = PARSERS['mkt1/sellers']!({ html, url: 'https://www.amazon.com/sp?seller=A9GRID', page: 1, params: {} }).json as J;
+    expect(json.products.map((p: J) => [p.pos, p.product_id, p.title, p.url, p.price, p.currency, p.rating])).toEqual([
+      [1, 'B0GRID0001', 'Grid item 1, blue', '/dp/B0GRID0001?ref=st', 19.99, 'USD', 4],
+      [2, 'B0GRID0002', 'Grid item 2, blue', '/dp/B0GRID0002?ref=st', 29.99, 'USD', 4.1],
+    ]);
   });
 
   it('bestsellers page 1 exactly; page 2; past the end 404; an unknown category', async () => {

@@ -18,6 +18,7 @@ describe('se2/search parser', () => {
       json: {
         query: 'green tea',
         page: 1,
+        vertical: 'web',
         result_count: 1434000,
         organic: [
           [2, 'echo', 'Tutorial'],
@@ -44,13 +45,16 @@ describe('se2/search parser', () => {
           query: `green tea ${w}`,
           url: `http://127.0.0.1:9/se2/search?q=${`green tea ${w}`.replace(/ /g, '+')}`,
         })),
+        local_pack: [],
+        hotels: [],
+        image_results: [],
       },
     });
   });
 
   it('a page with no results is recognised and empty; an unknown page is unrecognised', () => {
     const empty = parse('se2/search', se2Page({ query: 'green tea', page: 1, docs: [] }))!;
-    expect(empty).toEqual({ status: 'parsed', json: { query: 'green tea', page: 1, result_count: null, organic: [], paid: [], related_searches: [] } });
+    expect(empty).toEqual({ status: 'parsed', json: { query: 'green tea', page: 1, vertical: 'web', result_count: null, organic: [], paid: [], related_searches: [], local_pack: [], hotels: [], image_results: [] } });
     expect(parse('se2', '<html><body><p>Access denied</p></body></html>')!.status).toBe('unrecognised');
   });
 

@@ -47,6 +47,7 @@ describe('se1/search parser', () => {
       json: {
         query: 'green tea',
         page: 1,
+        vertical: 'web',
         result_count: 1434000,
         organic: [
           organic(1, 'delta', 'Notes', 'Green Tea is explained in short: the featured answer for green tea.'),
@@ -96,7 +97,9 @@ describe('se1/search parser', () => {
           title: `Green Tea Place ${i}`,
           rating: 4 + i / 10,
           reviews: 100 * i,
-          details: `Shop ${i}${i} Main St`,
+          category: i === 2 ? 'Tea house' : 'Shop',
+          address: `${i}${i} Main St`,
+          details: `${(4 + i / 10).toFixed(1)}(${100 * i}) · ${i === 2 ? 'Tea house' : 'Shop'} · ${i}${i} Main St · Near the station`,
           url: `https://www.place-${i}.example/`,
         })),
         top_stories: [1, 2, 3].map((i) => ({
@@ -110,6 +113,9 @@ describe('se1/search parser', () => {
           { position: 1, title: 'Green Tea video 1', url: 'https://www.videos.example/watch?v=green-tea-1', source: 'Channel 1', duration: '3:01' },
           { position: 2, title: 'Green Tea video 2', url: 'https://www.videos.example/watch?v=green-tea-2', source: 'Channel 2', duration: '4:02' },
         ],
+        news_results: [],
+        image_results: [],
+        shopping_results: [],
       },
     });
   });

@@ -33,7 +33,7 @@ async function get(route: string, path: string, params: Record<string, unknown> 
   return { status: res.status, parsed: parsePage(route, { html, url: origin + path, page: 1, params }) };
 }
 
-const money = (v: number) => ({ text: `$${v.toFixed(2)}`, value: v, currency: '$' });
+const money = (v: number) => ({ text: `$${v.toFixed(2)}`, value: v, currency: 'USD' });
 
 describe('se1 vertical parsers on the simulator', () => {
   it('se1/aimode: answer text, citations and the links inside the answer', async () => {
@@ -87,7 +87,7 @@ describe('se1 vertical parsers on the simulator', () => {
       position: 1,
       name: 'Paris Hotel 1',
       url: `${origin}/se1/travel/hotels/paris-hotel-1`,
-      price: { text: '$236', value: 236, currency: '$' },
+      price: { text: '$236', value: 236, currency: 'USD' },
       rating: 4.6,
       reviews: 4656,
       stars: 2,

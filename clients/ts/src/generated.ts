@@ -2,7 +2,7 @@
 // `npm run generate` in clients/ts rewrites it; the test suite fails while it is stale.
 
 /** Changes whenever the registry, the schemas or the error codes change. */
-export const REGISTRY_FINGERPRINT = '7ae0b268ed1629c8';
+export const REGISTRY_FINGERPRINT = 'c04422c2161a241a';
 
 /** Every problem `title` the service can answer (a closed set: branch on it). */
 export type ErrorCode = "VALIDATION_ERROR" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "TARGET_NOT_CONFIGURED" | "FFMPEG_NOT_AVAILABLE" | "MEDIA_NOT_DOWNLOADABLE" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
@@ -55,6 +55,8 @@ export type PageMetadata = {
   json_source?: "builtin" | "offline" | "llm";
   /** Whether the built-in parser recognised the page (blocked: a bot wall or captcha). */
   parse_status?: "parsed" | "partial" | "unrecognised" | "blocked";
+  /** On a partial page: the sections a page of its kind has that the built-in parser could not find (a layout change shows here first). */
+  missing_sections?: string[];
   /** Schema fields extraction could not fill. */
   unfilled?: string[];
 };
@@ -3760,10 +3762,12 @@ export interface BatchParams {
 
 /** `results[].json` of each route whose built-in parser declares its output shape. */
 export interface ParsedJson {
-  /** A parsed se1 web results page. */
+  /** A parsed se1 results page (web, News, Images, Videos or Books tab). */
   "se1/search": {
     query: string | null;
     page: number;
+    /** The result tab the page shows. */
+    vertical: "web" | "news" | "images" | "videos" | "shopping" | "books";
     result_count: number | null;
     organic: Array<{
       position: number;
@@ -3837,6 +3841,8 @@ export interface ParsedJson {
       title: string;
       rating: number | null;
       reviews: number | null;
+      category: string | null;
+      address: string | null;
       details: string | null;
       url: string | null;
     }>;
@@ -3853,6 +3859,43 @@ export interface ParsedJson {
       url: string;
       source: string | null;
       duration: string | null;
+    }>;
+    /** The News tab's articles; empty on other tabs. */
+    news_results: Array<{
+      position: number;
+      title: string;
+      url: string;
+      source: string | null;
+      date: string | null;
+      snippet: string | null;
+      thumbnail: string | null;
+    }>;
+    /** The Images tab's images; empty on other tabs. */
+    image_results: Array<{
+      position: number;
+      title: string;
+      url: string;
+      image_url: string | null;
+      thumbnail: string | null;
+      source: string | null;
+      width: number | null;
+      height: number | null;
+    }>;
+    /** The Shopping tab's products; empty on other tabs. */
+    shopping_results: Array<{
+      position: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      price: {
+        text: string;
+        value: number | null;
+        currency: string | null;
+      } | null;
+      merchant: string | null;
+      rating: number | null;
+      reviews: number | null;
+      thumbnail: string | null;
     }>;
   };
   /** The paid block of an se1 results page. */
@@ -3910,6 +3953,7 @@ export interface ParsedJson {
       merchant: string | null;
       rating: number | null;
       reviews: number | null;
+      thumbnail: string | null;
     }>;
   };
   /** An se1 shopping product page with its offers. */
@@ -3985,6 +4029,8 @@ export interface ParsedJson {
   se1: {
     query: string | null;
     page: number;
+    /** The result tab the page shows. */
+    vertical: "web" | "news" | "images" | "videos" | "shopping" | "books";
     result_count: number | null;
     organic: Array<{
       position: number;
@@ -4058,6 +4104,8 @@ export interface ParsedJson {
       title: string;
       rating: number | null;
       reviews: number | null;
+      category: string | null;
+      address: string | null;
       details: string | null;
       url: string | null;
     }>;
@@ -4075,6 +4123,43 @@ export interface ParsedJson {
       source: string | null;
       duration: string | null;
     }>;
+    /** The News tab's articles; empty on other tabs. */
+    news_results: Array<{
+      position: number;
+      title: string;
+      url: string;
+      source: string | null;
+      date: string | null;
+      snippet: string | null;
+      thumbnail: string | null;
+    }>;
+    /** The Images tab's images; empty on other tabs. */
+    image_results: Array<{
+      position: number;
+      title: string;
+      url: string;
+      image_url: string | null;
+      thumbnail: string | null;
+      source: string | null;
+      width: number | null;
+      height: number | null;
+    }>;
+    /** The Shopping tab's products; empty on other tabs. */
+    shopping_results: Array<{
+      position: number;
+      title: string;
+      url: string | null;
+      product_id: string | null;
+      price: {
+        text: string;
+        value: number | null;
+        currency: string | null;
+      } | null;
+      merchant: string | null;
+      rating: number | null;
+      reviews: number | null;
+      thumbnail: string | null;
+    }>;
   } | {
     query: string | null;
     page: number;
@@ -4091,6 +4176,7 @@ export interface ParsedJson {
       merchant: string | null;
       rating: number | null;
       reviews: number | null;
+      thumbnail: string | null;
     }>;
   } | {
     product_id: string | null;
@@ -4166,10 +4252,12 @@ export interface ParsedJson {
       url: string;
     }>;
   };
-  /** A parsed se2 web results page. */
+  /** A parsed se2 results page (web or images). */
   "se2/search": {
     query: string | null;
     page: number;
+    /** images on an image results page (its images also listed, as pages, in organic). */
+    vertical: "web" | "images";
     result_count: number | null;
     organic: Array<{
       position: number;
@@ -4198,11 +4286,51 @@ export interface ParsedJson {
       query: string;
       url: string | null;
     }>;
+    /** Places of a local answer, or the side column's local card. */
+    local_pack: Array<{
+      position: number;
+      title: string;
+      rating: number | null;
+      reviews: number | null;
+      category: string | null;
+      address: string | null;
+      details: string | null;
+      url: string | null;
+    }>;
+    /** Hotels of a hotel answer. */
+    hotels: Array<{
+      position: number;
+      name: string;
+      url: string | null;
+      price: {
+        text: string;
+        value: number | null;
+        currency: string | null;
+      } | null;
+      rating: number | null;
+      reviews: number | null;
+      stars: number | null;
+      description: string | null;
+      amenities: string[];
+      deal: string | null;
+    }>;
+    image_results: Array<{
+      position: number;
+      title: string;
+      url: string;
+      image_url: string | null;
+      thumbnail: string | null;
+      source: string | null;
+      width: number | null;
+      height: number | null;
+    }>;
   };
-  /** A parsed se2 web results page. */
+  /** A parsed se2 results page (web or images). */
   se2: {
     query: string | null;
     page: number;
+    /** images on an image results page (its images also listed, as pages, in organic). */
+    vertical: "web" | "images";
     result_count: number | null;
     organic: Array<{
       position: number;
@@ -4230,6 +4358,44 @@ export interface ParsedJson {
     related_searches: Array<{
       query: string;
       url: string | null;
+    }>;
+    /** Places of a local answer, or the side column's local card. */
+    local_pack: Array<{
+      position: number;
+      title: string;
+      rating: number | null;
+      reviews: number | null;
+      category: string | null;
+      address: string | null;
+      details: string | null;
+      url: string | null;
+    }>;
+    /** Hotels of a hotel answer. */
+    hotels: Array<{
+      position: number;
+      name: string;
+      url: string | null;
+      price: {
+        text: string;
+        value: number | null;
+        currency: string | null;
+      } | null;
+      rating: number | null;
+      reviews: number | null;
+      stars: number | null;
+      description: string | null;
+      amenities: string[];
+      deal: string | null;
+    }>;
+    image_results: Array<{
+      position: number;
+      title: string;
+      url: string;
+      image_url: string | null;
+      thumbnail: string | null;
+      source: string | null;
+      width: number | null;
+      height: number | null;
     }>;
   };
   /** A video watch page: facts of the OSS downloader, availability stated for restricted, private, removed and live videos. */
@@ -4819,6 +4985,8 @@ export interface ParsedJson {
     product_id_in_url: string;
     page: number;
     review_count: number;
+    /** The product's star rating shown with its offers (0 when not shown). */
+    rating: number;
     pricing: Array<{
       price: number;
       price_shipping: number;
@@ -4865,6 +5033,20 @@ export interface ParsedJson {
       /** Period (30_days, 90_days, 12_months, all_time) → share, e.g. "89%". */
       negative: Record<string, unknown>;
     };
+    /** The storefront's product grid, when the page shows one (sponsored cards left out). */
+    products: Array<{
+      pos: number;
+      product_id: string;
+      title: string;
+      url: string;
+      price: number;
+      price_strikethrough: number | null;
+      currency: string;
+      rating: number;
+      reviews_count: number;
+      url_image: string;
+      is_prime: boolean;
+    }>;
     /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
     parse_status_code: 12000 | 12002 | 12004;
   } | {
@@ -4921,6 +5103,8 @@ export interface ParsedJson {
     product_id_in_url: string;
     page: number;
     review_count: number;
+    /** The product's star rating shown with its offers (0 when not shown). */
+    rating: number;
     pricing: Array<{
       price: number;
       price_shipping: number;
@@ -5242,7 +5426,7 @@ export interface ParsedJson {
     /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
     parse_status_code: 12000 | 12002 | 12004;
   };
-  /** A parsed mkt1 seller profile. */
+  /** A parsed mkt1 seller profile or storefront. */
   "mkt1/sellers": {
     url: string;
     query: string;
@@ -5268,6 +5452,20 @@ export interface ParsedJson {
       /** Period (30_days, 90_days, 12_months, all_time) → share, e.g. "89%". */
       negative: Record<string, unknown>;
     };
+    /** The storefront's product grid, when the page shows one (sponsored cards left out). */
+    products: Array<{
+      pos: number;
+      product_id: string;
+      title: string;
+      url: string;
+      price: number;
+      price_strikethrough: number | null;
+      currency: string;
+      rating: number;
+      reviews_count: number;
+      url_image: string;
+      is_prime: boolean;
+    }>;
     /** The reference service parse status code: 12000 parsed, 12004 partial, 12002 not recognised. */
     parse_status_code: 12000 | 12002 | 12004;
   };

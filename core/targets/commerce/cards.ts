@@ -10,7 +10,7 @@
 import { all, closest, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
 import { elements } from './marks.js';
 import type { ProductFacts } from './types.js';
-import { absolute, clean, idFromUrl, isIdLike, parseCount, parseRating, shownPrice } from './values.js';
+import { absolute, clean, idFromUrl, isIdLike, parseCount, parseRating, shownPrice, type MoneyHint } from './values.js';
 
 const OLD = /strike|was-?price|\bwas\b|old-?price|list-?price|original|regular|compare|comp-?value|msrp|rrp|crossed|before/i;
 const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant)\b|\b(was|list|typical)( price)?:/i;
@@ -39,7 +39,7 @@ interface PriceNode {
 }
 
 /** The smallest elements whose text shows a price. */
-function priceNodes(doc: Document, hint: string | null): PriceNode[] {
+function priceNodes(doc: Document, hint: MoneyHint): PriceNode[] {
   const found: Element[] = [];
   for (const el of elements(doc)) {
     if (el.children.length > 8) continue;
@@ -125,7 +125,7 @@ export interface Cards {
   aside: boolean;
 }
 
-export function findCards(doc: Document, hint: string | null): Cards {
+export function findCards(doc: Document, hint: MoneyHint): Cards {
   const every = priceNodes(doc, hint);
   const nodes = every.filter((p) => !p.old);
   const groups = new Map<string, { members: Set<Element>; depth: number; parentSig: string; grand: AnyNode | null; sig: string }>();
@@ -184,8 +184,13 @@ export function findCards(doc: Document, hint: string | null): Cards {
 }
 
 /** Screen-reader copies of a text (a truncated title keeps its full text off screen). */
-const OFFSCREEN = /(^|\s)(a-offscreen|sr-only|visually-hidden|screen-reader-text|a-truncate-full)(\s|$)/;
+const OFFSCREEN = /(^|\s)(a-offscreen|sr-only|visually-hidden|screen-reader-text|a-truncate-full|clipped|wt-screen-reader-only)(\s|$)/;
 const seen = (el: Element): string => text(el, (e) => OFFSCREEN.test(e.attribs.class ?? ''));
+/** A tag shown inside a title ("New Listing", "Sponsored"), not part of the product's name. */
+const TITLE_TAG = /(^|\s)(LIGHT_HIGHLIGHT|NEGATIVE|s-item__title--tag\w*|[\w-]*badge[\w-]*|[\w-]*tagblock[\w-]*)(\s|$)/;
+const titleText = (el: Element): string => text(el, (e) => OFFSCREEN.test(e.attribs.class ?? '') || (e !== el && TITLE_TAG.test(e.attribs.class ?? '') && text(e).length <= 24));
+/** The card a site puts first as a template for its script ("Shop on eBay"): not a result. */
+const PLACEHOLDER_TITLE = /^shop on [\w.]+$/i;
 
 /** A card shows one product: a member holding more prices than that is a widget of several (a carousel slot). */
 const MAX_PRICES = 3;
@@ -207,13 +212,53 @@ function namesProduct(el: Element): boolean {
   return all('a[href]', el).some((a) => idFromUrl(absolute(a.attribs.href, 'https://x.invalid/')) !== null);
 }
 
+const TITLE_CLASS = '[class*=title], [class*=Title], [class*=name], [data-testid*=title]';
+
+/**
+ * A title as the card names it: the shown text, or the `title` attribute of the title element
+ * or of its link when that is longer (a shown title cut short or prefixed with the shop's name
+ * keeps the product's full name there).
+ */
+function fullTitle(el: Element): string {
+  const shown = titleText(el);
+  const link = el.name === 'a' ? el : (all('a[title]', el)[0] ?? closest(el, (p) => p.name === 'a', 2));
+  for (const attr of [el.attribs.title, link?.attribs.title]) if (attr && extends_(attr, shown)) return attr;
+  return shown;
+}
+
+/**
+ * Whether a title attribute is the full form of a shown title: it starts with the shown text
+ * (cut short, with or without an ellipsis), or holds most of its words (a display title
+ * shortened, with the shop's or brand's name put before it). A phrase around the title ("Click
+ * this link to access <title>") is not.
+ */
+function extends_(attr: string, shown: string): boolean {
+  const a = attr.replace(/\s+/g, ' ').trim().toLowerCase();
+  const s = shown.replace(/\s*(…|\.\.\.)$/, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  if (a.length <= s.length || s.length < 3) return false;
+  if (a.startsWith(s)) return true;
+  if (a.includes(s)) return false;
+  const words = (t: string) => t.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1);
+  const own = new Set(words(a));
+  const shownWords = words(s);
+  return shownWords.length >= 3 && shownWords.filter((w) => own.has(w)).length >= shownWords.length * 0.7;
+}
+
 function titleOf(card: Element): { title: string | null; titleEl: Element | null } {
   const fits = (h: Element): boolean => {
     const t = seen(h);
     return t.length >= 3 && !shownPrice(t) && !RATING_TEXT.test(t);
   };
-  const heading = all('h1, h2, h3, h4, h5', card).find(fits) ?? all('[class*=title], [class*=Title], [class*=name], [data-testid*=title]', card).find(fits);
-  if (heading) return { title: clean(heading.attribs.title && heading.attribs.title.length > seen(heading).length ? heading.attribs.title : seen(heading)), titleEl: heading };
+  const named = all(TITLE_CLASS, card);
+  let heading = all('h1, h2, h3, h4, h5', card).find(fits) ?? named.find(fits);
+  // A title box may hold the title link and the maker's ("by ShopName"): the innermost title element is the title.
+  while (heading) {
+    const box: Element = heading;
+    const inner = named.find((e) => e !== box && e.name === 'a' && productLink(e) && isAncestor(box, e) && fits(e));
+    if (!inner) break;
+    heading = inner;
+  }
+  if (heading) return { title: clean(fullTitle(heading)), titleEl: heading };
   const links = all('a[href]', card).filter(productLink);
   const longest = links.map((a) => ({ a, t: seen(a) })).filter((x) => !shownPrice(x.t) && !RATING_TEXT.test(x.t)).sort((x, y) => y.t.length - x.t.length)[0];
   if (longest && longest.t.length >= 3) return { title: clean(longest.t), titleEl: longest.a };
@@ -228,10 +273,27 @@ function ownText(el: Element): string {
   return t.trim();
 }
 
+/** Attributes that carry a star rating or a review count as data (`<x-stars rating="4.9" review-count-text="(1.2k)">`). */
+const RATING_ATTRS = ['rating', 'data-rating', 'data-rating-value', 'data-score', 'data-stars'];
+const COUNT_ATTRS = ['review-count-text', 'data-review-count', 'data-reviews-count', 'data-rating-count', 'reviewcount'];
+
 function ratingOf(card: Element): { rating: number | null; reviews_count: number | null } {
   const els = all('*', card);
   for (let i = 0; i < els.length; i++) {
     const el = els[i] as Element;
+    const attr = RATING_ATTRS.map((a) => el.attribs[a]).find((v) => v !== undefined && /^\s*\d(?:[.,]\d+)?\s*$/.test(v));
+    if (attr !== undefined) {
+      const rating = parseRating(attr);
+      if (rating === null || rating > 5) continue;
+      const count = COUNT_ATTRS.map((a) => el.attribs[a]).find((v) => v !== undefined && /\d/.test(v));
+      if (count !== undefined) return { rating, reviews_count: parseCount(count) };
+      for (const next of els.slice(i + 1, i + 20)) {
+        const t = (next.children.length <= 3 ? text(next) : ownText(next)) || (next.attribs['aria-label'] ?? '');
+        const c = t.length <= 40 && !RATING_TEXT.test(t) ? COUNT_TEXT.exec(t.trim()) : null;
+        if (c) return { rating, reviews_count: parseCount(c[1]) };
+      }
+      return { rating, reviews_count: null };
+    }
     const label = `${el.attribs['aria-label'] ?? ''} ${el.attribs.title ?? ''}`;
     const own = ownText(el);
     const m = RATING_TEXT.exec(label) ?? (own.length < 120 ? RATING_TEXT.exec(own) : null);
@@ -249,8 +311,9 @@ function ratingOf(card: Element): { rating: number | null; reviews_count: number
   return { rating: null, reviews_count: null };
 }
 
-export function cardFacts(card: Element, prices: PriceNode[], base: string, hint: string | null): ProductFacts {
+export function cardFacts(card: Element, prices: PriceNode[], base: string, hint: MoneyHint): ProductFacts {
   const { title, titleEl } = titleOf(card);
+  if (title && PLACEHOLDER_TITLE.test(title)) return { title: null };
   const link = (titleEl && (titleEl.name === 'a' ? titleEl : (closest(titleEl, (p) => p.name === 'a', 4) ?? all('a[href]', titleEl)[0]))) ?? all('a[href]', card).find(productLink) ?? closest(card, (p) => p.name === 'a', 3);
   const url = link && productLink(link) ? absolute(link.attribs.href, base) : null;
   let id: string | null = null;

@@ -8,7 +8,7 @@
  * category, seller, reviews). Bounded walks: state blobs run to megabytes.
  */
 import type { Breadcrumb, ProductFacts } from './types.js';
-import { absolute, availabilityOf, clean, currencyCode, priceOf, shownPrice, symbolOf } from './values.js';
+import { absolute, availabilityOf, clean, currencyCode, priceOf, shownPrice, symbolOf, type MoneyHint } from './values.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -52,7 +52,7 @@ const isText = (v: unknown): boolean => typeof v === 'string' && v.trim().length
 const isScalar = (v: unknown): boolean => (typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && Number.isFinite(v));
 const isPriceish = (v: unknown): boolean => (typeof v === 'number' && v > 0) || (typeof v === 'string' && /\d/.test(v) && v.length < 40);
 
-function priceFrom(node: Obj, hint: string | null): { price: number | null; old: number | null; currency: string | null; symbol: string | null } {
+function priceFrom(node: Obj, hint: MoneyHint): { price: number | null; old: number | null; currency: string | null; symbol: string | null } {
   const direct = Object.entries(node).find(([k, v]) => PRICE.test(k) && k.toLowerCase() !== 'value' && isPriceish(v));
   const box = direct ? node : (find(node, PRICE_BOX, isObj, 1) as Obj | undefined);
   const boxCurrency = box ? find(box, CURRENCY, (v) => typeof v === 'string', 2, /^$/) : undefined;
@@ -97,7 +97,7 @@ function crumbsFrom(v: unknown, base: string): Breadcrumb[] {
 }
 
 /** The facts of one product object. */
-export function jsonFacts(node: Obj, base: string, hint: string | null): ProductFacts {
+export function jsonFacts(node: Obj, base: string, hint: MoneyHint): ProductFacts {
   const title = clean(find(node, TITLE, isText, 3));
   const idEntry = Object.entries(node).find(([k, v]) => ID.test(k) && isScalar(v) && k.toLowerCase() !== 'id');
   const id = idEntry?.[1] ?? (isScalar(node.id) ? node.id : undefined);
@@ -160,10 +160,10 @@ function score(f: ProductFacts): number {
 const looksLikeProduct = (o: Obj): boolean => Object.keys(o).some((k) => ID.test(k) || TITLE.test(k));
 
 /** The product a JSON document is about: the best-filled product object not inside a list, shallowest first. */
-export function productInJson(root: unknown, base: string, hint: string | null): ProductFacts | null;
+export function productInJson(root: unknown, base: string, hint: MoneyHint): ProductFacts | null;
 /** With `where`: also whether the best product object sits in a list (then the document is a listing). */
-export function productInJson(root: unknown, base: string, hint: string | null, where: true): (ProductFacts & { inList: boolean }) | null;
-export function productInJson(root: unknown, base: string, hint: string | null, where = false): (ProductFacts & { inList?: boolean }) | null {
+export function productInJson(root: unknown, base: string, hint: MoneyHint, where: true): (ProductFacts & { inList: boolean }) | null;
+export function productInJson(root: unknown, base: string, hint: MoneyHint, where = false): (ProductFacts & { inList?: boolean }) | null {
   let best: Scored | undefined;
   walk(root, (o, depth, inList) => {
     if (!looksLikeProduct(o)) return;
@@ -181,7 +181,7 @@ export function productInJson(root: unknown, base: string, hint: string | null, 
 const NOT_PRODUCTS = /breadcrumb|facet|filter|sort|refine|nav|menu|review|question|photo|image|media|swatch/i;
 
 /** The largest list of product objects in a JSON document (search results, a category page). */
-export function productsInJson(root: unknown, base: string, hint: string | null): ProductFacts[] {
+export function productsInJson(root: unknown, base: string, hint: MoneyHint): ProductFacts[] {
   let best: { items: ProductFacts[]; rank: number } | undefined;
   let budget = BUDGET;
   const go = (v: unknown, depth: number, key = ''): void => {

@@ -17,7 +17,7 @@ import { loadPage, type ProductPage } from './product.js';
 import { bodyJson, stateBlobs } from './state.js';
 import { entityFacts, PRODUCT_TYPES } from './structured.js';
 import type { Listing, ListingItem, ProductFacts } from './types.js';
-import { absolute, clean, currencyHintOf, idFromUrl, symbolOf } from './values.js';
+import { absolute, clean, currencyHintOf, idFromUrl, symbolOf, type MoneyHint } from './values.js';
 
 export type ListingKind = Listing['page_type'];
 
@@ -37,7 +37,7 @@ export function emptyListing(input: PageInput, kind: ListingKind): Listing {
 }
 
 /** ItemList members, or the top-level Product items when a page lists several. */
-function structuredItems(entities: Entity[], base: string, hint: string | null): ProductFacts[] {
+function structuredItems(entities: Entity[], base: string, hint: MoneyHint): ProductFacts[] {
   for (const origin of ['jsonld', 'microdata', 'rdfa'] as const) {
     const lists = entities.filter((e) => e.origin === origin && e.types.includes('ItemList') && Array.isArray(e.data.itemListElement));
     const list = lists.sort((a, b) => (b.data.itemListElement as unknown[]).length - (a.data.itemListElement as unknown[]).length)[0];
@@ -71,9 +71,17 @@ function enrich(primary: ProductFacts[], secondary: ProductFacts[]): void {
   }
 }
 
+/** Index of the visible-cards source in `parseListingWith`'s sources. */
+const CARDS = 2;
+
+const distinct = (facts: ProductFacts[]): number => new Set(facts.map((f) => key(f) ?? f.title)).size;
+
 function toItems(facts: ProductFacts[]): ListingItem[] {
   return facts
     .filter((f) => f.title)
+    // A tile rendered twice in a row (a desktop and a mobile copy) is one result; the same
+    // product shown again further down (a second placement) stays.
+    .filter((f, i, all) => i === 0 || key(f) === null || key(f) !== key(all[i - 1] as ProductFacts))
     .map((f, i) => ({
       pos: i + 1,
       title: f.title as string,
@@ -100,7 +108,8 @@ function totalOnPage(doc: Document): number | null {
     // Only elements that hold a number themselves: reading every container's whole text is slow.
     let own = '';
     for (const c of el.children) if (c.type === 'text') own += c.data;
-    if (!/\d/.test(own) || el.children.length > 6) continue;
+    // "1,234 results", or "<b>6</b> results for" with the number in a child.
+    if ((!/\d/.test(own) && !/\b(results|items|products|Ergebnisse|résultats|resultados|risultati|artículos|productos)\b/i.test(own)) || el.children.length > 6) continue;
     const t = text(el);
     if (t.length > 160) continue;
     const m = COUNT_LINE.exec(t);
@@ -118,21 +127,23 @@ function nextPage(doc: Document, base: string): string | null {
   return a ? absolute(a.attribs.href, base) : null;
 }
 
-export function listingStatus(l: Listing, b: Blocks): Parsed['status'] {
-  if (l.results.length === 0) return 'unrecognised';
-  return b.status(true) === 'partial' || l.results.every((r) => r.price === null) ? 'partial' : 'parsed';
+/** `unrecognised` without results; `partial`, naming what is missing, when a block failed or no result shows a price. */
+export function listingResult(l: Listing, b: Blocks): Parsed {
+  if (l.results.length === 0) return { json: l, status: 'unrecognised' };
+  b.expect('prices', l.results.some((r) => r.price !== null));
+  return b.result(l, true);
 }
 
 export function parseListingWith(input: PageInput, kind: ListingKind, page: ProductPage | null): Parsed {
   const out = emptyListing(input, kind);
   if (isBlocked(input.html)) return { json: out, status: 'blocked' };
   const b = new Blocks();
-  const hint = currencyHintOf(input.url);
+  const hint = currencyHintOf(input.url, input.html);
   const json = bodyJson(input.html);
   if (json !== undefined) {
     out.results = toItems(b.run('json', () => productsInJson(json, input.url, hint), []));
     out.total_results_count = totalInJson(json);
-    return { json: out, status: listingStatus(out, b) };
+    return listingResult(out, b);
   }
   const loaded = page ?? b.run('load', () => loadPage(input), null);
   if (!loaded) return { json: out, status: 'unrecognised' };
@@ -156,16 +167,28 @@ export function parseListingWith(input: PageInput, kind: ListingKind, page: Prod
     },
   ];
   let primary: ProductFacts[] = [];
+  let from = -1;
   for (const [i, source] of sources.entries()) {
     const items = b.run(`source${i}`, source, []);
-    if (primary.length === 0) primary = items;
+    if (primary.length === 0) [primary, from] = [items, i];
     else if (primary.some((p) => p.price == null || key(p) === null)) enrich(primary, items);
     if (primary.length > 0 && primary.every((p) => p.price != null)) break;
   }
+  // Structured lists can be partial (a marketplace's JSON-LD names 8 of its 64 tiles): when the
+  // visible grid shows more products, the grid is the list and the structured data fills it in.
+  if (from >= 0 && from < CARDS) {
+    const grid = b.run('cards', sources[CARDS] as () => ProductFacts[], []);
+    if (distinct(grid) > distinct(primary)) {
+      enrich(grid, primary);
+      primary = grid;
+    }
+  }
   out.results = toItems(primary);
-  out.total_results_count = b.run('total', () => sd.entities.map((e) => Number(e.data.numberOfItems)).find((n) => Number.isInteger(n) && n > 0) ?? blobTotal ?? totalOnPage(doc), null);
+  const declared = sd.entities.map((e) => Number(e.data.numberOfItems)).find((n) => Number.isInteger(n) && n > 0) ?? blobTotal;
+  // A partial structured list's count is its own, not the page's.
+  out.total_results_count = b.run('total', () => (declared != null && declared >= out.results.length ? declared : totalOnPage(doc)), null);
   out.next_page_url = b.run('next', () => nextPage(doc, input.url), null);
-  return { json: out, status: listingStatus(out, b) };
+  return listingResult(out, b);
 }
 
 export function parseListing(kind: ListingKind): (input: PageInput) => Parsed {

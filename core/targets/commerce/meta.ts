@@ -5,12 +5,12 @@
  */
 import type { StructuredData } from '../../extraction/structured-data.js';
 import type { ProductFacts } from './types.js';
-import { absolute, availabilityOf, clean, currencyCode, idFromUrl, priceOf } from './values.js';
+import { absolute, availabilityOf, clean, currencyCode, idFromUrl, priceOf, type MoneyHint } from './values.js';
 
 const first = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
 
 /** Meta and OpenGraph tags (`og:title`, `og:image`, `product:price:amount`, `product:brand`, ...). */
-export function metaFacts(sd: StructuredData, pageUrl: string, hint: string | null): { facts: ProductFacts; canonical: string | null; siteName: string | null; documentTitle: string | null } {
+export function metaFacts(sd: StructuredData, pageUrl: string, hint: MoneyHint): { facts: ProductFacts; canonical: string | null; siteName: string | null; documentTitle: string | null } {
   const meta = new Map<string, unknown>();
   let canonical: string | null = null;
   for (const c of sd.candidates) {

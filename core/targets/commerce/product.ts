@@ -17,7 +17,7 @@ import { bodyJson, stateBlobs } from './state.js';
 import { metaFacts, stripSiteName } from './meta.js';
 import { structuredFacts } from './structured.js';
 import type { Product, ProductFacts } from './types.js';
-import { currencyHintOf, symbolOf } from './values.js';
+import { currencyHintOf, symbolOf, type MoneyHint } from './values.js';
 import { visibleFacts } from './visible.js';
 
 export function emptyProduct(url: string): Product {
@@ -74,7 +74,7 @@ export function mergeFacts(url: string, layers: readonly (ProductFacts | null | 
 }
 
 /** The product a state blob or a kept JSON response describes (the best-filled one). */
-function fromJsons(values: readonly unknown[], url: string, hint: string | null): ProductFacts | null {
+function fromJsons(values: readonly unknown[], url: string, hint: MoneyHint): ProductFacts | null {
   let best: ProductFacts | null = null;
   for (const v of values) {
     const f = productInJson(v, url, hint);
@@ -111,21 +111,27 @@ export function loadPage(input: PageInput): ProductPage {
   return { doc, sd: readStructuredData(doc, input.url, opts) };
 }
 
-export function productStatus(p: Product, b: Blocks): Parsed['status'] {
-  if (p.title === null && p.price === null) return 'unrecognised';
-  if (p.title === null || (p.price === null && p.product_id === null)) return 'partial';
-  return b.status(true) === 'partial' || p.price === null ? 'partial' : 'parsed';
+/**
+ * The parse result: `unrecognised` without a title and a price; `partial`, naming what is
+ * missing, when a block failed or a section every product page has (its title, its price;
+ * without a price, its id) was not found.
+ */
+export function productResult(p: Product, b: Blocks): Parsed {
+  if (p.title === null && p.price === null) return { json: p, status: 'unrecognised' };
+  b.expect('title', p.title !== null);
+  if (!b.expect('price', p.price !== null)) b.expect('product id', p.product_id !== null);
+  return b.result(p, true);
 }
 
 export function parseProductWith(input: PageInput, page: ProductPage | null): Parsed {
   const url = input.url;
   if (isBlocked(input.html)) return { json: emptyProduct(url), status: 'blocked' };
   const b = new Blocks();
-  const hint = currencyHintOf(url);
+  const hint = currencyHintOf(url, input.html);
   const json = bodyJson(input.html);
   if (json !== undefined) {
     const p = mergeFacts(url, [b.run('json', () => productInJson(json, url, hint), null), fromJsons(partsJson(input), url, hint), requested(input)]);
-    return { json: p, status: productStatus(p, b) };
+    return productResult(p, b);
   }
   const loaded = page ?? b.run('load', () => loadPage(input), null);
   if (!loaded) return { json: emptyProduct(url), status: 'unrecognised' };
@@ -138,12 +144,13 @@ export function parseProductWith(input: PageInput, page: ProductPage | null): Pa
     b.run('rdfa', () => structuredFacts(sd, 'rdfa', url, meta.canonical, hint), null),
     meta.facts,
   ];
-  const pageHint = layers.find((l) => l?.currency)?.currency ?? hint;
+  const named = layers.find((l) => l?.currency)?.currency;
+  const pageHint: MoneyHint = named ? { currency: named, decimal: hint.decimal } : hint;
   layers.push(b.run('state', () => fromJsons([...stateBlobs(input.html), ...partsJson(input)], url, pageHint), null));
   layers.push(b.run('visible', () => visibleFacts({ doc, url, canonical: meta.canonical, hint: pageHint }), null));
   layers.push({ title: stripSiteName(meta.documentTitle, meta.siteName) }, requested(input));
   const p = mergeFacts(url, layers);
-  return { json: p, status: productStatus(p, b) };
+  return productResult(p, b);
 }
 
 /** `/{token}/product` and `/{token}/shop/product`. */

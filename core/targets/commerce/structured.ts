@@ -8,7 +8,7 @@
 import type { StructuredData } from '../../extraction/structured-data.js';
 import type { Entity } from '../../extraction/model.js';
 import type { Breadcrumb, NameValue, ProductFacts, Variant } from './types.js';
-import { absolute, availabilityOf, clean, idFromUrl, parseCount, parseRating, priceOf, symbolOf } from './values.js';
+import { absolute, availabilityOf, clean, idFromUrl, parseCount, parseRating, priceOf, symbolOf, type MoneyHint } from './values.js';
 
 type Obj = Record<string, unknown>;
 
@@ -55,7 +55,7 @@ interface OfferFacts {
   seller: string | null;
 }
 
-function offerFacts(offers: Obj[], hint: string | null): OfferFacts | null {
+function offerFacts(offers: Obj[], hint: MoneyHint): OfferFacts | null {
   // The first offer that states a price: sites list their own offer first.
   for (const o of offers) {
     const specs = list(o.priceSpecification).filter(isObj);
@@ -115,7 +115,7 @@ function ratingOf(v: unknown): { rating: number | null; reviews_count: number | 
   };
 }
 
-function variantsOf(d: Obj, base: string, hint: string | null): Variant[] {
+function variantsOf(d: Obj, base: string, hint: MoneyHint): Variant[] {
   const varies = list(d.variesBy).map((v) => String(v).replace(/^.*[/#]/, ''));
   return list(d.hasVariant)
     .filter(isObj)
@@ -145,7 +145,7 @@ function shownVariant(variants: Variant[], pageUrl: string): Variant | undefined
 }
 
 /** Facts of one Product / ProductGroup item. */
-export function entityFacts(d: Obj, pageUrl: string, hint: string | null): ProductFacts {
+export function entityFacts(d: Obj, pageUrl: string, hint: MoneyHint): ProductFacts {
   const offer = offerFacts(offersOf(d.offers), hint);
   const variants = variantsOf(d, pageUrl, hint);
   const shown = offer ? undefined : shownVariant(variants, pageUrl);
@@ -192,7 +192,7 @@ function breadcrumbsOf(entities: Entity[], base: string): Breadcrumb[] {
  * before a nested one (a product named inside a review), the one whose URL is the page's, then
  * the one with offers, then the first.
  */
-export function structuredFacts(sd: StructuredData, origin: Entity['origin'], pageUrl: string, canonical: string | null, hint: string | null): ProductFacts | null {
+export function structuredFacts(sd: StructuredData, origin: Entity['origin'], pageUrl: string, canonical: string | null, hint: MoneyHint): ProductFacts | null {
   const products = sd.entities.filter((e) => e.origin === origin && e.types.some((t) => PRODUCT_TYPES.has(t)));
   const rank = (e: Entity): number => {
     const url = absolute(first(e.data.url) ?? first(e.data['@id']), pageUrl);

@@ -4,7 +4,7 @@
  * null when a value does not fit, so a caller can try its next source. Pure, no I/O.
  */
 import { parseBoolean } from '../../extraction/coerce.js';
-import { parseCount, parsePrice, parseRating } from '../../parsers/money.js';
+import { currencyCode as moneyCurrency, findAllMoney, moneyContext, parseCount, parseRating, readMoney, type MoneyContext } from '../../parsers/money.js';
 
 export { parseCount, parseRating };
 
@@ -33,56 +33,41 @@ export function symbolOf(iso: string | null): string | null {
   return s;
 }
 
+/** The page's money context (its country's currency and decimal mark), or null: what a bare `$` means. */
+export type MoneyHint = MoneyContext | null;
+
 /** A currency as structured data writes it: an ISO code, or a symbol (`$`, `€`). */
-export function currencyCode(v: unknown, hint?: string | null): string | null {
-  if (typeof v !== 'string') return null;
-  const s = v.trim();
-  if (/^[A-Za-z]{3}$/.test(s)) return s.toUpperCase();
-  return parsePrice(`${s} 1`, hint ?? undefined)?.currency ?? null;
+export function currencyCode(v: unknown, hint?: MoneyHint): string | null {
+  return moneyCurrency(v, hint);
 }
 
 /**
  * A price from structured data or a state blob (a number, `"49.95"`, `"$1,299.99"`,
  * `"1.299,00 €"`), with the currency the source names beside it (`currency`) or the page's
- * hint for a bare `$`.
+ * for a bare `$` or a bare number.
  */
-export function priceOf(v: unknown, currency?: unknown, hint?: string | null): Price | null {
+export function priceOf(v: unknown, currency?: unknown, hint?: MoneyHint): Price | null {
   const named = currencyCode(currency, hint);
-  if (typeof v === 'number') return Number.isFinite(v) ? { amount: v, currency: named ?? hint ?? null, symbol: symbolOf(named ?? hint ?? null) } : null;
+  const cur = named ?? hint?.currency ?? null;
+  if (typeof v === 'number') return Number.isFinite(v) ? { amount: v, currency: cur, symbol: symbolOf(cur) } : null;
   if (typeof v !== 'string') return null;
   const text = v.trim();
   // A plain decimal number written by a machine: "1299.00" is never thousands.
-  if (/^-?\d+(\.\d+)?$/.test(text)) return { amount: Number(text), currency: named ?? hint ?? null, symbol: symbolOf(named ?? hint ?? null) };
-  const p = parsePrice(text, named ?? hint ?? undefined);
+  if (/^-?\d+(\.\d+)?$/.test(text)) return { amount: Number(text), currency: cur, symbol: symbolOf(cur) };
+  const p = readMoney(text, named ? { currency: named, decimal: hint?.decimal ?? null } : hint);
   if (!p || p.amount === null) return null;
   return { amount: p.amount, currency: named ?? p.currency, symbol: p.symbol ?? symbolOf(named ?? p.currency) };
 }
 
-const SYM = String.raw`US\$|CA\$|C\$|AU\$|A\$|NZ\$|HK\$|S\$|MX\$|R\$|[$€£¥₹₩₽₺₫₪₴]|zł|Kč|\bkr|\bFt|\blei|\b[A-Z]{3}`;
-const NUM = String.raw`\d{1,3}(?:[.,'’\u00a0\u202f ]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2})?(?!\d)`;
-const MONEY = new RegExp(`(${SYM})\\s?(${NUM})|(${NUM})\\s?(${SYM})`, 'g');
-const CURRENCY_HINT = /[$€£¥₹₩₽₺₫₪₴]|zł|Kč|kr|Ft|lei|[A-Z]{3}/;
-let codes: Set<string> | undefined;
-
-function isCurrencyCode(s: string): boolean {
-  codes ??= new Set(Intl.supportedValuesOf('currency'));
-  return codes.has(s);
-}
-
 /**
  * The first price shown in a text: a number with a currency symbol or ISO code right beside
- * it ("1 offer from $59.99" → 59.99, "AED330.00" → 330 AED). Null when no number carries a
- * currency: a bare number is not a price, and "USB 3" names no currency.
+ * it ("1 offer from $59.99" → 59.99, "AED330.00" → 330 AED), unit prices ("$0.25/count")
+ * passed over. Null when no number carries a currency: a bare number is not a price, and
+ * "USB 3" names no currency.
  */
-export function shownPrice(text: string, hint?: string | null): Price | null {
-  // Most texts a page holds name no currency: one cheap test before the full pattern.
-  if (!CURRENCY_HINT.test(text)) return null;
-  MONEY.lastIndex = 0;
-  for (let m = MONEY.exec(text); m; m = MONEY.exec(text)) {
-    const sym = (m[1] ?? m[4]) as string;
-    if (/^[A-Z]{3}$/.test(sym) && !isCurrencyCode(sym)) continue;
-    const p = parsePrice(m[1] !== undefined ? `${sym} ${m[2]}` : `${m[3]} ${sym}`, hint ?? undefined);
-    if (p && p.amount !== null) return { amount: p.amount, currency: p.currency, symbol: p.symbol ?? sym };
+export function shownPrice(text: string, hint?: MoneyHint): Price | null {
+  for (const m of findAllMoney(text, hint)) {
+    if (m.amount !== null && m.unit === undefined) return { amount: m.amount, currency: m.currency, symbol: m.symbol };
   }
   return null;
 }
@@ -151,7 +136,7 @@ export function idFromUrl(url: string | null | undefined): string | null {
     if (m) return m[1] as string;
   }
   // `/sku/<id>` and `/dp/<id>` name the id outright; `/product/<id>` may be followed by a slug or precede one.
-  for (const marker of [/^(sku|skus|dp|gp-product)$/i, /^(product|products|item|items|p|ip|pd|prod|itm|goods|artikel|produkt|producto|produto)$/i]) {
+  for (const marker of [/^(sku|skus|dp|gp-product)$/i, /^(product|products|item|items|p|ip|pd|prod|itm|goods|artikel|produkt|producto|produto|listing|listings)$/i]) {
     for (let i = 0; i < segs.length - 1; i++) {
       if (!marker.test(segs[i] as string)) continue;
       for (const cand of segs.slice(i + 1, i + 3)) if (isIdLike(cand)) return cand.replace(/\.html?$/i, '');
@@ -174,15 +159,11 @@ export function isIdLike(s: string): boolean {
   return !(parts.length > 1 && parts.some((p) => /^[A-Za-z]{3,}$/.test(p)));
 }
 
-/** The page's country currency from its host, for a bare `$` (`.ca` → CAD); null when `$` means dollars. */
-export function currencyHintOf(url: string): string | null {
-  let host = '';
-  try {
-    host = new URL(url).hostname;
-  } catch {
-    return null;
-  }
-  const m = /\.(ca|au|nz|mx|ar|cl|co|sg|hk|br|uy)$/.exec(host.replace(/\.com(?=\.[a-z]{2}$)/, ''));
-  const map: Record<string, string> = { ca: 'CAD', au: 'AUD', nz: 'NZD', mx: 'MXN', ar: 'ARS', cl: 'CLP', co: 'COP', sg: 'SGD', hk: 'HKD', br: 'BRL', uy: 'UYU' };
-  return m ? (map[m[1] as string] ?? null) : null;
+/**
+ * The page's money context: its country from the host (`.ca` → CAD, `.de` → EUR with a
+ * decimal comma) or a locale in its path, and its `<html lang>` for the decimal mark.
+ */
+export function currencyHintOf(url: string, html?: string): MoneyContext {
+  const lang = html ? /<html\b[^>]*?\blang=["']?([A-Za-z]{2}(?:[-_][A-Za-z]{2})?)/i.exec(html.slice(0, 4000))?.[1] : undefined;
+  return moneyContext(url, lang ?? null);
 }

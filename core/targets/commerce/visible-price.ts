@@ -7,7 +7,7 @@
  */
 import { closest, contains, text, type Document, type Element } from '../../parsers/dom.js';
 import { elements, scanMarks } from './marks.js';
-import { shownPrice } from './values.js';
+import { shownPrice, type MoneyHint } from './values.js';
 
 const OLD_MARK = /strike|was-?price|\bwas\b|old-?price|regular|list-?price|original|compare|comp-?value|msrp|rrp|before|crossed|typical/i;
 const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant|prix barré)\b|\b(was|list|typical)( price)?:/i;
@@ -67,7 +67,7 @@ export interface PriceCandidates {
   ranked(titleEl: Element | null): PriceCandidate[];
 }
 
-export function priceCandidates(doc: Document, hint: string | null): PriceCandidates {
+export function priceCandidates(doc: Document, hint: MoneyHint): PriceCandidates {
   const marked: { el: Element; index: number; text: string }[] = [];
   for (const { el, index } of scanMarks(doc).price) {
     const t = text(el);
@@ -99,7 +99,7 @@ export function priceCandidates(doc: Document, hint: string | null): PriceCandid
 }
 
 /** The struck-through or "was" price shown beside the chosen one (within a few elements), if higher. */
-export function oldPriceNear(prices: PriceCandidates, best: PriceCandidate, amount: number, hint: string | null): number | null {
+export function oldPriceNear(prices: PriceCandidates, best: PriceCandidate, amount: number, hint: MoneyHint): number | null {
   let found: { d: number; amount: number } | null = null;
   for (const c of prices.all) {
     if (c.kind !== 'old' || Math.abs(c.index - best.index) > 40) continue;

@@ -15,7 +15,7 @@ import { all, closest, text, type Document, type Element } from '../../parsers/d
 import { labelValuePairs } from '../../extraction/pairs.js';
 import type { Candidate } from '../../extraction/model.js';
 import type { Breadcrumb, NameValue, ProductFacts } from './types.js';
-import { absolute, availabilityOf, clean, idFromUrl, isIdLike, parseCount, parseRating, shownPrice } from './values.js';
+import { absolute, availabilityOf, clean, idFromUrl, isIdLike, parseCount, parseRating, shownPrice, type MoneyHint } from './values.js';
 import { scanMarks, type Marks } from './marks.js';
 import { isHidden, nearby, oldPriceNear, priceCandidates, type PriceCandidate } from './visible-price.js';
 
@@ -35,9 +35,9 @@ export function titleElement(doc: Document): Element | null {
   return all('[itemprop=name], [id*=productTitle], [class*=product-title], [class*=product-name], [class*=productName]', doc).find((e) => text(e).length >= 3 && !isHidden(e)) ?? null;
 }
 
-const ID_INPUT = /^(asin|sku|sku_?id|product_?id|productid|item_?id|pid|tcin|product)$/i;
+const ID_INPUT = /^(asin|sku|sku_?id|product_?id|productid|item_?id|item_?no|pid|tcin|product|product_?code|article_?(?:no|number)|artikel_?nr)$/i;
 const ID_DATA = ['data-product-id', 'data-productid', 'data-sku', 'data-sku-id', 'data-skuid', 'data-item-id', 'data-asin', 'data-pid', 'data-id'];
-const ID_LABEL = /\b(SKU|Item\s*(?:#|No\.?|number)|Art(?:icle|ikel)?[.\s-]*(?:No|Nr)\.?|Product\s*(?:ID|code)|Código|Réf\.?)\s*[:#]?\s*([A-Za-z0-9][A-Za-z0-9-]{2,30})/i;
+const ID_LABEL = /\b(SKU|Item\s*(?:#|No\.?|number)|Art(?:icle|ikel)?[.\s-]*(?:No|Nr|nummer|number)\.?|Product\s*(?:ID|code)|Código|Réf\.?)\s*[:#]?\s*([A-Za-z0-9][A-Za-z0-9-]{2,30}(?:\.[A-Za-z0-9-]{2,30})*)/i;
 
 function productId(doc: Document, titleEl: Element | null, urls: (string | null)[]): string | null {
   const inputs = all('input[type=hidden][name], input[type=hidden][id]', doc).filter((i) => ID_INPUT.test(i.attribs.name ?? i.attribs.id ?? '') && isIdLike(i.attribs.value ?? ''));
@@ -59,28 +59,58 @@ function productId(doc: Document, titleEl: Element | null, urls: (string | null)
   return null;
 }
 
-const RATING_TEXT = /(\d(?:[.,]\d{1,2})?)\s*(?:out of|von|de|sur|su|из|z|van)\s*5\b/i;
+const RATING_TEXT = /(\d(?:[.,]\d{1,2})?)\s*(?:\/|out of|of|von|de|sur|su|из|z|van)\s*5\b/i;
 const REVIEWS_TEXT = /(\d[\d.,\s]*[KkMm]?)\s*\+?\s*(ratings?|reviews?|Bewertungen|Rezensionen|valoraciones|opiniones|reseñas|avis|évaluations|recensioni|calificaciones|avaliações|opinie|hodnocení)\b/i;
+/** "Total reviews: 1234", "Bewertungen: 56". */
+const REVIEWS_LABELLED = /(?:reviews?|ratings?|Bewertungen|Rezensionen|avis|opiniones|recensioni)\s*[:：]\s*(\d[\d.,]*[KkMm]?)/i;
+/** An element that says it shows a rating (class, id, itemprop, test id). */
+const RATING_MARK = /rating|stars?\b|review-?score|ratingvalue/i;
+const BARE_RATING = /^(\d(?:[.,]\d{1,2})?)$/;
+const RATING_ATTRS = ['data-rating', 'data-rating-value', 'data-score', 'rating', 'content'];
 
+/** What an element says of itself for rating purposes: its marks, and a star value it carries as data. */
+function ratingMark(el: Element): boolean {
+  const a = el.attribs;
+  return RATING_MARK.test(`${a.class ?? ''} ${a.id ?? ''} ${a.itemprop ?? ''} ${a['data-testid'] ?? ''}`);
+}
+
+function reviewsAfter(els: readonly Element[], i: number): number | null {
+  for (const next of els.slice(i + 1, i + 25)) {
+    const t = text(next);
+    if (t.length > 60) continue;
+    const r = REVIEWS_TEXT.exec(t) ?? REVIEWS_LABELLED.exec(t) ?? /^\(\s*(\d[\d.,]*[KkMm]?)\s*\)$/.exec(t);
+    if (r) return parseCount(r[1]);
+  }
+  return null;
+}
+
+/**
+ * The product's rating and review count near its title, as the page shows them: "4.5 out of 5"
+ * (text or aria-label, any of the listed languages), "4,5/5"; else a bare "4,7" or a
+ * `data-rating` in an element marked as a rating; else star bars drawn by width ("94%").
+ */
 function ratingNear(doc: Document, anchor: Element | null): { rating: number | null; reviews_count: number | null } {
   const els = nearby(doc, anchor, 400);
+  let drawn: { rating: number; i: number } | null = null;
   for (let i = 0; i < els.length; i++) {
     const el = els[i] as Element;
     const label = `${el.attribs['aria-label'] ?? ''} ${el.attribs.title ?? ''}`;
     const own = el.children.length <= 3 ? text(el) : '';
-    const m = RATING_TEXT.exec(label) ?? (own.length < 120 ? RATING_TEXT.exec(own) : null);
+    let m = RATING_TEXT.exec(label) ?? (own.length < 120 ? RATING_TEXT.exec(own) : null);
+    if (!m && ratingMark(el)) {
+      const data = RATING_ATTRS.map((k) => el.attribs[k]).find((v) => v !== undefined && BARE_RATING.test(v.trim()));
+      m = data !== undefined ? BARE_RATING.exec(data.trim()) : BARE_RATING.exec(own);
+      const width = /width:\s*(\d{1,3}(?:\.\d+)?)%/.exec(el.attribs.style ?? '') ?? /width:\s*(\d{1,3}(?:\.\d+)?)%/.exec(all('[style]', el)[0]?.attribs.style ?? '');
+      if (!m && width && !drawn) drawn = { rating: Math.round(Number(width[1]) / 2) / 10, i };
+    }
     if (!m) continue;
     const rating = parseRating(m[1]);
-    const same = REVIEWS_TEXT.exec(`${label} ${own}`);
+    if (rating === null || rating > 5) continue;
+    const same = REVIEWS_TEXT.exec(`${label} ${own}`) ?? REVIEWS_LABELLED.exec(`${label} ${own}`);
     if (same) return { rating, reviews_count: parseCount(same[1]) };
-    for (const next of els.slice(i + 1, i + 25)) {
-      const t = text(next);
-      if (t.length > 60) continue;
-      const r = REVIEWS_TEXT.exec(t) ?? /^\(\s*(\d[\d.,]*[KkMm]?)\s*\)$/.exec(t);
-      if (r) return { rating, reviews_count: parseCount(r[1]) };
-    }
-    return { rating, reviews_count: null };
+    return { rating, reviews_count: reviewsAfter(els, i) };
   }
+  if (drawn && drawn.rating <= 5) return { rating: drawn.rating, reviews_count: reviewsAfter(els, drawn.i) };
   return { rating: null, reviews_count: null };
 }
 
@@ -166,7 +196,7 @@ export interface VisibleInput {
   doc: Document;
   url: string;
   canonical: string | null;
-  hint: string | null;
+  hint: MoneyHint;
 }
 
 export function visibleFacts({ doc, url, canonical, hint }: VisibleInput): ProductFacts {

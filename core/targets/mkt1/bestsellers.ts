@@ -84,7 +84,9 @@ export function parseBestsellers(input: PageInput): Parsed {
     results,
     parse_status_code: 0,
   };
-  const status = b.status(results.length > 0 || /best ?sellers?/i.test(title) || one('#zg', doc) !== null);
-  json.parse_status_code = statusCode(status);
-  return { json, status };
+  // The storefront's page for an unknown category ("Best Sellers in undefined") is empty by nature.
+  b.expect('results', results.length > 0 || /undefined/.test(title));
+  const parsed = b.result(json, results.length > 0 || /best ?sellers?/i.test(title) || one('#zg', doc) !== null);
+  json.parse_status_code = statusCode(parsed.status);
+  return parsed;
 }

@@ -6,7 +6,7 @@
  */
 import type { Document, Element } from '../../parsers/dom.js';
 import { all, attr, contains, loadHtml, one, text } from '../../parsers/dom.js';
-import { parseCount, parsePrice, parseRating } from '../../parsers/money.js';
+import { moneyContext, parseCount, parseRating, readMoney, type MoneyContext } from '../../parsers/money.js';
 import { loadPruned, type Keep } from '../../parsers/prune.js';
 import type { PageInput, ParseStatus } from '../../parsers/types.js';
 import { currencyOfDomain, domainOfUrl, MKT1_DEFAULT_DOMAIN } from './marketplaces.js';
@@ -20,6 +20,8 @@ export interface Page {
   domain: string;
   /** ISO currency of the marketplace, the hint for bare symbols. */
   currency: string | undefined;
+  /** The money reader's context: that currency and the marketplace's decimal mark. */
+  money: MoneyContext;
 }
 
 /**
@@ -40,7 +42,8 @@ export function pageOf(input: PageInput, keep?: Keep, recognised?: (doc: Documen
     MKT1_DEFAULT_DOMAIN;
   // A requested currency preference shows prices in that currency: it is the better hint.
   const wanted = typeof input.params.currency === 'string' ? input.params.currency.toUpperCase() : undefined;
-  return { doc, html: input.html, url: input.url, domain, currency: wanted ?? currencyOfDomain(domain) };
+  const currency = wanted ?? currencyOfDomain(domain);
+  return { doc, html: input.html, url: input.url, domain, currency, money: { currency: currency ?? null, decimal: moneyContext(`https://www.mkt1.${domain}/`).decimal } };
 }
 
 /** The cut page, or null: the cut only saves time, so anything going wrong in it means the whole page. */
@@ -64,7 +67,7 @@ export interface Amount {
 
 /** A price text (`$35.99`, `AED330.00`, `1.299,00 €`) as amount and ISO currency. */
 export function money(raw: string | null | undefined, page: Page): Amount | null {
-  const p = parsePrice(raw, page.currency);
+  const p = readMoney(raw, page.money);
   if (!p || p.amount === null) return null;
   return { amount: p.amount, currency: p.currency };
 }

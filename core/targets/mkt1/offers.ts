@@ -11,7 +11,7 @@ import type { Document, Element } from '../../parsers/dom.js';
 import { all, attr, one, text } from '../../parsers/dom.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import type { Page } from './common.js';
-import { countOf, hrefOf, isBotWall, money, pageOf, priceText, sellerIdOf, statusCode, textAt } from './common.js';
+import { countOf, hrefOf, isBotWall, money, pageOf, priceText, sellerIdOf, starsOf, statusCode, textAt } from './common.js';
 import type { Delivery } from './product-offer.js';
 import { productIdOfUrl } from './vocabulary.js';
 
@@ -67,7 +67,7 @@ function aodOffer(block: Element, page: Page): Offer | null {
     seller: seller || (/amazon/i.test(shipsFrom) ? shipsFrom : ''),
     seller_id: sellerIdOf(href),
     seller_link: href,
-    rating_count: countOf(/\(([\d.,\s]+)/.exec(ratingText)?.[1] ?? ratingText.replace(/\d+(?:[.,]\d)?\s*(?:out of|von|de|sur|su)\s*5/i, '')) ?? 0,
+    rating_count: countOf(/\(([\d.,\s]+[KkMm]?)/.exec(ratingText)?.[1] ?? ratingText.replace(/\d+(?:[.,]\d)?\s*(?:out of|von|de|sur|su)\s*5/i, '')) ?? 0,
     condition: textAt('#aod-offer-heading h5, #aod-offer-heading', block),
     delivery: shipsFrom ? `Ships from ${shipsFrom}` : '',
     delivery_options: deliveryOptions(block),
@@ -129,6 +129,8 @@ export function parseOffers(input: PageInput): Parsed {
   const pricing = b.run('offers', () => offersOf(doc, page), [] as Offer[]);
   const title = textAt('#aod-asin-title-text, #olpProductDetails h1, #olpTitle, h1', doc);
   const reviews = textAt('#aod-asin-reviews-count-title, #olpProductDetails .a-size-small a, #aod-asin-reviews-block .a-size-small', doc);
+  // The product's star rating in the fragment's header (or the classic page's product details).
+  const stars = textAt('#aod-asin-reviews-block .a-icon-alt, #olpProductDetails .a-icon-star .a-icon-alt, #olpProductDetails .a-icon-alt', doc);
   const id = productIdOf(input, doc);
   const json: Record<string, unknown> = {
     url: input.url,
@@ -137,11 +139,18 @@ export function parseOffers(input: PageInput): Parsed {
     product_id_in_url: productIdOfUrl(input.url) ?? '',
     page: input.page,
     review_count: countOf(reviews) ?? 0,
+    rating: starsOf(stars) ?? 0,
     pricing,
   };
   if (pricing.length === 0) json._warnings = [NO_OFFERS];
-  const recognised = pricing.length > 0 || one('#aod-container, #all-offers-display-scroller, #olpOfferList, #aod-offer-list', doc) !== null;
-  const status = b.status(recognised);
-  json.parse_status_code = statusCode(status);
-  return { json, status };
+  const list = one('#aod-container, #all-offers-display-scroller, #olpOfferList, #aod-offer-list', doc);
+  const recognised = pricing.length > 0 || list !== null;
+  // The fragment announces how many offers it has (`#aod-total-offer-count`), the classic page
+  // shows its rows: offers announced on the first page but none read is a layout change.
+  const announced = Number(attr(one('#aod-total-offer-count', doc), 'value') ?? '0') || all('.olpOffer', doc).length;
+  b.expect('offers', pricing.length > 0 || announced === 0 || input.page > 1);
+  b.expect('title', title !== '');
+  const parsed = b.result(json, recognised);
+  json.parse_status_code = statusCode(parsed.status);
+  return parsed;
 }

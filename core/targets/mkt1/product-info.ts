@@ -28,7 +28,7 @@ export function snake(label: string): string {
 }
 
 const RANK_LABEL = /best ?sellers? ?rank|bestseller-rang|clasificaci[oó]n en los m[aá]s vendidos|classement des meilleures ventes|posizione nella classifica|ranking dos mais vendidos|売れ筋ランキング/i;
-const REVIEWS_LABEL = /^(customer reviews|average customer review|opiniones de los clientes|kundenrezensionen|commentaires client|recensioni dei clienti|avaliações de clientes|カスタマーレビュー)/i;
+const REVIEWS_LABEL = /^(customer reviews|average customer review|durchschnittliche kundenbewertung|moyenne des commentaires client|valoraci[oó]n media de los clientes|media recensioni|opiniones de los clientes|kundenrezensionen|commentaires client|recensioni dei clienti|avaliações de clientes|カスタマーレビュー)/i;
 
 const cleanLabel = (s: string): string => s.replace(/[\u200e\u200f:：]+/g, ' ').replace(/\s+/g, ' ').trim();
 
@@ -52,10 +52,11 @@ export function detailRows(doc: Document): { rows: Row[]; rank: Element | null }
     const td = th ? one('td:not(.label)', tr) ?? one('td.value', tr) : null;
     if (th && td && th !== td) add(text(th), td);
   }
-  for (const li of inside('#detailBullets_feature_div, #detailBulletsWrapper_feature_div', 'li', doc)) {
+  // `#detail_bullets_id` is the 2018-2020 "Product details" bucket (`<li><b>Publisher:</b> ...`).
+  for (const li of inside('#detailBullets_feature_div, #detailBulletsWrapper_feature_div, #detail_bullets_id', 'li', doc)) {
     // Sub-rank lines nested in the rank item are read with it.
     if (closest(li, (e) => hasClass(e, 'zg_hrsr'))) continue;
-    const bold = one('.a-text-bold', li);
+    const bold = one('.a-text-bold', li) ?? one('b', li);
     if (!bold) continue;
     const label = text(bold);
     if (RANK_LABEL.test(cleanLabel(label))) {
@@ -65,7 +66,7 @@ export function detailRows(doc: Document): { rows: Row[]; rank: Element | null }
     const full = text(li);
     const value = full.slice(full.indexOf(label) + label.length).replace(/^[\s:‎‏]+/, '').trim();
     const name = cleanLabel(label);
-    if (name && !REVIEWS_LABEL.test(name) && !rows.some((r) => r.name === name)) rows.push({ name, value });
+    if (name && value && !REVIEWS_LABEL.test(name) && !rows.some((r) => r.name === name)) rows.push({ name, value });
   }
   // 2016 pages: `#SalesRank` is its own row; its label cell was skipped above.
   rank ??= one('#SalesRank td.value, #SalesRank', doc);

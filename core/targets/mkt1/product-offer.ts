@@ -26,6 +26,10 @@ export interface Prices {
 /** Price blocks, most complete first (the accordion's `#corePrice_feature_div` has no list price). */
 const PRICE_ROOTS = ['#corePriceDisplay_desktop_feature_div', '#corePrice_desktop', '#apex_desktop', '#corePrice_feature_div', '#apex_offerDisplay_desktop'];
 const LEGACY_PRICE = '#priceblock_dealprice, #priceblock_saleprice, #priceblock_ourprice, #price_inside_buybox, #newBuyBoxPrice, #kindle-price, #price';
+/** The 2018-2021 buy box of books and media: the "Buy new" accordion row's offer price. */
+const BUY_NEW_PRICE = '#buyNewSection .offer-price, #newOfferAccordionRow .offer-price, #buyNew_noncbb .a-color-price, #buyNewSection .a-color-price';
+/** The selected format of a book's format switch (Paperback / Kindle / Hardcover): its price stands for the page's. */
+const SELECTED_FORMAT_PRICE = '#tmmSwatches li.selected .a-color-price';
 
 export function prices(doc: Document, page: Page): Prices {
   let price: Amount | null = null;
@@ -39,7 +43,9 @@ export function prices(doc: Document, page: Page): Prices {
     if (price) break;
   }
   if (!price) price = priceAt(LEGACY_PRICE, doc, page);
-  if (!strike) strike = priceAt('#price .a-text-strike, #listPrice, #priceblock_ourprice_row .a-text-strike', doc, page);
+  if (!price) price = priceAt(BUY_NEW_PRICE, doc, page);
+  if (!price && one('#buyNewSection, #newOfferAccordionRow, #buyNew_noncbb', doc)) price = priceAt(SELECTED_FORMAT_PRICE, doc, page);
+  if (!strike) strike = priceAt('#price .a-text-strike, #listPrice, #priceblock_ourprice_row .a-text-strike, #buyBoxInner .a-text-strike', doc, page);
   if (strike && price && strike.amount <= price.amount) strike = null;
   if (discount === null && strike && price && strike.amount > 0) discount = Math.round((1 - price.amount / strike.amount) * 100);
   const sns = priceAt('#sns-base-price, #snsPrice .a-price, #snsDetailPagePrice', doc, page);

@@ -17,6 +17,9 @@ import { buyboxCondition, coupon, deliveries, hasBuybox, isPrime, maxQuantity, m
 import { PRODUCT_KEEP } from './regions.js';
 import { productIdOfUrl } from './vocabulary.js';
 
+/** A buy box that says there is no offer to show: out of stock, "see all buying options", used only. */
+const NO_OFFER = '#outOfStock, #buybox-see-all-buying-choices, #usedBuySection, #unqualifiedBuyBox, #almMultiOfferEgress';
+
 /** What makes a cut page a product page: a title or the product id input. */
 const PRODUCT_MARKS = '#productTitle, #title, #ebooksProductTitle, input#ASIN, input[name="ASIN"]';
 
@@ -135,9 +138,14 @@ export function productOf(input: PageInput, page: Page): Parsed {
     is_choice: /choice|elecci[oó]n|wahl|choix|scelta/i.test(textAt('#acBadge_feature_div', doc)),
     parse_status_code: 0,
   };
+  // Sections every product page has; one missing is a layout change (or a page of another kind).
+  b.expect('title', title !== '');
+  b.expect('buy box', p.price !== null || one(NO_OFFER, doc) !== null || /unavailable|nicht verfügbar|no disponible|indisponible|non disponibile/i.test(stockText));
+  b.expect('images', json.images.length > 0);
+  b.expect('details', details.rows.length > 0 || json.bullet_points !== '');
   // A product id read from the URL alone does not make a page a product page (the 404 page).
-  const status = b.status(title !== '' || one('input#ASIN, input[name="ASIN"], #averageCustomerReviews[data-asin]', doc) !== null);
-  json.parse_status_code = statusCode(status);
-  return { json, status };
+  const parsed = b.result(json, title !== '' || one('input#ASIN, input[name="ASIN"], #averageCustomerReviews[data-asin]', doc) !== null);
+  json.parse_status_code = statusCode(parsed.status);
+  return parsed;
 }
 

@@ -87,6 +87,7 @@ const search = obj(
 const pricing = obj(
   {
     url: str, title: str, product_id: s(['string', 'null'], { description: 'null when the page lists no offers.' }), product_id_in_url: str, page: int, review_count: int,
+    rating: s('number', { description: "The product's star rating shown with its offers (0 when not shown)." }),
     pricing: arr(
       obj({
         price: num, price_shipping: num, currency: str, seller: str, seller_id: str, seller_link: str, rating_count: int, condition: str, delivery: str,
@@ -108,9 +109,16 @@ const seller = obj(
     recent_feedback: arr(obj({ feedback: str, rated_by: str, rating_stars: int })),
     feedback_summary_data: map({}),
     feedback_summary_table: obj({ counts: map(int), positive: periods, neutral: periods, negative: periods }),
+    products: s('array', {
+      description: "The storefront's product grid, when the page shows one (sponsored cards left out).",
+      items: obj({
+        pos: int, product_id: str, title: str, url: str, price: num, price_strikethrough: s(['number', 'null']), currency: str, rating: num, reviews_count: int, url_image: str,
+        is_prime: bool,
+      }),
+    }),
     parse_status_code: status,
   },
-  'A parsed mkt1 seller profile.',
+  'A parsed mkt1 seller profile or storefront.',
 );
 
 const bestsellers = obj(

@@ -206,8 +206,11 @@ export function searchOf(input: PageInput, page: Page): Parsed {
     parse_status_code: 0,
   };
   const recognised = organic.length + paid.length > 0 || one('[data-component-type=s-search-results], .s-no-outline, .s-no-results', doc) !== null || (one('#search', doc) !== null && one('.s-main-slot', doc) !== null);
-  const status = b.status(recognised);
-  json.parse_status_code = statusCode(status);
-  return { json, status };
+  // A results page without result cards says it found nothing; one that does not is a layout change.
+  // (A page past the last one may be empty without saying so.)
+  b.expect('results', organic.length + paid.length > 0 || one('.s-no-results, #noResultsTitle', doc) !== null || count === 0 || input.page > 1);
+  const parsed = b.result(json, recognised);
+  json.parse_status_code = statusCode(parsed.status);
+  return parsed;
 }
 

@@ -11,6 +11,7 @@ import type { Document, Element } from '../../parsers/dom.js';
 import { all, closest, one, text } from '../../parsers/dom.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import { countOf, isBotWall, pageOf, statusCode, textAt } from './common.js';
+import { storefrontProducts, type StorefrontProduct } from './storefront.js';
 
 export interface Feedback {
   feedback: string;
@@ -114,11 +115,18 @@ export function parseSeller(input: PageInput): Parsed {
     recent_feedback: b.run('recent feedback', () => recentFeedback(doc), []),
     feedback_summary_data: {} as Record<string, unknown>,
     feedback_summary_table: table,
+    products: b.run('products', () => storefrontProducts(doc, page), [] as StorefrontProduct[]),
     parse_status_code: 0,
   };
-  const status = b.status(json.seller_name !== '' || json.recent_feedback.length > 0 || Object.keys(table.counts).length > 0);
-  json.parse_status_code = statusCode(status);
-  return { json, status };
+  const feedback = json.rating > 0 || json.recent_feedback.length > 0 || Object.keys(table.counts).length > 0;
+  // A profile names the seller and shows feedback; a storefront's product grid stands on its own.
+  if (json.products.length === 0) {
+    b.expect('seller name', json.seller_name !== '');
+    b.expect('feedback', feedback);
+  }
+  const parsed = b.result(json, json.seller_name !== '' || feedback || json.products.length > 0);
+  json.parse_status_code = statusCode(parsed.status);
+  return parsed;
 }
 
 /**

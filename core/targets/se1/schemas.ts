@@ -14,14 +14,29 @@ const paid = obj(
 );
 const shoppingUnit = obj({ position: int, title: str, url: strN, price: strN, merchant: strN }, 'A product listing ad card.');
 const related = obj({ query: str, url: strN });
-const price = nullable(obj({ text: str, value: numN, currency: strN }, 'A price as shown, its amount and currency symbol or code.'));
+const price = nullable(obj({ text: str, value: numN, currency: strN }, 'A price as shown, its amount and its ISO 4217 currency code.'));
 const source = obj({ title: str, url: str, publisher: strN });
+const product = obj(
+  { position: int, title: str, url: strN, product_id: strN, price, merchant: strN, rating: numN, reviews: intN, thumbnail: strN },
+  'A shopping product card.',
+);
+const hotel = obj({ position: int, name: str, url: strN, price, rating: numN, reviews: intN, stars: intN, description: strN, amenities: arr(str), deal: strN });
+const local = obj({ position: int, title: str, rating: numN, reviews: intN, category: strN, address: strN, details: strN, url: strN }, 'A place card.');
+const newsResult = obj(
+  { position: int, title: str, url: str, source: strN, date: strN, snippet: strN, thumbnail: strN },
+  'A News-tab article; `date` as the page prints it ("3 hours ago", "Apr 20, 2019").',
+);
+const imageResult = obj(
+  { position: int, title: str, url: str, image_url: strN, thumbnail: strN, source: strN, width: intN, height: intN },
+  'An Images-tab image: `url` is the page it is on; `image_url`, width and height where the page carries them.',
+);
 
 export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
   'se1/search': obj(
     {
       query: strN,
       page: int,
+      vertical: s('string', { enum: ['web', 'news', 'images', 'videos', 'shopping', 'books'], description: 'The result tab the page shows.' }),
       result_count: intN,
       organic: arr(organic),
       paid: arr(paid),
@@ -31,11 +46,14 @@ export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
       ai_overview: nullable(obj({ text: str, sources: arr(source) })),
       featured_snippet: nullable(obj({ title: strN, url: strN, displayed_url: strN, text: str })),
       knowledge_panel: nullable(obj({ title: str, subtitle: strN, description: strN, source: nullable(link), facts: arr(obj({ label: str, value: str })) })),
-      local_pack: arr(obj({ position: int, title: str, rating: numN, reviews: intN, details: strN, url: strN })),
+      local_pack: arr(local),
       top_stories: arr(obj({ position: int, title: str, url: str, source: strN, published: strN })),
       videos: arr(obj({ position: int, title: str, url: str, source: strN, duration: strN })),
+      news_results: arr(newsResult, 'The News tab\'s articles; empty on other tabs.'),
+      image_results: arr(imageResult, 'The Images tab\'s images; empty on other tabs.'),
+      shopping_results: arr(product, 'The Shopping tab\'s products; empty on other tabs.'),
     },
-    'A parsed se1 web results page.',
+    'A parsed se1 results page (web, News, Images, Videos or Books tab).',
   ),
   'se1/ads': obj({ query: strN, page: int, paid: arr(paid), shopping: arr(shoppingUnit) }, 'The paid block of an se1 results page.'),
   'se1/aimode': obj({ query: strN, answer_text: strN, citations: arr(source), links: arr(link) }, 'An se1 AI Mode answer.'),
@@ -43,7 +61,7 @@ export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
     {
       query: strN,
       page: int,
-      results: arr(obj({ position: int, title: str, url: strN, product_id: strN, price, merchant: strN, rating: numN, reviews: intN })),
+      results: arr(product),
     },
     'An se1 shopping results page.',
   ),
@@ -62,9 +80,7 @@ export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
     {
       query: strN,
       page: int,
-      hotels: arr(
-        obj({ position: int, name: str, url: strN, price, rating: numN, reviews: intN, stars: intN, description: strN, amenities: arr(str), deal: strN }),
-      ),
+      hotels: arr(hotel),
     },
     'An se1 hotel search page.',
   ),
@@ -86,8 +102,19 @@ export const SE_OUTPUT_SCHEMAS: Record<string, Schema> = {
     'An se1 trends page.',
   ),
   'se2/search': obj(
-    { query: strN, page: int, result_count: intN, organic: arr(organic), paid: arr(paid), related_searches: arr(related) },
-    'A parsed se2 web results page.',
+    {
+      query: strN,
+      page: int,
+      vertical: s('string', { enum: ['web', 'images'], description: 'images on an image results page (its images also listed, as pages, in organic).' }),
+      result_count: intN,
+      organic: arr(organic),
+      paid: arr(paid),
+      related_searches: arr(related),
+      local_pack: arr(local, 'Places of a local answer, or the side column\'s local card.'),
+      hotels: arr(hotel, 'Hotels of a hotel answer.'),
+      image_results: arr(imageResult),
+    },
+    'A parsed se2 results page (web or images).',
   ),
 };
 

@@ -1,13 +1,15 @@
 /**
  * What every page of the platform carries: the embedded player-response and initial-data JSON
  * (`var ytInitialPlayerResponse = {...};`, `var ytInitialData = {...};`, or the same objects
- * as `window["ytInitialData"] = ...`), the client configuration (`ytcfg.set({...})`: client
+ * as `window["ytInitialData"] = ...`; before 2020 the player response inside
+ * `ytplayer.config`, legacy-player.ts), the client configuration (`ytcfg.set({...})`: client
  * version, language, visitor data the internal API wants back), and the canonical URL. The
  * internal API (`/youtubei/v1/...`) answers the same objects as bare JSON, so a body that is
  * JSON is taken as the initial data itself.
  */
 import { jsonAfter, parseJson } from '../../parsers/embedded.js';
 import { isObj, obj, str, type Obj } from './json.js';
+import { legacyPlayer } from './legacy-player.js';
 
 export interface PageData {
   /** The player response (`videoDetails`, `microformat`, `captions`, `streamingData`, `playabilityStatus`). */
@@ -33,7 +35,8 @@ export function pageData(body: string): PageData {
     return { player: undefined, data: o, json: true, canonical: null };
   }
   return {
-    player: obj(jsonAfter(body, PLAYER_MARKERS)),
+    // Pages before the player response was embedded on its own keep it in `ytplayer.config`.
+    player: obj(jsonAfter(body, PLAYER_MARKERS)) ?? legacyPlayer(body),
     data: obj(jsonAfter(body, DATA_MARKERS)),
     json: false,
     canonical: canonicalOf(body),

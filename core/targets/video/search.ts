@@ -7,11 +7,14 @@
  * grouped by kind with one running `position` across kinds and pages, de-duplicated by id.
  *
  * Recommendation shelves the page mixes in ("People also watched", "Popular in ...") are not
- * results of the query and are left out; shorts shelves are results and count as shorts.
+ * results of the query and are left out; shorts shelves are results and count as shorts. The
+ * server-rendered page of 2013-2020 (no initial data) is read from its tiles (lockups.ts).
  */
+import { Blocks } from '../../parsers/blocks.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import { itemOf, type ChannelItem, type PlaylistItem, type ShortItem, type VideoItem } from './items.js';
 import { arr, at, findAll, int, obj, str, textOf, type Obj } from './json.js';
+import { lockupResults } from './lockups.js';
 import { pageData, siteBase } from './page.js';
 import { wallOf } from './wall.js';
 
@@ -131,7 +134,16 @@ export function parseSearch(input: PageInput): Parsed {
   const into = new Collector();
   const notes: Notes = { corrected: null, original: null, didYouMean: null, refinements: [] };
   const first = readBody(input.html, base, into, notes);
-  if (!first.ok) return { json: null, status: wallOf(input.html, input.url) ? 'blocked' : 'unrecognised' };
+  if (!first.ok) {
+    if (wallOf(input.html, input.url)) return { json: null, status: 'blocked' };
+    // The server-rendered page (before the initial data was embedded) lists tiles in markup.
+    const tiles = lockupResults(input.html, base);
+    if (!tiles) return { json: null, status: 'unrecognised' };
+    const b = new Blocks();
+    // Video tiles in the markup that yielded no video: the tile layout changed.
+    b.expect('videos', tiles.videos.length > 0 || !input.html.includes('yt-lockup-video'));
+    return b.result({ ...tiles, query: str(input.params.query) ?? tiles.query ?? queryOf(input, undefined, notes) }, true);
+  }
   let token = first.token;
   // search/max: the continuation answers the flow gathered, in fetch order.
   for (const bodies of Object.values(input.parts ?? {})) {
@@ -150,5 +162,8 @@ export function parseSearch(input: PageInput): Parsed {
     ...into.out,
     continuation: token,
   };
-  return { json, status: 'parsed' };
+  const b = new Blocks();
+  // Result cards in the data that yielded no item: the renderer names changed.
+  b.expect('videos', into.count > 0 || !/"(?:videoRenderer|lockupViewModel)"/.test(input.html));
+  return b.result(json, true);
 }

@@ -198,5 +198,11 @@ export function parseWatch(input: PageInput): Parsed {
     automatic_captions: automatic,
   };
   if (state.botCheck) return { json, status: 'blocked' };
-  return { json, status: blocks.status(true) };
+  // A playable public page always shows these; without them the page's data layout changed.
+  if (state.status === 'OK' || state.status === null) {
+    blocks.expect('title', json.title !== null);
+    blocks.expect('channel', json.channel !== null || json.channel_id !== null);
+    if (live === 'not_live' || live === 'was_live') blocks.expect('view_count', json.view_count !== null);
+  }
+  return blocks.result(json, true);
 }

@@ -8,8 +8,8 @@ import type { PageInput, Parsed } from '../../../parsers/types.js';
 import { Blocks } from '../../../parsers/blocks.js';
 import type { Document, Element } from '../../../parsers/dom.js';
 import { all, attr, closest, contains, linkTarget, loadHtml, one, text } from '../../../parsers/dom.js';
-import { countOf, priceOf, ratingOf } from '../../../parsers/values.js';
-import type { Price } from '../../../parsers/values.js';
+import { countOf, ratingOf } from '../../../parsers/values.js';
+import { pageMoney, type Price, priceIn } from './price.js';
 import { pageQuery } from './search.js';
 
 export interface Hotel {
@@ -48,6 +48,7 @@ function ratingFromAria(card: Element): { rating: number | null; reviews: number
 
 export function parseHotelCards(doc: Document, pageUrl: string): Hotel[] {
   const out: Hotel[] = [];
+  const money = pageMoney(doc, pageUrl);
   const cards = all(CARD, doc).filter((c, i, arr) => !arr.some((o, j) => j !== i && o !== c && contains(o, c)));
   for (const card of cards) {
     const nameEl = one(NAME, card);
@@ -64,7 +65,7 @@ export function parseHotelCards(doc: Document, pageUrl: string): Hotel[] {
       position: out.length + 1,
       name,
       url: anchor ? linkTarget(anchor.attribs.href, pageUrl, true) : null,
-      price: priceOf(priceEl ? text(priceEl) : body),
+      price: priceIn(priceEl ? text(priceEl) : body, money),
       rating: shown.rating ?? aria.rating,
       reviews: aria.reviews ?? shown.reviews,
       stars: starsOf(card, body),

@@ -8,8 +8,7 @@ import type { PageInput, Parsed } from '../../../parsers/types.js';
 import { Blocks } from '../../../parsers/blocks.js';
 import type { Document } from '../../../parsers/dom.js';
 import { all, attr, linkTarget, loadHtml, one, text } from '../../../parsers/dom.js';
-import { priceOf } from '../../../parsers/values.js';
-import type { Price } from '../../../parsers/values.js';
+import { pageMoney, type Price, priceIn } from './price.js';
 
 export interface VisualMatch {
   position: number;
@@ -22,6 +21,7 @@ export interface VisualMatch {
 
 export function parseVisualMatches(doc: Document, pageUrl: string): VisualMatch[] {
   const out: VisualMatch[] = [];
+  const money = pageMoney(doc, pageUrl);
   const seen = new Set<string>();
   for (const a of all('a[href]', doc)) {
     const img = one('img', a);
@@ -39,7 +39,7 @@ export function parseVisualMatches(doc: Document, pageUrl: string): VisualMatch[
       url,
       source: sourceEl ? text(sourceEl) || null : null,
       thumbnail: attr(img, 'src') && !attr(img, 'src')!.startsWith('data:') ? attr(img, 'src')! : null,
-      price: priceOf(text(a, (e) => e === heading)),
+      price: priceIn(text(a, (e) => e === heading), money),
     });
   }
   return out;

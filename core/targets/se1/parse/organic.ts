@@ -28,7 +28,8 @@ function headedLinks(doc: Document, pageUrl: string): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<Element>();
   for (const h of all('h3, [role="heading"][aria-level="3"]', doc)) {
-    const anchor = h.name === 'a' ? h : closest(h, (e) => e.name === 'a' && e.attribs.href !== undefined, 7);
+    if (h.name === 'a') continue; // A link that is itself the heading is a carousel card (videos, 2020-2022), never a result.
+    const anchor = closest(h, (e) => e.name === 'a' && e.attribs.href !== undefined, 7);
     if (!anchor || seen.has(anchor)) continue;
     const url = linkTarget(anchor.attribs.href, pageUrl);
     if (!url) continue;

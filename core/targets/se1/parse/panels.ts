@@ -1,15 +1,11 @@
 /**
- * se1 knowledge panel and local pack.
- *
- * Knowledge panel: `data-attrid` slots have named the panel's parts since ~2017 (`title`,
+ * se1 knowledge panel: `data-attrid` slots have named the panel's parts since ~2017 (`title`,
  * `subtitle`, `description`, `kc:/...`, `ss:/...`, `hw:/...` facts with a `label:` span and a
- * value). Local pack: place cards (`.VkpGBb`, details in `.rllt__details`) whose name is a heading;
- * rating and review count are read from the card text ("4.5(1.2K)").
+ * value). The local pack is read in local.ts.
  */
 import type { Document, Element } from '../../../parsers/dom.js';
 import { all, attr, closest, linkTarget, one, text } from '../../../parsers/dom.js';
-import { RATING, ratingOf } from '../../../parsers/values.js';
-import type { KnowledgePanel, LocalResult } from './types.js';
+import type { KnowledgePanel } from './types.js';
 
 function factOf(el: Element): { label: string; value: string } | null {
   const labelEl = one('.w8qArf, [data-fact-label]', el);
@@ -53,24 +49,4 @@ export function parseKnowledgePanel(doc: Document, pageUrl: string): KnowledgePa
     if (f) facts.push(f);
   }
   return { title, subtitle: sub ? text(sub) || null : null, description, source, facts };
-}
-
-export function parseLocalPack(doc: Document, pageUrl: string): LocalResult[] {
-  const out: LocalResult[] = [];
-  for (const card of all('.VkpGBb, [data-local-result]', doc)) {
-    const heading = one('[role="heading"], .dbg0pd', card);
-    const title = heading ? text(heading) : '';
-    if (!title) continue;
-    const detailsEl = one('.rllt__details, [data-local-details]', card);
-    const { rating, reviews } = ratingOf(text(card));
-    let url: string | null = null;
-    for (const a of all('a[href]', card)) {
-      url = linkTarget(a.attribs.href, pageUrl);
-      if (url) break;
-    }
-    let details = detailsEl ? text(detailsEl, (e) => e === heading) : null;
-    if (details) details = details.replace(RATING, '').replace(/^[\s·]+|[\s·]+$/g, '').replace(/\s+·\s+·\s+/g, ' · ') || null;
-    out.push({ position: out.length + 1, title, rating, reviews, details, url });
-  }
-  return out;
 }

@@ -16,7 +16,8 @@ export function parseQuestions(doc: Document, pageUrl: string): RelatedQuestion[
   const out: RelatedQuestion[] = [];
   const seen = new Set<string>();
   for (const pair of all('.related-question-pair', doc)) {
-    const toggle = one('[role="button"]', pair);
+    // The toggle is a button since 2020, a tab (`role=tab`, 2019) before.
+    const toggle = one('[role="button"], [role="tab"]', pair);
     const question = (attr(pair, 'data-q') ?? (toggle ? text(toggle) : '')).trim();
     if (!question || seen.has(question)) continue;
     seen.add(question);
@@ -36,7 +37,7 @@ export function parseQuestions(doc: Document, pageUrl: string): RelatedQuestion[
     const desc = one('[data-attrid="wa:/description"], .hgKElc, [data-md] .wDYxhc', pair);
     let snippet = desc ? text(desc) : '';
     if (!snippet) {
-      snippet = text(pair, (e) => e === toggle || e === anchor || e.name === 'cite' || e.name === 'a' || attr(e, 'role') === 'button');
+      snippet = text(pair, (e) => e === toggle || e === anchor || e.name === 'cite' || e.name === 'a' || attr(e, 'role') === 'button' || attr(e, 'role') === 'tab');
     }
     out.push({ question, title, url, snippet: snippet || null });
   }

@@ -1,6 +1,10 @@
 /**
- * se1 web results page (`se1/search`, `se1/ads`, and `se1` for result-page URLs): runs every
- * block extractor over one parsed document and reports whether the page was recognised.
+ * se1 results page (`se1/search`, `se1/ads`, and `se1` for result-page URLs): runs every block
+ * extractor over one parsed document and reports whether the page was recognised. The tab the
+ * page shows (vertical.ts) decides what `organic` lists: web results on the web, video and book
+ * tabs; the News tab's articles and the Images tab's pages (in the organic shape) on those tabs,
+ * whose full items are `news_results` and `image_results`; the Shopping tab's products are
+ * `shopping_results` (the `se1/shopping/search` route reads the same grid).
  */
 import type { PageInput, Parsed } from '../../../parsers/types.js';
 import { Blocks, resultCount } from '../../../parsers/blocks.js';
@@ -10,9 +14,15 @@ import { parseAiOverview } from './aio.js';
 import { parseShoppingUnits, parseTextAds } from './ads.js';
 import { parseTopStories, parseVideos } from './news.js';
 import { parseOrganic } from './organic.js';
-import { parseKnowledgePanel, parseLocalPack } from './panels.js';
+import { expectSections } from './drift.js';
+import { parseImagesTab } from './images-tab.js';
+import { parseLocalPack } from './local.js';
+import { parseNewsTab } from './news-tab.js';
+import { parseKnowledgePanel } from './panels.js';
+import { parseProductGrid } from './shopping.js';
 import { parseQuestions, parseRelatedSearches } from './questions.js';
-import type { Se1AdsJson, Se1SearchJson } from './types.js';
+import type { OrganicResult, Se1AdsJson, Se1SearchJson } from './types.js';
+import { verticalOf } from './vertical.js';
 
 /** The query as the page shows it in its search box, else as requested. */
 export function pageQuery(doc: Document, params: Record<string, unknown>): string | null {
@@ -25,18 +35,31 @@ export function pageQuery(doc: Document, params: Record<string, unknown>): strin
 
 /** Containers every generation of the results page has, even with zero results. */
 function looksLikeResultsPage(doc: Document): boolean {
-  return one('#rso, #search, #res, #result-stats, #topstuff, #botstuff', doc) !== null;
+  return one('#rso, #search, #res, #ires, #result-stats, #topstuff, #botstuff, input[name="tbm"]', doc) !== null;
+}
+
+/** Vertical items in the organic shape: the page's main result list. */
+function asOrganic(items: { title: string; url: string; source: string | null; snippet?: string | null }[]): OrganicResult[] {
+  return items.map((r, i) => ({ position: i + 1, title: r.title, url: r.url, displayed_url: r.source, snippet: r.snippet ?? null, sitelinks: [] }));
 }
 
 export function parseSe1SearchDoc(doc: Document, input: PageInput): Parsed {
   const b = new Blocks();
   const url = input.url;
-  const organicBlock = b.run('organic', () => parseOrganic(doc, url), { results: [], featured: null, anchors: new Set<Element>() });
+  const vertical = verticalOf(doc, url);
+  const news = vertical === 'news' ? b.run('news_results', () => parseNewsTab(doc, url), []) : [];
+  const images = vertical === 'images' ? b.run('image_results', () => parseImagesTab(doc, input.html, url), []) : [];
+  const products = vertical === 'shopping' ? b.run('shopping_results', () => parseProductGrid(doc, url), []) : [];
+  const tabItems = news.length > 0 ? asOrganic(news) : images.length > 0 ? asOrganic(images) : null;
+  const organicBlock = tabItems
+    ? { results: tabItems, featured: null, anchors: new Set<Element>() }
+    : b.run('organic', () => parseOrganic(doc, url), { results: [], featured: null, anchors: new Set<Element>() });
   const organicAnchors = organicBlock.anchors;
-  const stats = one('#result-stats', doc);
+  const stats = one('#result-stats, #resultStats', doc);
   const json: Se1SearchJson = {
     query: pageQuery(doc, input.params),
     page: input.page,
+    vertical,
     result_count: stats ? resultCount(text(stats)) : null,
     organic: organicBlock.results,
     paid: b.run('paid', () => parseTextAds(doc, url), []),
@@ -49,15 +72,17 @@ export function parseSe1SearchDoc(doc: Document, input: PageInput): Parsed {
     local_pack: b.run('local_pack', () => parseLocalPack(doc, url), []),
     top_stories: b.run('top_stories', () => parseTopStories(doc, url, organicAnchors), []),
     videos: b.run('videos', () => parseVideos(doc, url, organicAnchors), []),
+    news_results: news,
+    image_results: images,
+    shopping_results: products,
   };
-  // A region that is on the page but yielded nothing means its markup changed: say so.
-  if (json.paid.length === 0 && one('[data-text-ad], li.ads-ad', doc)) b.failed.push('paid');
-  if (json.people_also_ask.length === 0 && one('.related-question-pair', doc)) b.failed.push('people_also_ask');
+  // A section that is on the page but yielded nothing means its markup changed: say so.
+  expectSections(b, doc, json, url);
   const found =
-    json.organic.length + json.paid.length + json.shopping.length + json.people_also_ask.length + json.related_searches.length > 0 ||
+    json.organic.length + json.paid.length + json.shopping.length + json.shopping_results.length + json.people_also_ask.length + json.related_searches.length > 0 ||
     json.ai_overview !== null ||
     json.knowledge_panel !== null;
-  return { json, status: b.status(found || looksLikeResultsPage(doc)) };
+  return b.result(json, found || looksLikeResultsPage(doc));
 }
 
 export function parseSe1Search(input: PageInput): Parsed {
@@ -74,6 +99,6 @@ export function parseSe1Ads(input: PageInput): Parsed {
     paid: b.run('paid', () => parseTextAds(doc, input.url), []),
     shopping: b.run('shopping', () => parseShoppingUnits(doc, input.url), []),
   };
-  if (json.paid.length === 0 && one('[data-text-ad], li.ads-ad', doc)) b.failed.push('paid');
-  return { json, status: b.status(json.paid.length + json.shopping.length > 0 || looksLikeResultsPage(doc)) };
+  b.expect('paid', json.paid.length > 0 || one('[data-text-ad], li.ads-ad', doc) === null);
+  return b.result(json, json.paid.length + json.shopping.length > 0 || looksLikeResultsPage(doc));
 }

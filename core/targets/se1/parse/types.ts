@@ -1,4 +1,8 @@
-/** Output shapes of the se1 parsers (`results[].json`); the JSON Schemas in output-schemas.ts mirror them. */
+/** Output shapes of the se1 parsers (`results[].json`); the JSON Schemas in schemas.ts mirror them. */
+import type { ImageResult } from './images-tab.js';
+import type { NewsResult } from './news-tab.js';
+import type { ShoppingProduct } from './shopping.js';
+import type { Vertical } from './vertical.js';
 
 export interface Link {
   title: string;
@@ -78,7 +82,13 @@ export interface LocalResult {
   title: string;
   rating: number | null;
   reviews: number | null;
+  /** The place's category as shown ("Coffee shop"). */
+  category: string | null;
+  /** The street address or locality line ("1594 Market St", "Coffeyville, KS"). */
+  address: string | null;
+  /** Every detail line of the card, joined with " · " (hours, services, description). */
   details: string | null;
+  /** The place's own website, when the card links it. */
   url: string | null;
 }
 
@@ -101,6 +111,8 @@ export interface VideoItem {
 export interface Se1SearchJson {
   query: string | null;
   page: number;
+  /** The result tab the page shows. */
+  vertical: Vertical;
   result_count: number | null;
   organic: OrganicResult[];
   paid: PaidResult[];
@@ -113,6 +125,12 @@ export interface Se1SearchJson {
   local_pack: LocalResult[];
   top_stories: NewsItem[];
   videos: VideoItem[];
+  /** The News tab's articles (empty on other tabs). */
+  news_results: NewsResult[];
+  /** The Images tab's images (empty on other tabs). */
+  image_results: ImageResult[];
+  /** The Shopping tab's products (empty on other tabs). */
+  shopping_results: ShoppingProduct[];
 }
 
 export interface Se1AdsJson {

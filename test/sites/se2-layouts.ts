@@ -1,0 +1,128 @@
+/**
+ * se2 pages of other generations and blocks, in the structures of captured pages
+ * (hand-written, small; no captured page is copied):
+ *
+ * - `se2OldPage` (2009-2014): `#results > ul.sb_results` with `li.sa_wr` items (`.sa_cc`,
+ *   `h3` title link, `cite`, `p` snippet, `ul.sp_pss` deep links) and an `li.sb_ans` answer;
+ * - `se2RichPage` (2019-2022): the `#b_results` list with an encyclopedia answer
+ *   (`li.b_algo.b_algoBigWiki`), a people-also-ask answer whose entries are `div.b_algo`
+ *   inside `qna_algo`, and a cluster row (`div.algocl` of slides each holding an `li.b_algo`);
+ * - `se2HotelsPage`: a hotel answer of place cards (`data-ypid`, name heading, stars
+ *   `aria-label`, "Source (1.8K)" title, "4-star hotel · City" with the address in a `title`);
+ * - `se2LocalCardPage`: the side column's local card with its save-overlay JSON;
+ * - `se2ImagesPage`: image results, as `a.iusc` links with `m` JSON (full page) or `.item`
+ *   cells (without scripts).
+ */
+import type { Doc } from './se-data.js';
+import { esc, hash, slug, titleCase } from './se-data.js';
+
+const shell = (query: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(query)} - Se2</title></head><body><form action="search"><input name="q" value="${esc(query)}"></form>${body}</body></html>`;
+
+const DEEP = ['History', 'Products', 'Contact'];
+
+export function se2OldPage(query: string, docs: Doc[]): string {
+  const items = docs
+    .map((d, i) => {
+      const deep = i === 0 ? `<ul class="sp_pss">${DEEP.map((t) => `<li><a href="${esc(d.url)}#${slug(t)}">${t}</a>&nbsp;&#0183;&#32;</li>`).join('')}</ul>` : '';
+      return `<li class="sa_wr"><div class="sa_cc"><div class="sa_mc"><div class="sb_tlst"><h3><a href="${esc(d.url)}">${esc(d.title)}</a></h3></div><div class="sb_meta"><cite>${esc(d.host)}</cite></div>${deep}<p>${esc(d.snippet)}</p></div></div></li>`;
+    })
+    .join('');
+  const answer = `<li class="sb_ans"><div class="ans"><h2 class="sb_h3"><a href="/images/search?q=${encodeURIComponent(query)}">Images of ${esc(query)}</a></h2><p class="sb_meta"><cite>se2.example/images</cite></p></div></li>`;
+  return shell(query, `<div id="results"><ul id="wg0" class="sb_results">${items}${answer}</ul></div>`);
+}
+
+const algo = (d: Doc, tag = 'li') => `<${tag} class="b_algo"><h2><a href="${esc(d.url)}">${esc(d.title)}</a></h2><div class="b_caption"><div class="b_attribution"><cite>${esc(d.url)}</cite></div><p>${esc(d.snippet)}</p></div></${tag}>`;
+
+/** `docs[0..1]` in the list, `docs[2..4]` in a cluster row, `docs[5..]` after it; `qna` answers and a wiki block around them. */
+export function se2RichPage(query: string, docs: Doc[], qna: Doc[]): string {
+  const wiki = `<li class="b_algo b_algoBorder b_algoBigWiki"><h2><a href="https://en.encyclopedia.example/wiki/${slug(query)}">${esc(titleCase(query))} - Encyclopedia</a></h2><div class="wiki_big"><div class="acc-head" role="button">Overview</div></div></li>`;
+  const paa = `<li class="b_ans"><div class="df_alsocon"><div class="b_expando"><div class="df_qntext">${esc(`What is ${query}?`)}</div><div class="qna_algo">${qna.map((d) => algo(d, 'div')).join('')}</div></div></div></li>`;
+  const cluster = `<div class="algocl"><div class="b_slideexp"><div class="b_slidebar" role="list">${docs
+    .slice(2, 5)
+    .map((d) => `<div class="slide" role="listitem">${algo(d)}</div>`)
+    .join('')}</div></div></div>`;
+  const list = `${wiki}${docs.slice(0, 2).map((d) => algo(d)).join('')}${paa}${cluster}${docs.slice(5).map((d) => algo(d)).join('')}`;
+  return shell(query, `<div id="b_content"><ol id="b_results">${list}</ol></div>`);
+}
+
+export interface Se2Hotel {
+  name: string;
+  id: string;
+  rating: number;
+  reviews: string;
+  reviewCount: number;
+  stars: number;
+  city: string;
+  address: string;
+}
+
+export function se2Hotels(query: string): Se2Hotel[] {
+  return [0, 1, 2].map((i) => ({
+    name: `${titleCase(query)} Hotel ${i + 1}`,
+    id: `YN${hash(`${query}${i}`)}`,
+    rating: [4.5, 3, 4][i] as number,
+    reviews: ['1.8K', '214', '2.1K'][i] as string,
+    reviewCount: [1800, 214, 2100][i] as number,
+    stars: [4, 2, 3][i] as number,
+    city: 'Springfield',
+    address: `${10 + i} Main St, Springfield`,
+  }));
+}
+
+export function se2HotelsPage(query: string, docs: Doc[]): string {
+  const cards = se2Hotels(query)
+    .map((h) => `<div class="b_scard"><div><div data-ypid="${h.id}" role="button"><div class="listCard"><span class="lc_content"><h2>${esc(h.name)}</h2><div class="b_factrow"><span class="csrc" role="img" aria-label="Star Rating: ${String(h.rating).replace('.', ',')} out of 5."></span> <span title="Reviews.example (${h.reviews})">Reviews.example (${h.reviews.slice(0, 2)}…</span></div><div class="b_factrow">${h.stars}-star hotel · <span title="${esc(h.address)}">${esc(h.city)}</span></div></span></div></div></div></div>`)
+    .join('');
+  const answer = `<li class="b_ans b_mop"><div class="b_ilhTitle"><h2>Hotels ${esc(query)}</h2></div><div class="b_slidebar">${cards}</div></li>`;
+  return shell(query, `<div id="b_content"><ol id="b_results">${algo(docs[0] as Doc)}${answer}${docs.slice(1).map((d) => algo(d)).join('')}</ol></div>`);
+}
+
+export function se2LocalCardPage(query: string, docs: Doc[]): { html: string; title: string; address: string; category: string } {
+  const title = `${titleCase(query)} Brewery GmbH`;
+  const address = 'Hauptstr. 18 · 76131 Karlsruhe';
+  const overlay = esc(JSON.stringify({ data: { title, address, id: `YN${hash(query)}` } }));
+  const card = `<div id="b_context"><div class="b_sideBleed"><div class="compInfo b_localDesktopInfoCard"><span class="bm_save_overlay" data-saveoverlay="${overlay}"></span><h2 class="b_entityTitle">${esc(title)}</h2><div class="b_factrow">Brewery</div></div></div></div>`;
+  return { html: shell(query, `<div id="b_content"><ol id="b_results">${docs.map((d) => algo(d)).join('')}</ol>${card}</div>`), title, address: 'Hauptstr. 18, 76131 Karlsruhe', category: 'Brewery' };
+}
+
+export interface Se2Image {
+  title: string;
+  page: string;
+  image: string;
+  thumbnail: string;
+  source: string;
+  width: number;
+  height: number;
+}
+
+export function se2Images(query: string): Se2Image[] {
+  return [0, 1, 2].map((i) => {
+    const host = `photos-${i + 1}.example`;
+    return {
+      title: `${titleCase(query)} photo ${i + 1}`,
+      page: `https://${host}/${slug(query)}/${i + 1}`,
+      image: `https://cdn.${host}/${slug(query)}-${i + 1}.jpg`,
+      thumbnail: `https://th.se2.example/th?id=OIP.${slug(query)}${i + 1}`,
+      source: host,
+      width: 600 + 100 * i,
+      height: 400 + 100 * i,
+    };
+  });
+}
+
+export function se2ImagesPage(query: string, layout: 'json' | 'cells'): string {
+  const list = se2Images(query);
+  const body =
+    layout === 'json'
+      ? `<ul class="dgControl_list">${list
+          .map((m) => {
+            const meta = esc(JSON.stringify({ purl: m.page, murl: m.image, turl: m.thumbnail, t: m.title }));
+            return `<li><div class="iuscp"><div class="imgpt"><a class="iusc" m="${meta}" href="/images/search?view=detailV2"><img class="mimg" src="${esc(m.thumbnail)}" alt=""></a><div class="img_info"><span class="nowrap">${m.width} x ${m.height} · jpeg</span><div class="lnkw"><a href="${esc(m.page)}">${esc(m.source)}</a></div></div></div></div></li>`;
+          })
+          .join('')}</ul>`
+      : `<div class="content">${list
+          .map((m) => `<div class="item"><a class="thumb" href="${esc(m.image)}"><div class="cico"><img src="${esc(m.thumbnail)}" alt=" "></div></a><div class="meta"><a class="tit" href="${esc(m.page)}">${esc(m.source)}</a><div class="des">${esc(m.title)}</div><div class="fileInfo">${m.width} x ${m.height} jpeg 41kB</div></div></div>`)
+          .join('')}</div>`;
+  return shell(query, `<div id="b_content">${body}</div>`);
+}

@@ -1,0 +1,57 @@
+/**
+ * The generic commerce parsers on three kinds of retail page they have no rules for (written
+ * in the real pages' structure, test/sites/commerce-grids.ts): a handmade-goods marketplace's
+ * grid whose tiles are rendered twice and whose JSON-LD names only two of them, an auction
+ * marketplace's `s-item` results behind a placeholder card, and a furniture retailer's product
+ * page whose rating, review count and decimal-comma price exist only in its visible markup.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseListing } from '../../core/targets/commerce/listing.js';
+import { parseProduct } from '../../core/targets/commerce/product.js';
+import { CATALOGUE } from '../sites/commerce-data.js';
+import { AUCTION_ID, auctionGrid, furnitureProduct, handmadeGrid, listingId } from '../sites/commerce-grids.js';
+
+type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const listing = (html: string, url: string) => parseListing('search')({ html, url, page: 1, params: {} });
+const row = (r: J) => [r.pos, r.product_id, r.title, r.price, r.old_price, r.currency, r.rating, r.reviews_count];
+
+describe('a handmade-goods marketplace grid', () => {
+  const parsed = listing(handmadeGrid(CATALOGUE, 'mug'), 'https://www.handmade.test/search?q=mug');
+  const json = parsed.json as J;
+
+  it('every tile once (the desktop and mobile copies are one result), not the two the JSON-LD names', () => {
+    expect(parsed.status).toBe('parsed');
+    expect(json.results.map(row)).toEqual([
+      [1, listingId(CATALOGUE[0]!), 'Trail Running Shoe', 89.99, 109.99, 'USD', 4.6, 128],
+      [2, listingId(CATALOGUE[1]!), 'Insulated Water Bottle', 24.5, null, 'USD', 4.8, 2310],
+      [3, listingId(CATALOGUE[2]!), 'Two-Person Dome Tent', 1299, null, 'USD', 4.2, 57],
+      [4, listingId(CATALOGUE[3]!), 'Headlamp 400 Lumen', 34.99, 39.99, 'USD', 4.4, 1200],
+      [5, listingId(CATALOGUE[4]!), 'Merino Hiking Socks', 18, null, 'USD', 4.7, 845],
+      [6, listingId(CATALOGUE[5]!), 'Camping Stove Kit', 59, null, 'USD', 4.1, 96],
+    ]);
+    expect(json.total_results_count).toBe(6);
+    expect(json.results[0].url).toBe(`https://www.handmade.test/listing/${listingId(CATALOGUE[0]!)}/trail-running-shoe?ga_order=most_relevant&ref=search_grid-0&sts=1&ls=s`);
+  });
+});
+
+describe('an auction marketplace results list', () => {
+  const parsed = listing(auctionGrid(CATALOGUE, 'tent'), 'https://www.auction.test/sch/i.html?_nkw=tent');
+  const json = parsed.json as J;
+
+  it('the listings without the placeholder card, titles without their "New Listing" tag, the low end of a price range', () => {
+    expect(json.results.map(row)).toEqual(CATALOGUE.map((p, i) => [i + 1, AUCTION_ID(p), p.title, p.price, null, 'USD', p.rating, p.reviews]));
+    expect([json.total_results_count, json.results[0].url]).toEqual([6, `https://www.auction.test/itm/${AUCTION_ID(CATALOGUE[0]!)}?hash=item${AUCTION_ID(CATALOGUE[0]!)}&amdata=enc`]);
+  });
+});
+
+describe('a furniture retailer product page without structured data', () => {
+  it('rating, review count and a decimal-comma price split over two elements, read off the visible page', () => {
+    const p = { ...CATALOGUE[1]!, price: 53.11 };
+    const parsed = parseProduct({ html: furnitureProduct(p), url: 'https://www.furniture.test/de/de/p/insulated-water-bottle/', page: 1, params: {} });
+    const json = parsed.json as J;
+    expect([parsed.status, json.title, json.price, json.currency, json.currency_symbol, json.rating, json.reviews_count, json.product_id]).toEqual([
+      'parsed', 'Insulated Water Bottle Rivo', 53.11, 'EUR', '€', 4.8, 2310, '10021002',
+    ]);
+  });
+});
