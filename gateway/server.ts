@@ -7,6 +7,7 @@
 import uWS from 'uWebSockets.js';
 import type { Config } from '../core/config.js';
 import { createLogger, type Logger } from '../core/log.js';
+import { setIdSlot } from '../core/ids.js';
 import { routeById } from '../core/registry/index.js';
 import { warmValidators } from '../core/schema/index.js';
 import { openStore, type Store } from '../core/store/index.js';
@@ -140,6 +141,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { config } = opts;
   const log = opts.logger ?? createLogger(config.logLevel);
   const store = await openStore(config, { log });
+  // Cluster mode: job ids carry this node's slot, so ids minted on two nodes never collide.
+  if (store.cluster) setIdSlot(store.cluster.idSlot);
   for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
   const bootstrap = await bootstrapCredentials(store, config);
   if (bootstrap.missing) log.warn('the cluster has no account: set GLEANER_BOOTSTRAP_API_KEY (and GLEANER_BOOTSTRAP_USER) on the nodes, or run `gleaner keys create` with GLEANER_CLUSTER set');

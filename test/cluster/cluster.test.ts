@@ -78,13 +78,15 @@ test('every node answers the bootstrap key, and each lists the three nodes', asy
   }
 });
 
-test('a batch submitted on one node is collected on another, run by more than one node, and seen in the feed of a third', async () => {
-  const ids = await batch(nodes[0]!, 30, 'spread');
+test('batches submitted on every node at once are collected on another, run by more than one node, and seen in the feed of a third', async () => {
+  // Three nodes minting job ids in the same milliseconds: every id distinct, no job lost.
+  const ids = (await Promise.all(nodes.map((n) => batch(n, 10, 'spread')))).flat();
+  expect(new Set(ids).size).toBe(30);
   await collect(nodes[1]!, ids, 'spread');
   const started = feed.events.filter((e) => e.type === 'started' && ids.includes(e.job_id));
   expect(new Set(started.map((e) => e.job_id)).size).toBe(30);
   expect(new Set(started.map((e) => e.node)).size).toBeGreaterThan(1);
-  // Events published by node-a (accepted) reach node-c's feed.
+  // Events published by node-a and node-b (accepted) reach node-c's feed.
   await until(() => ids.every((id) => feed.events.some((e) => e.type === 'accepted' && e.job_id === id)), 5_000, 'accepted events on node-c');
   // A sync request on any node works (run there or handed to a farm node).
   for (const node of nodes) {

@@ -66,12 +66,25 @@ export class NatsJobs implements JobStore {
     for (let i = 0; i < jobs.length; i += 256) {
       await Promise.all(
         jobs.slice(i, i + 256).map(async (job) => {
-          await retrying(() => this.h.jobs.put(job.id, toJson({ j: job } satisfies StoredJob)));
+          await this.create(job);
           await publishRetrying(this.h.js, `${this.h.names.workSubject}.${job.id}`, toJson({ id: job.id, clientId: job.clientId, routeId: job.routeId }), job.id);
         }),
       );
     }
     this.depthAt = 0;
+  }
+
+  /** Stores a new job; an id already taken by another job is refused (never overwritten). */
+  private async create(job: JobRecord): Promise<void> {
+    const data = toJson({ j: job } satisfies StoredJob);
+    try {
+      await retrying(() => this.h.jobs.create(job.id, data));
+    } catch (err) {
+      if (!isCasConflict(err)) throw err;
+      // Our own create whose answer was lost (an election) is the same record.
+      const stored = await this.read(job.id);
+      if (!stored || JSON.stringify(stored.stored.j) !== JSON.stringify(job)) throw new Error(`job id ${job.id} is taken by another job`);
+    }
   }
 
   async get(id: string): Promise<JobRecord | undefined> {

@@ -14,7 +14,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connectionOptions, fromJson, namesOf, NODE_TTL_MS, serverCount, toJson, type ClusterSettings, type Handles } from './connection.js';
-import type { NatsAccounts } from './accounts.js';
+import { casUpdate, type NatsAccounts } from './accounts.js';
 import { openReplica, type Replica } from './replica.js';
 
 const QUEUE = 'farm';
@@ -23,6 +23,7 @@ const REPLY_MARGIN = 4096;
 export class NatsLink implements ClusterLink {
   private constructor(
     readonly nodeId: string,
+    readonly idSlot: number,
     private readonly h: Handles,
     private readonly replica: Replica<NodeInfo>,
     private readonly accounts: NatsAccounts,
@@ -31,7 +32,9 @@ export class NatsLink implements ClusterLink {
   static async open(nodeId: string, h: Handles, accounts: NatsAccounts): Promise<NatsLink> {
     // Heartbeats expire by TTL without delete markers: no priming to wait for; `nodes()` filters by age.
     const replica = await openReplica<NodeInfo>(h.nodes, (e: KvEntry) => fromJson<NodeInfo>(e.value), undefined, false);
-    return new NatsLink(nodeId, h, replica, accounts);
+    // Every open takes the next slot: two live processes share one only after 1,000 opens in between.
+    const slot = (await casUpdate<number>(h.accounts, 'seq.idslot', (n) => (n ?? -1) + 1))!.value;
+    return new NatsLink(nodeId, slot, h, replica, accounts);
   }
 
   async heartbeat(node: Omit<NodeInfo, 'at'>): Promise<void> {
