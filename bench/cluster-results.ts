@@ -21,8 +21,19 @@ async function run(servers: 1 | 3, n: number): Promise<Array<Record<string, unkn
   const nc = await connect({ servers: nats.urls.map((u) => u.replace('nats://', '')) });
   try {
     const js = jetstream(nc);
-    const kv = await new Kvm(js).create('bench_results', { replicas: servers, history: 1 });
-    const obj = await new Objm(js).create('bench_results', { replicas: servers });
+    // A fresh three-server cluster elects its JetStream meta leader first: retry until it has.
+    const ready = async <T>(make: () => Promise<T>): Promise<T> => {
+      for (let i = 0; ; i++) {
+        try {
+          return await make();
+        } catch (err) {
+          if (i > 60) throw err;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    };
+    const kv = await ready(() => new Kvm(js).create('bench_results', { replicas: servers, history: 1 }));
+    const obj = await ready(() => new Objm(js).create('bench_results', { replicas: servers }));
     const rows: Array<Record<string, unknown>> = [];
     for (const size of SIZES) {
       const data = new Uint8Array(size).fill(120);

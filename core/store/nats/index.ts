@@ -113,7 +113,7 @@ export class NatsStore implements Store {
  * a large result off the main thread, as in embedded mode.
  */
 export function openNatsResultWriter(settings: ClusterSettings): ResultWriter {
-  let ready: Promise<{ nc: NatsConnection; h: Pick<Handles, 'results' | 'bigResults'> }> | undefined;
+  let ready: Promise<{ nc: NatsConnection; h: Pick<Handles, 'nc' | 'results' | 'bigResults'> }> | undefined;
   const names = namesOf(settings.namespace);
   return {
     async put(jobId: string, result: JobResult): Promise<void> {
@@ -122,11 +122,11 @@ export function openNatsResultWriter(settings: ClusterSettings): ResultWriter {
         const js = jetstream(nc, { timeout: 10_000 });
         const [results, bigResults] = await Promise.all([new Kvm(js).open(names.results), new Objm(js).open(names.bigResults)]);
         // The connection lives as long as the thread; it must not keep the thread alive on its own.
-        return { nc, h: { results, bigResults } };
+        return { nc, h: { nc, results, bigResults } };
       })();
       ready.catch(() => (ready = undefined));
       const { h } = await ready;
-      await writeResult(h as Handles, jobId, result);
+      await writeResult(h, jobId, result);
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Jobs in JetStream: the record in the `<ns>_jobs` KV bucket (CAS on its revision), the
  * queue entry in the `<ns>_work` work-queue stream (work.ts), results in `<ns>_results` (KV,
- * or the object store above RESULT_KV_MAX_BYTES), the expiry index in `<ns>_expiry`.
+ * or the object store above resultKvMax), the expiry index in `<ns>_expiry`.
  *
  * A stored job is `{ j: JobRecord, f?: finish token, r?: result key, c?: charge owed }`:
  * - `finish` writes its result under a key of its own run, then CASes the record to final
@@ -22,8 +22,17 @@ import type { Charges } from './charges.js';
 import { DUPLICATE_WINDOW_MS, fromJson, isCasConflict, toJson, type Handles } from './connection.js';
 import { publishRetrying, retrying } from './publish.js';
 
-/** Results up to this size live in KV, larger ones in the object store (bench/README.md, cluster rows). */
-export const RESULT_KV_MAX_BYTES = 256 * 1024;
+/**
+ * Results live in KV up to the server's max_payload (1 MiB by default) less this margin, larger
+ * ones in the object store. Measured (bench/cluster-results.ts, bench/README.md): a KV write and
+ * read cost 2-20x less than the object store's at every size from 16 KiB to 900 KiB, on one
+ * server and on three, so the object store holds only what one message cannot.
+ */
+const KV_MARGIN_BYTES = 16 * 1024;
+
+export function resultKvMax(nc: { info?: { max_payload: number } }): number {
+  return (nc.info?.max_payload ?? 1024 * 1024) - KV_MARGIN_BYTES;
+}
 const MINUTE = 60_000;
 const GAUGE_MS = 1_000;
 
@@ -254,10 +263,10 @@ export async function publishOutbox(h: Handles, jobId: string, kind: DeliveryKin
   await publishRetrying(h.js, `${h.names.outboxSubject}.${jobId}.${kind}`, toJson({ jobId, kind, attempt, dueAt, since }), `${outboxMsgId(jobId, kind, since)}.${attempt}`);
 }
 
-/** A result: in KV up to RESULT_KV_MAX_BYTES, else in the object store with a marker in KV. */
-export async function writeResult(h: Handles, key: string, result: JobResult): Promise<void> {
+/** A result: in KV up to resultKvMax, else in the object store with a marker in KV. */
+export async function writeResult(h: Pick<Handles, 'nc' | 'results' | 'bigResults'>, key: string, result: JobResult): Promise<void> {
   const data = toJson(result);
-  if (data.byteLength <= RESULT_KV_MAX_BYTES) {
+  if (data.byteLength <= resultKvMax(h.nc)) {
     await retrying(() => h.results.put(key, data));
     return;
   }
