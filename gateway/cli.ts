@@ -48,7 +48,8 @@ GLEANER_ASSISTANTS (file.json), GLEANER_ASSISTANT_CONCURRENCY (4),
 GLEANER_JOB_MAX_STARTS (3), GLEANER_DELIVERY_HORIZON_MS (86400000).
 Cluster mode (README "Cluster mode"): GLEANER_CLUSTER (nats://host:port,...), GLEANER_ROLE
 (all|gateway|farm), GLEANER_NATS_CREDS (file.creds), GLEANER_CLUSTER_REPLICAS (3 with 3+ servers,
-else 1), GLEANER_CLUSTER_NAMESPACE (gleaner), GLEANER_NODE_ID (host:port). With GLEANER_CLUSTER
+else 1), GLEANER_CLUSTER_NAMESPACE (gleaner), GLEANER_CLUSTER_ACK_WAIT_MS (30000), GLEANER_NODE_ID
+(host:port). With GLEANER_CLUSTER
 set, keys, users, accounts and deliveries act on the cluster.
 `;
 
