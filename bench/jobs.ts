@@ -56,8 +56,9 @@ async function submitThroughput(opts: JobsOptions, sim: string): Promise<{ rows:
   }
 }
 
-async function gauges(pool: Pool): Promise<Record<string, number>> {
-  const res = await pool.request({ path: '/metrics', method: 'GET' });
+async function gauges(pool: Pool, key: string): Promise<Record<string, number>> {
+  // /metrics needs an admin key (or GLEANER_METRICS_TOKEN): the bench's key is the bootstrap admin key.
+  const res = await pool.request({ path: '/metrics', method: 'GET', headers: { authorization: `Bearer ${key}` } });
   const text = await res.body.text();
   const out: Record<string, number> = {};
   for (const m of text.matchAll(/^(gleaner_(?:jobs_running|jobs_queued|farm_in_flight))\s+(\S+)$/gm)) out[m[1]!] = Number(m[2]);
@@ -84,7 +85,7 @@ async function burst(opts: JobsOptions, sim: string): Promise<{ rows: Record<str
     let drainedS = NaN;
     const until = performance.now() + opts.drainTimeoutS * 1000;
     while (performance.now() < until) {
-      const g = await gauges(pool);
+      const g = await gauges(pool, gw.info.key);
       if (g.gleaner_jobs_running === 0 && g.gleaner_jobs_queued === 0) {
         drainedS = (performance.now() - t0) / 1000;
         break;

@@ -59,6 +59,12 @@ export interface Config {
   maxResponseBytes: number;
   /** Largest media download (`media/video/download`: the streams fetched, in bytes); pages keep `maxResponseBytes`. */
   mediaMaxBytes: number;
+  /**
+   * Most bytes one request (one task) may fetch for its pages in total, `GLEANER_TASK_MAX_BYTES`:
+   * each fetch's cap is what is left of it (farm/worker/budget.ts). Media downloads go to disk
+   * and keep `mediaMaxBytes`.
+   */
+  taskMaxBytes: number;
   /** Concurrent requests per account before 429. */
   accountConcurrency: number;
   /** Public base URL of the Web API, used in webhook bodies and Job API links; default from host:port. */
@@ -105,6 +111,8 @@ export interface Config {
   role: NodeRole;
   /** `GLEANER_NODE_ID`: this node's name in the cluster (default host:port). */
   nodeId: string;
+  /** `GLEANER_METRICS_TOKEN`: a Bearer token that reads `/metrics` and nothing else (besides admin keys). */
+  metricsToken: string | undefined;
 }
 
 export const DEFAULTS: Readonly<Config> = Object.freeze({
@@ -133,6 +141,10 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   retentionMs: 24 * 60 * 60 * 1000,
   maxResponseBytes: 20 * 1024 * 1024,
   mediaMaxBytes: 2 * 1024 * 1024 * 1024,
+  // 100 pages of the largest captured result page (1.9 MB) fit, or 6 pages at the 20 MiB cap;
+  // a task's pages and their outputs stay well within a worker's heap (farm/threads.ts) and
+  // the answer's JSON far below V8's longest string (2^29 characters).
+  taskMaxBytes: 128 * 1024 * 1024,
   accountConcurrency: 64,
   publicUrl: undefined,
   dataPublicUrl: undefined,
@@ -150,6 +162,7 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   cluster: undefined,
   role: 'all',
   nodeId: '',
+  metricsToken: undefined,
 });
 
 type Env = Record<string, string | undefined>;
@@ -214,6 +227,14 @@ function roleOf(env: Env): NodeRole {
   return role;
 }
 
+/** A metrics token long enough not to be guessed, or none. */
+function metricsToken(env: Env): string | undefined {
+  const token = env.GLEANER_METRICS_TOKEN;
+  if (!token) return undefined;
+  if (!/^[\x21-\x7e]{16,256}$/.test(token)) throw new Error('GLEANER_METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces');
+  return token;
+}
+
 /** The configuration from the environment, with `overrides` applied last. */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const llmUrl = env.GLEANER_LLM_URL;
@@ -247,6 +268,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataPublicUrl: env.GLEANER_DATA_PUBLIC_URL || undefined,
     storage: jsonFile(env, 'GLEANER_STORAGE', DEFAULTS.storage),
     mediaMaxBytes: int(env, 'GLEANER_MEDIA_MAX_BYTES', DEFAULTS.mediaMaxBytes),
+    taskMaxBytes: int(env, 'GLEANER_TASK_MAX_BYTES', DEFAULTS.taskMaxBytes) || DEFAULTS.taskMaxBytes,
     jobTimeoutMs: int(env, 'GLEANER_JOB_TIMEOUT_MS', DEFAULTS.jobTimeoutMs),
     jobMaxStarts: int(env, 'GLEANER_JOB_MAX_STARTS', DEFAULTS.jobMaxStarts) || DEFAULTS.jobMaxStarts,
     deliveryAttempts: int(env, 'GLEANER_DELIVERY_ATTEMPTS', DEFAULTS.deliveryAttempts),
@@ -260,6 +282,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     cluster: clusterOf(env),
     role: roleOf(env),
     nodeId: env.GLEANER_NODE_ID || `${hostname()}:${int(env, 'GLEANER_PORT', DEFAULTS.port) || process.pid}`,
+    metricsToken: metricsToken(env),
   };
   if (config.role !== 'all' && !config.cluster) throw new Error('GLEANER_ROLE needs GLEANER_CLUSTER (a single node is always gateway and farm)');
   return Object.freeze({ ...config, ...overrides });

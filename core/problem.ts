@@ -70,11 +70,13 @@ export function problemFromWire(err: WireError, opts: Omit<ProblemOptions, 'deta
   // Members a raiser adds to its problem (a quota's limit and reset time), under `data.extensions`.
   const raised = err.data?.extensions;
   const extensions = raised && typeof raised === 'object' ? { ...(raised as Record<string, unknown>), ...opts.extensions } : opts.extensions;
-  // INTERNAL_ERROR never carries the original message: it may name files, hosts or secrets.
-  // An internal code shown as a documented one keeps its message as the cause in `detail`.
+  // INTERNAL_ERROR never carries the original message: it may name files, hosts or secrets —
+  // unless its raiser wrote it for the caller (`data.publicDetail`, e.g. a job given up after
+  // GLEANER_JOB_MAX_STARTS). An internal code shown as a documented one keeps its message as the
+  // cause in `detail`.
   // (Built without object spreads: this runs for every refused request.)
   const full: ProblemOptions = {
-    detail: shownCode(err.code) === 'INTERNAL_ERROR' ? ERROR_CODES.INTERNAL_ERROR.detail : err.message,
+    detail: shownCode(err.code) === 'INTERNAL_ERROR' && err.data?.publicDetail !== true ? ERROR_CODES.INTERNAL_ERROR.detail : err.message,
     instance: opts.instance,
     requestId: opts.requestId,
     errors: Array.isArray(fieldErrors) ? (fieldErrors as FieldError[]) : opts.errors,

@@ -1,25 +1,26 @@
 /**
- * Quota arithmetic, pure: whether one request fits an account's quota, and which limit is the
- * tightest (the one the `X-RateLimit-*` headers describe). The gateway supplies the stored
- * quota and totals (core/store/quotas.ts) and its in-memory request count of the minute.
+ * Quota arithmetic, pure: what one request needs, whether it fits an account's quota, and which
+ * limit is the tightest (the one the `X-RateLimit-*` headers describe). The gateway supplies the
+ * stored quota, the charged totals and the pages held by unfinished work (core/store/quotas.ts)
+ * and its in-memory request count of the minute.
  *
  * A request needs `pages` pages (the values of a batch times `pages` of a paginated route) and
  * one request of the rate; rendered limits apply only to requests that render (`run_js`). A
- * request that does not fit is refused whole: a batch is never half-admitted.
+ * request fits a page limit when charged + held + needed <= max. A request that does not fit
+ * is refused whole: a batch is never half-admitted.
  */
-import type { Quota, QuotaLimit, QuotaUsage } from './store/quotas.js';
-import { periodResets } from './store/quotas.js';
+import type { PageNeed, Quota, QuotaLimit, QuotaReserved, QuotaUsage } from './store/quotas.js';
+import { noReservation, periodResets } from './store/quotas.js';
 
-export interface QuotaNeed {
-  pages: number;
-  rendered: boolean;
-}
+export type QuotaNeed = PageNeed;
 
 export interface LimitState {
   limit: QuotaLimit;
   max: number;
-  /** Used before this request. */
+  /** Charged before this request (requests admitted this minute, for the rate). */
   used: number;
+  /** Held by accepted, unfinished work (0 for the request rate). */
+  reserved: number;
   /** Left after this request (0 when it does not fit). */
   remaining: number;
   /** Unix ms when the limit's period starts over. */
@@ -34,28 +35,46 @@ export interface QuotaVerdict {
   tightest: LimitState | undefined;
 }
 
+/** What one work request needs: pages (batch values × `pages` of a paginated route) and whether it renders. */
+export function needOf(params: Record<string, unknown>, values = 1): QuotaNeed {
+  const pages = typeof params.pages === 'number' && params.pages > 0 ? params.pages : 1;
+  return { pages: values * pages, rendered: params.run_js === true };
+}
+
+/** The pages a need holds while its work is unfinished. */
+export function heldBy(need: QuotaNeed): QuotaReserved {
+  return { pages: need.pages, rendered: need.rendered ? need.pages : 0 };
+}
+
 /** Start of the next request-rate window (whole UTC minutes). */
 export function minuteReset(now: number): number {
   return Math.floor(now / 60_000) * 60_000 + 60_000;
 }
 
-export function evaluateQuota(quota: Quota, usage: QuotaUsage, requestsThisMinute: number, need: QuotaNeed, now: number): QuotaVerdict {
+export function evaluateQuota(
+  quota: Quota,
+  usage: QuotaUsage,
+  requestsThisMinute: number,
+  need: QuotaNeed,
+  now: number,
+  reserved: QuotaReserved = noReservation(),
+): QuotaVerdict {
   const resets = periodResets(now);
-  const checks: Array<[QuotaLimit, number, number, number, boolean]> = [
-    // [limit, used, amount this request needs, reset, applies]
-    ['requests_per_minute', requestsThisMinute, 1, minuteReset(now), true],
-    ['pages_per_day', usage.pages_day, need.pages, resets.day, true],
-    ['pages_per_month', usage.pages_month, need.pages, resets.month, true],
-    ['rendered_per_day', usage.rendered_day, need.pages, resets.day, need.rendered],
-    ['rendered_per_month', usage.rendered_month, need.pages, resets.month, need.rendered],
+  const checks: Array<[QuotaLimit, number, number, number, number, boolean]> = [
+    // [limit, used, held, amount this request needs, reset, applies]
+    ['requests_per_minute', requestsThisMinute, 0, 1, minuteReset(now), true],
+    ['pages_per_day', usage.pages_day, reserved.pages, need.pages, resets.day, true],
+    ['pages_per_month', usage.pages_month, reserved.pages, need.pages, resets.month, true],
+    ['rendered_per_day', usage.rendered_day, reserved.rendered, need.pages, resets.day, need.rendered],
+    ['rendered_per_month', usage.rendered_month, reserved.rendered, need.pages, resets.month, need.rendered],
   ];
   let exceeded: LimitState | undefined;
   let tightest: LimitState | undefined;
-  for (const [limit, used, amount, reset, applies] of checks) {
+  for (const [limit, used, held, amount, reset, applies] of checks) {
     const max = quota[limit];
     if (max === null || !applies) continue;
-    const fits = used + amount <= max;
-    const state: LimitState = { limit, max, used, remaining: fits ? max - used - amount : Math.max(0, max - used), reset };
+    const fits = used + held + amount <= max;
+    const state: LimitState = { limit, max, used, reserved: held, remaining: fits ? max - used - held - amount : Math.max(0, max - used - held), reset };
     if (!fits && !exceeded) exceeded = state;
     if (!tightest || state.remaining < tightest.remaining || (state.remaining === tightest.remaining && state.reset > tightest.reset)) tightest = state;
   }

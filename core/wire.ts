@@ -24,7 +24,17 @@ export interface ScrapeTask {
    * neither copied to the main thread nor encoded there (DESIGN.md: workers write results).
    */
   persist?: boolean;
+  /**
+   * Sync callers that only write the results out (the Web API's sync scrape): the worker
+   * returns them already serialised, each `results[]` entry as UTF-8 JSON in a buffer of its
+   * own (`ScrapeOutcome.encoded`), transferred to the main thread, not copied: a large answer
+   * is neither cloned across the threads nor stringified again on the main thread.
+   */
+  encode?: boolean;
 }
+
+/** Where each value of an offline extraction was read, in the answer's shape. */
+export type JsonFieldSources = string | { [field: string]: JsonFieldSources };
 
 /** How custom or built-in JSON was produced for a page. */
 export type JsonSource = 'builtin' | 'offline' | 'llm';
@@ -46,6 +56,12 @@ export interface PageMetadata {
   missing_sections?: string[];
   /** Schema fields the extractor could not fill, when `json.schema` was given. */
   unfilled?: string[];
+  /**
+   * Offline extraction: where each filled value was read, in the answer's shape — a source per
+   * value (`h1`, `title`, `meta:og:title`, `jsonld:Product.offers.price`, `table:Brand`,
+   * `label:Price`, `class:price`, ...), an object per nested object.
+   */
+  json_fields?: JsonFieldSources;
 }
 
 /** One `results[]` entry of spec 2.3: one populated key per requested format, the rest null. */
@@ -85,8 +101,10 @@ export interface StoredMedia {
 export interface ScrapeOutcome {
   /** Upstream HTTP status of the first page (spec 2.3 `status`). */
   status: number;
-  /** Empty when `stored` (the worker wrote them to the store). */
+  /** Empty when `stored` (the worker wrote them to the store) or `encoded`. */
   results: PageResult[];
+  /** `ScrapeTask.encode`: each `results[]` entry as UTF-8 JSON, in order (transferred buffers). */
+  encoded?: Uint8Array[];
   /** The results are in the store already (`ScrapeTask.persist`). */
   stored?: boolean;
   usage: Usage;
@@ -94,4 +112,10 @@ export interface ScrapeOutcome {
   media?: StoredMedia;
 }
 
-export type TaskReply = { ok: true; outcome: ScrapeOutcome } | { ok: false; error: WireError };
+/**
+ * A worker's answer. `escalate` (farm only): the flows (indexes in plan order) whose plain
+ * attempts all met a bot wall and whose family escalates to the browser, from a thread that has
+ * none; the pool reruns the task in a render thread with them marked, and answers `error` when
+ * it cannot.
+ */
+export type TaskReply = { ok: true; outcome: ScrapeOutcome } | { ok: false; error: WireError; escalate?: number[] };

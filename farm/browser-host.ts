@@ -17,6 +17,8 @@ export interface BrowserHostOptions {
   executablePath: string | undefined;
   hosts: Readonly<Record<string, string>>;
   guarded: boolean;
+  /** Added to the browser's environment (browser/trust.ts). */
+  env?: Record<string, string> | undefined;
   logger: Logger | undefined;
   /** Close the browser after this long (ms) without a rendering task; 0 = never. */
   idleMs: number;
@@ -61,6 +63,7 @@ export class BrowserHost {
     const data: ServerProcessData = {
       executablePath,
       args: chromiumArgs({ executablePath, hosts: this.opts.hosts, guarded: this.opts.guarded, userAgent: desktopUserAgent() }),
+      env: this.opts.env,
     };
     const entry = fileURLToPath(new URL(fromSource ? './browser-server.ts' : './browser-server.js', import.meta.url));
     const child = fork(entry, [JSON.stringify(data)], {

@@ -12,6 +12,7 @@ import { profileDirOf, removeProfile } from './chromium-args.js';
 export interface ServerProcessData {
   executablePath: string | undefined;
   args: string[];
+  env?: Record<string, string> | undefined;
 }
 
 export type ServerProcessEvent =
@@ -52,6 +53,7 @@ try {
     executablePath: data.executablePath,
     headless: true,
     args: data.args,
+    ...(data.env ? { env: { ...process.env, ...data.env } } : {}),
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
+import { DEFAULT_LOCALE } from './identity/profile-data.js';
 
 /** Quiet start: no background fetches, updates, sync or first-run work. */
 export const EXTRA_ARGS = [
@@ -60,7 +61,9 @@ export function isHeadlessShell(executablePath: string | undefined): boolean {
 }
 
 export function chromiumArgs(opts: ArgsOptions): string[] {
-  const args: string[] = [...EXTRA_ARGS];
+  // The browser's own languages are the default profile's whatever the host's locale says, so
+  // that sessions speaking them need no Accept-Language override (browser/identity.ts).
+  const args: string[] = [...EXTRA_ARGS, `--lang=${DEFAULT_LOCALE.languages[0]}`];
   if (!isHeadlessShell(opts.executablePath)) {
     args.push(`--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...FULL_CHROMIUM_DISABLED_FEATURES].join(',')}`);
   }

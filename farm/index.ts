@@ -98,6 +98,6 @@ export { JobRunner, type JobRunnerOptions, type TaskRunner } from './jobs/job-ru
 export { Outbox, type OutboxOptions, type DeliveryPayloads } from './jobs/outbox.js';
 // Memory of a browser's process tree (the operator console's readings).
 export { treeRss } from './browser/memory.js';
-export { parseDeliveryConfig, webhookBody, type DeliveryConfig, type RetryPolicy } from './delivery/index.js';
+export { parseDeliveryConfig, storageRefusal, webhookBody, type DeliveryConfig, type RetryPolicy } from './delivery/index.js';
 // ffmpeg and ffprobe for media downloads: the start-up check (/readyz, submit, `gleaner doctor`).
 export { checkFfmpeg, FFMPEG_INSTALL_HINT, type FfmpegStatus } from './media/ffmpeg.js';

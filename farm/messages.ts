@@ -29,6 +29,18 @@ export interface FarmLimits {
    * as a Playwright browser server in a child process, which workers connect to (less memory).
    */
   browserMode: BrowserMode;
+  /**
+   * How long after a task should have stopped (its deadline, or a cancel) its worker may still
+   * hold it (ms); then its thread is terminated and replaced (in-flight.ts). The worker itself
+   * answers within 1.5 s of the deadline unless synchronous work keeps its event loop busy.
+   */
+  backstopMs: number;
+  /**
+   * Threads for plain tasks started beyond GLEANER_WORKERS while every fetch thread is stuck
+   * in synchronous work (pool.ts `plainThreads`); each ends after `spareIdleMs` without a task.
+   */
+  spareThreads: number;
+  spareIdleMs: number;
 }
 
 export type BrowserMode = 'shared' | 'per-worker';
@@ -43,6 +55,9 @@ export const DEFAULT_LIMITS: Readonly<FarmLimits> = Object.freeze({
   quietMaxMs: 10_000,
   tasksPerWorker: 16,
   browserMode: 'per-worker',
+  backstopMs: 3000,
+  spareThreads: 1,
+  spareIdleMs: 30_000,
 });
 
 /** Fixed per-thread facts, given to every worker once as Piscina `workerData`. */
@@ -71,6 +86,8 @@ export interface BrowserLaunch {
   args: string[];
   /** The browser's version (`156.0.8078.79`), read from its binary: the user agents name its major. */
   version: string | undefined;
+  /** Variables added to the browser's environment (HOME of GLEANER_CA_FILE's trust database: browser/trust.ts). */
+  env?: Record<string, string> | undefined;
 }
 
 /** Where the node's browser server is, for tasks that render. */
@@ -89,6 +106,8 @@ export interface TaskMessage {
    * whose ports cost two thread wake-ups and native handles on every task.
    */
   seq: number;
+  /** Flows (indexes in plan order) whose plain attempts met walls in a fetch thread: run their browser attempt only (worker/flow.ts). */
+  escalate?: number[];
 }
 
 export type { TaskReply };

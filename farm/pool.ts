@@ -7,11 +7,15 @@
  * kill the other tasks that worker runs concurrently; so each dispatch gets a number (`seq`) and
  * a cancel is that number posted on the farm's BroadcastChannel, which aborts just that task
  * inside its worker (which also enforces the deadline itself). A backstop timer here answers
- * the caller if a worker never replies.
+ * the caller if a worker never replies, and only then uses Piscina's signal: a worker that
+ * still holds a task `backstopMs` after it should have stopped is stuck in synchronous work,
+ * and its thread is terminated (in-flight.ts). The other tasks of that thread are retried once
+ * on another thread while their deadline allows; the thread's browser, temp files and stats row
+ * are cleaned up when it is gone (`threadGone`).
  */
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { BroadcastChannel, type Worker } from 'node:worker_threads';
+import { BroadcastChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import type { Logger } from 'pino';
 import { useCaFile } from './net/trust.js';
@@ -19,18 +23,29 @@ import type { Config } from '../core/config.js';
 import { GleanerError } from '../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask, TaskReply } from '../core/wire.js';
 import { BrowserHost } from './browser-host.js';
+import { IDLE_CLOSE_MS } from './browser/local.js';
+import { browserTrustEnv } from './browser/trust.js';
 import { chromeVersion, chromiumArgs, profileDirOf, removeProfile, resolveExecutable } from './chromium-args.js';
 import { useChromeVersion } from './devices.js';
 import { desktopUserAgent } from './identity/profile.js';
-import { InFlightTask, WORKER_STOPPED, cancelled } from './in-flight.js';
+import { InFlightTask, WORKER_STOPPED, WORKER_STOPPED_CAUSE, cancelled } from './in-flight.js';
+import { removeThreadScratch } from './media/scratch.js';
 import type { BrowserRef, ControlMessage, FarmLimits, TaskMessage, WorkerSetup } from './messages.js';
-import { createStatsBuffer, readStats, releaseThread } from './stats.js';
+import { createStatsBuffer, readStats, releaseThread, stalledThreads } from './stats.js';
 import { createThreads } from './threads.js';
 
-/** How long after the deadline the pool answers by itself if the worker stays silent. */
-const BACKSTOP_MS = 3000;
-/** A render thread without tasks ends after this many idle periods of its browser (which closes after one). */
-const THREAD_IDLE_PERIODS = 2;
+/**
+ * A render thread without tasks ends after two idle periods of its browser (which closes after
+ * one), and never before that browser's close has had time to finish and be reaped: its
+ * graceful close (IDLE_CLOSE_MS, then a kill) plus this margin. A thread ended first leaves the
+ * browser process a zombie (only the thread that spawned it waits for it), which full Chromium's
+ * slower close made common under load with short idle periods.
+ */
+const REAP_MARGIN_MS = 5000;
+
+function renderThreadIdleMs(browserIdleMs: number): number {
+  return browserIdleMs > 0 ? browserIdleMs + Math.max(browserIdleMs, IDLE_CLOSE_MS + REAP_MARGIN_MS) : Number.MAX_SAFE_INTEGER;
+}
 
 export interface FarmStats {
   /** Tasks handed to workers and not yet answered. */
@@ -50,6 +65,10 @@ export interface FarmStats {
   pages: number;
   /** Browser launches so far (a relaunch after a crash counts). */
   browserLaunches: number;
+  /** Threads now stuck in synchronous work with tasks on them (they get no new tasks). */
+  stalled: number;
+  /** Threads terminated so far because they held a task past its deadline. */
+  terminated: number;
 }
 
 export class FarmPool {
@@ -57,12 +76,17 @@ export class FarmPool {
   private readonly fetchers: Piscina<TaskMessage, TaskReply>;
   /** `run_js` tasks: the threads that own the browsers (threads.ts). */
   private readonly renderers: Piscina<TaskMessage, TaskReply>;
+  /** Plain tasks while every fetch thread is stuck in synchronous work (threads.ts); null without spares. */
+  private readonly spares: Piscina<TaskMessage, TaskReply> | null;
   private readonly host: BrowserHost;
   private readonly statsBuffer = createStatsBuffer();
   private readonly running = new Set<InFlightTask>();
   /** Cancels go to every worker as a dispatch's `seq` (see worker/cancels.ts). */
   private readonly cancels: BroadcastChannel;
   private seq = 0;
+  private terminated = 0;
+  /** Browser launches of threads that have ended (their stats rows are released). */
+  private goneLaunches = 0;
   private accepting = true;
   private readonly mode: FarmLimits['browserMode'];
   /** Rendering tasks in flight (shared mode: the browser server is not idle while any runs). */
@@ -70,7 +94,7 @@ export class FarmPool {
 
   constructor(
     private readonly config: Config,
-    limits: FarmLimits,
+    private readonly limits: FarmLimits,
     hosts: Record<string, string>,
     private readonly logger: Logger | undefined,
   ) {
@@ -86,19 +110,24 @@ export class FarmPool {
     useChromeVersion(version);
     // Before any worker starts: the plain path's client reads the extra roots from the environment.
     useCaFile(config.caFile);
-    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate, userAgent: desktopUserAgent() }), version };
+    const env = browserTrustEnv(config.caFile);
+    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate, userAgent: desktopUserAgent() }), version, env };
     const base = { config, limits, hosts, stats: this.statsBuffer, cancelChannel, browserLaunch, browserIdleMs: config.browserIdleMs };
     // The node's page budget is unchanged (workers x contexts); it lives on the render threads.
     const pages = Math.max(1, Math.ceil((workers * config.contextsPerWorker) / renderThreads));
-    const onDestroy = (worker: Worker) => this.threadGone(worker.threadId);
+    const onDestroy = (threadId: number) => this.threadGone(threadId);
     const onError = (err: unknown) => this.logger?.error({ err: String(err) }, 'farm worker error');
     this.fetchers = createThreads({ kind: 'fetch', threads: workers, tasksPerThread: limits.tasksPerWorker, setup: { ...base, pages: 0 }, idleTimeoutMs: 0, onDestroy, onError });
+    this.spares =
+      limits.spareThreads > 0
+        ? createThreads({ kind: 'spare', threads: limits.spareThreads, tasksPerThread: limits.tasksPerWorker, setup: { ...base, pages: 0 }, idleTimeoutMs: limits.spareIdleMs, onDestroy, onError })
+        : null;
     this.renderers = createThreads({
       kind: 'render',
       threads: renderThreads,
       tasksPerThread: Math.max(limits.tasksPerWorker, pages),
       setup: { ...base, pages },
-      idleTimeoutMs: config.browserIdleMs > 0 ? config.browserIdleMs * THREAD_IDLE_PERIODS : Number.MAX_SAFE_INTEGER,
+      idleTimeoutMs: renderThreadIdleMs(config.browserIdleMs),
       onDestroy,
       onError,
     });
@@ -106,6 +135,7 @@ export class FarmPool {
       executablePath: config.chromium,
       hosts,
       guarded: !config.allowPrivate,
+      env,
       logger,
       idleMs: config.browserIdleMs,
       busy: () => this.rendering > 0,
@@ -113,11 +143,14 @@ export class FarmPool {
   }
 
   /**
-   * A worker thread ended (idle render thread, crash, close). Its stats row is released; a
-   * browser it still listed (it could not close it) is killed and its profile removed.
+   * A worker thread ended (idle render thread, crash, terminated, close). Its stats row is
+   * released; the ffmpeg runs and temp folders of its media downloads are removed; a browser it
+   * still listed (it could not close it) is killed and its profile removed.
    */
   private threadGone(threadId: number): void {
-    const pid = releaseThread(this.statsBuffer, threadId);
+    const { pid, launches } = releaseThread(this.statsBuffer, threadId);
+    this.goneLaunches += launches;
+    removeThreadScratch(threadId);
     if (!pid) return;
     const profile = profileDirOf(pid);
     try {
@@ -137,14 +170,16 @@ export class FarmPool {
     const shared = this.host.current()?.pid;
     return {
       inFlight: this.running.size,
-      queued: this.fetchers.queueSize + this.renderers.queueSize,
+      queued: this.fetchers.queueSize + this.renderers.queueSize + (this.spares?.queueSize ?? 0),
       workers: this.fetchers.threads.length,
       renderThreads: this.renderers.threads.length,
       browserPid: shared ?? w.browserPids[0],
       browserPids: shared ? [shared, ...w.browserPids] : w.browserPids,
       contexts: w.contexts,
       pages: w.pages,
-      browserLaunches: this.host.launches + w.launches,
+      browserLaunches: this.host.launches + this.goneLaunches + w.launches,
+      stalled: stalledThreads(this.statsBuffer).size,
+      terminated: this.terminated,
     };
   }
 
@@ -152,23 +187,35 @@ export class FarmPool {
     if (!this.accepting) throw new GleanerError('SERVICE_UNAVAILABLE', 'The farm is shutting down.');
     if (signal?.aborted) throw cancelled(signal);
     const renders = task.params.run_js === true;
-    if (!renders) return this.attempts(task, false, signal);
+    if (!renders) return this.attempts(task, false, signal, undefined);
+    return this.rendered(task, signal, undefined);
+  }
+
+  private async rendered(task: ScrapeTask, signal: AbortSignal | undefined, escalate: number[] | undefined): Promise<ScrapeOutcome> {
     this.rendering++;
     try {
-      return await this.attempts(task, true, signal);
+      return await this.attempts(task, true, signal, escalate);
     } finally {
       this.rendering--;
       this.host.used();
     }
   }
 
-  private async attempts(task: ScrapeTask, renders: boolean, signal: AbortSignal | undefined): Promise<ScrapeOutcome> {
+  private async attempts(task: ScrapeTask, renders: boolean, signal: AbortSignal | undefined, escalate: number[] | undefined): Promise<ScrapeOutcome> {
     for (let attempt = 1; ; attempt++) {
       // Per-worker mode: the worker launches (and relaunches) its own browser.
       const browser = renders && this.mode === 'shared' ? await this.host.ensure() : null;
-      const reply = await this.dispatch(renders ? this.renderers : this.fetchers, task, browser, signal);
+      const reply = await this.dispatch(renders ? this.renderers : this.plainThreads(), task, browser, signal, escalate);
       if (reply.ok) return reply.outcome;
+      // A plain task's walls that its family escalates (worker/flow.ts): once more, in a render thread.
+      if (!renders && reply.escalate && this.accepting && Date.now() < task.deadline) return this.rendered(task, signal, reply.escalate);
       const err = GleanerError.fromWire(reply.error);
+      // The thread went away under the task (another task overran and it was terminated, or it
+      // ran out of memory): once more on another thread, while the deadline allows.
+      if (err.data?.cause === WORKER_STOPPED_CAUSE && attempt === 1 && this.accepting && Date.now() < task.deadline) {
+        this.logger?.warn({ task: task.id }, 'worker thread lost during task; retrying once');
+        continue;
+      }
       // `wsEndpoint` is set only when the worker saw the browser itself go away. Without it
       // (a page closed before the worker saw the browser's disconnect: a race, or a lone tab
       // crash) give the browser this task used a moment to be seen exiting, without killing
@@ -188,20 +235,36 @@ export class FarmPool {
     }
   }
 
-  private dispatch(threads: Piscina<TaskMessage, TaskReply>, task: ScrapeTask, browser: BrowserRef | null, signal: AbortSignal | undefined): Promise<TaskReply> {
+  /** The fetch threads, or the spares while every fetch thread is stuck in synchronous work. */
+  private plainThreads(): Piscina<TaskMessage, TaskReply> {
+    if (!this.spares) return this.fetchers;
+    const threads = this.fetchers.threads;
+    if (threads.length === 0) return this.fetchers;
+    const stalled = stalledThreads(this.statsBuffer);
+    return threads.every((t) => stalled.has(t.threadId)) ? this.spares : this.fetchers;
+  }
+
+  private dispatch(threads: Piscina<TaskMessage, TaskReply>, task: ScrapeTask, browser: BrowserRef | null, signal: AbortSignal | undefined, escalate: number[] | undefined): Promise<TaskReply> {
     const seq = ++this.seq;
-    const d = new InFlightTask(seq, this.cancels, signal, task.deadline + BACKSTOP_MS);
+    const backstop = this.limits.backstopMs;
+    const d = new InFlightTask(seq, this.cancels, signal, task.deadline + backstop, backstop);
     this.running.add(d);
-    const message: TaskMessage = { task, browser, seq };
-    threads.run(message).then(
+    const message: TaskMessage = escalate ? { task, browser, seq, escalate } : { task, browser, seq };
+    // `d` is the task's signal for Piscina: fired only to terminate a thread stuck past the backstop.
+    threads.run(message, { signal: d }).then(
       (reply) => {
         this.running.delete(d);
+        d.release();
         d.finish(reply);
       },
       (err: unknown) => {
-        // The worker thread died (or the pool was destroyed) with the task on it.
+        // The worker thread died, was terminated, or the pool was destroyed with the task on it.
         this.running.delete(d);
-        this.logger?.error({ task: task.id, err: String(err) }, 'farm worker failed a task');
+        d.release();
+        if (d.terminated) {
+          this.terminated++;
+          this.logger?.warn({ task: task.id, deadline: new Date(task.deadline).toISOString() }, 'worker thread terminated: it held a task past its deadline');
+        } else this.logger?.error({ task: task.id, err: String(err) }, 'farm worker failed a task');
         d.finish(WORKER_STOPPED);
       },
     );
@@ -213,7 +276,7 @@ export class FarmPool {
     this.accepting = false;
     await Promise.allSettled([...this.running].map((r) => r.answered));
     await this.stopWorkerBrowsers('close');
-    await Promise.all([this.fetchers.close(), this.renderers.close()]);
+    await Promise.all([this.fetchers.close(), this.renderers.close(), this.spares?.close()]);
     await this.host.close();
     this.cancels.close();
   }
@@ -224,7 +287,7 @@ export class FarmPool {
     const reason = new GleanerError('SERVICE_UNAVAILABLE', 'The farm was stopped while the task ran.');
     for (const r of [...this.running]) r.cancel(reason);
     await Promise.all([this.host.kill(), this.stopWorkerBrowsers('kill')]);
-    await Promise.all([this.fetchers.destroy(), this.renderers.destroy()]);
+    await Promise.all([this.fetchers.destroy(), this.renderers.destroy(), this.spares?.destroy()]);
     this.cancels.close();
   }
 

@@ -2,8 +2,12 @@
  * Live counters that workers publish and the pool reads synchronously: one Int32 slot row per
  * worker thread in a SharedArrayBuffer. Only the owning thread writes its row (Atomics.store),
  * so there is no lost update; the pool side zeroes a row when its thread is gone.
+ *
+ * Each thread also beats (F_BEAT, from a timer of its event loop): a thread with tasks whose
+ * beat is old is stuck in synchronous work (a huge page's parse, a runaway walk), and the pool
+ * sends it no more tasks (balance.ts) until it beats again or is terminated (in-flight.ts).
  */
-export const SLOT_FIELDS = 6;
+export const SLOT_FIELDS = 7;
 export const F_THREAD = 0;
 export const F_CONTEXTS = 1;
 export const F_PAGES = 2;
@@ -12,11 +16,26 @@ export const F_TASKS = 3;
 export const F_BROWSER_PID = 4;
 /** Browser launches by this thread (browserMode 'per-worker'). */
 export const F_LAUNCHES = 5;
-/** Row 0 is the allocator: its first cell counts rows handed out. */
+/** The thread's last beat: ms since the buffer's epoch, modulo 2^31 (see `beatNow`). */
+export const F_BEAT = 6;
+/** Row 0 is the allocator: its first cell counts rows handed out; the second holds the epoch (Unix seconds). */
 export const MAX_SLOTS = 1024;
+const EPOCH_CELL = 1;
+
+/** How often a worker's event loop beats. */
+export const BEAT_MS = 250;
+/** A thread with tasks that has not beaten for this long is stalled. */
+export const STALL_MS = 1500;
 
 export function createStatsBuffer(): SharedArrayBuffer {
-  return new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * SLOT_FIELDS * (MAX_SLOTS + 1));
+  const buffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * SLOT_FIELDS * (MAX_SLOTS + 1));
+  new Int32Array(buffer)[EPOCH_CELL] = Math.floor(Date.now() / 1000);
+  return buffer;
+}
+
+/** Now on the buffer's clock: ms since its epoch, wrapping at 2^31 (differences stay right for 24 days). */
+function beatNow(view: Int32Array): number {
+  return (Date.now() - Atomics.load(view, EPOCH_CELL) * 1000) & 0x7fffffff;
 }
 
 /** Claims a row for the calling thread (a replaced worker gets a fresh row). */
@@ -29,6 +48,7 @@ export function claimSlot(buffer: SharedArrayBuffer, threadId: number): StatsSlo
   Atomics.store(view, base + F_TASKS, 0);
   Atomics.store(view, base + F_BROWSER_PID, 0);
   Atomics.store(view, base + F_LAUNCHES, 0);
+  Atomics.store(view, base + F_BEAT, beatNow(view));
   Atomics.store(view, base + F_THREAD, threadId);
   return new StatsSlot(view, base);
 }
@@ -44,6 +64,28 @@ export class StatsSlot {
   add(field: number, delta: number): void {
     Atomics.add(this.view, this.base + field, delta);
   }
+  /** This thread's event loop ran just now. */
+  beat(): void {
+    Atomics.store(this.view, this.base + F_BEAT, beatNow(this.view));
+  }
+}
+
+/**
+ * Threads that hold tasks and have not beaten for STALL_MS: busy in synchronous work. A
+ * thread without a row yet (its first task has not set up) is not listed.
+ */
+export function stalledThreads(buffer: SharedArrayBuffer, staleMs = STALL_MS): Set<number> {
+  const view = new Int32Array(buffer);
+  const used = Math.min(Atomics.load(view, 0), MAX_SLOTS);
+  const now = beatNow(view);
+  const out = new Set<number>();
+  for (let row = 1; row <= used; row++) {
+    const base = row * SLOT_FIELDS;
+    const thread = Atomics.load(view, base + F_THREAD);
+    if (thread === 0 || Atomics.load(view, base + F_TASKS) <= 0) continue;
+    if (((now - Atomics.load(view, base + F_BEAT)) & 0x7fffffff) > staleMs) out.add(thread);
+  }
+  return out;
 }
 
 export interface WorkerCounters {
@@ -76,18 +118,21 @@ export function readStats(buffer: SharedArrayBuffer): WorkerCounters {
 
 /**
  * Forgets the row of a thread that has exited (its counts died with it); returns the pid of a
- * browser the row still listed (the thread ended without closing it), else 0.
+ * browser the row still listed (the thread ended without closing it), else 0, and the browser
+ * launches the row counted (the pool keeps them: launches are counted "so far").
  */
-export function releaseThread(buffer: SharedArrayBuffer, threadId: number): number {
+export function releaseThread(buffer: SharedArrayBuffer, threadId: number): { pid: number; launches: number } {
   const view = new Int32Array(buffer);
   const used = Math.min(Atomics.load(view, 0), MAX_SLOTS);
   let pid = 0;
+  let launches = 0;
   for (let row = 1; row <= used; row++) {
     const base = row * SLOT_FIELDS;
     if (Atomics.load(view, base + F_THREAD) !== threadId) continue;
     pid = Atomics.load(view, base + F_BROWSER_PID) || pid;
+    launches += Atomics.load(view, base + F_LAUNCHES);
     Atomics.store(view, base + F_BROWSER_PID, 0);
     Atomics.store(view, base + F_THREAD, 0);
   }
-  return pid;
+  return { pid, launches };
 }

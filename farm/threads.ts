@@ -14,42 +14,68 @@
  * Playwright loop; one thread with one Chromium is within ~90 MB of it at the same pages/s
  * (bench/README.md). Playwright's client and its in-process server are ~70 MB per isolate, and
  * renderers of one browser share more pages than those of two.
+ *
+ * A thread busy in synchronous work past a task's deadline is terminated and replaced
+ * (in-flight.ts); while a thread is stuck, the balancer gives it no new tasks (balance.ts), and
+ * while every fetch thread is stuck, plain tasks go to `spare` threads (FarmLimits.spareThreads,
+ * started then and ended after `spareIdleMs` idle), so a node busy with huge pages still
+ * answers the next small one.
  */
 import { Piscina } from 'piscina';
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
+import { stallAwareBalancer } from './balance.js';
 import type { TaskMessage, TaskReply, WorkerSetup } from './messages.js';
 
-export type ThreadKind = 'fetch' | 'render';
+/** `spare`: fetch threads started only while every fetch thread is stalled (pool.ts). */
+export type ThreadKind = 'fetch' | 'render' | 'spare';
 
 export interface ThreadOptions {
   kind: ThreadKind;
   threads: number;
   tasksPerThread: number;
   setup: WorkerSetup;
-  /** Render threads: how long a thread without tasks lives (its browser closed before, at `browserIdleMs`). */
+  /** Render and spare threads: how long a thread without tasks lives (a render thread's browser closed before, at `browserIdleMs`). */
   idleTimeoutMs: number;
-  onDestroy: (worker: Worker) => void;
+  /** A thread ended (idle, crashed, terminated, pool closed): its thread id. */
+  onDestroy: (threadId: number) => void;
   onError: (err: unknown) => void;
 }
 
+/**
+ * Heap limit of a worker thread. Without one, a thread that runs out of heap takes the whole
+ * process down (V8's fatal OOM); with one, only the thread ends (ERR_WORKER_OUT_OF_MEMORY): its
+ * tasks fail or are retried once (pool.ts) and Piscina starts another thread. Measured with
+ * Markdown and two built-in parsers (mkt1 and commerce product) on one 20 MiB page, the
+ * per-response cap: a real product page padded to 20 MiB runs in a 512 MB old generation
+ * (~170 MB used); 1.9 M nested divs in 20 MiB, the most DOM per byte, needs 640 MB. A task
+ * holds at most GLEANER_TASK_MAX_BYTES (128 MiB) of pages plus their outputs; 3 GiB is the
+ * transient DOM of the largest page plus several full tasks at once.
+ */
+export const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 3072 };
+
 export function createThreads(o: ThreadOptions): Piscina<TaskMessage, TaskReply> {
   const fromSource = import.meta.url.endsWith('.ts');
+  const tasks = Math.max(1, o.tasksPerThread);
+  const fetch = o.kind === 'fetch';
   const pool = new Piscina<TaskMessage, TaskReply>({
     filename: new URL(fromSource ? './worker/main.ts' : './worker/main.js', import.meta.url).href,
     execArgv: fromSource ? ['--import', 'tsx'] : [],
-    // Fetch threads are up from the start; render threads start with the first run_js task.
-    minThreads: o.kind === 'fetch' ? o.threads : 0,
+    // Fetch threads are up from the start; render and spare threads start with their first task.
+    minThreads: fetch ? o.threads : 0,
     maxThreads: o.threads,
-    concurrentTasksPerWorker: Math.max(1, o.tasksPerThread),
+    concurrentTasksPerWorker: tasks,
+    loadBalancer: stallAwareBalancer(tasks, o.setup.stats),
+    resourceLimits: WORKER_LIMITS,
     // Workers keep timers and sockets alive between tasks (context idle close, guard proxy),
     // so they must not park in Atomics.wait while idle.
     atomics: 'disabled',
     // Piscina's run/wait-time histograms are not read by the farm; recording costs per task.
     recordTiming: false,
-    idleTimeout: o.kind === 'fetch' ? Number.MAX_SAFE_INTEGER : o.idleTimeoutMs,
+    idleTimeout: fetch ? Number.MAX_SAFE_INTEGER : o.idleTimeoutMs,
     workerData: o.setup,
   });
-  pool.on('workerDestroy', o.onDestroy);
+  // Piscina passes its worker handle, whose `id` is the thread id (it has no `threadId`).
+  pool.on('workerDestroy', (worker: { id: number }) => o.onDestroy(worker.id));
   pool.on('error', o.onError);
   return pool;
 }

@@ -10,7 +10,7 @@ import type { Account } from '../core/store/accounts.js';
 
 export interface BootstrapResult {
   /** Credentials generated now; shown to the operator once and never again. */
-  generated?: { key: string; user: string; password: string; webhookSecret: string };
+  generated?: { key: string; user: string; password: string; webhookSecret: string; clientId: number; account: string };
   /** A cluster with no account and no bootstrap settings: nothing was generated (README "Cluster mode"). */
   missing?: boolean;
 }
@@ -40,5 +40,5 @@ export async function bootstrapCredentials(store: Store, config: Config): Promis
   const { key } = await accounts.createKey(account.clientId, 'generated');
   const password = randomBytes(12).toString('base64url');
   await accounts.createUser(account.clientId, 'gleaner', password);
-  return { generated: { key, user: 'gleaner', password, webhookSecret: account.webhookSecret } };
+  return { generated: { key, user: 'gleaner', password, webhookSecret: account.webhookSecret, clientId: account.clientId, account: account.name } };
 }

@@ -45,12 +45,11 @@ GLEANER_ALLOW_PRIVATE (0), GLEANER_CHROMIUM, GLEANER_LLM_URL, GLEANER_LLM_KEY, G
 GLEANER_WORKERS (cores), GLEANER_CONTEXTS (2), GLEANER_LOG_LEVEL (info),
 GLEANER_SYNC_TIMEOUT_MS (150000), GLEANER_MAX_BATCH (5000), GLEANER_RETENTION_MS (86400000),
 GLEANER_ASSISTANTS (file.json), GLEANER_ASSISTANT_CONCURRENCY (4),
-GLEANER_JOB_MAX_STARTS (3), GLEANER_DELIVERY_HORIZON_MS (86400000).
+GLEANER_JOB_MAX_STARTS (3), GLEANER_DELIVERY_HORIZON_MS (86400000), GLEANER_METRICS_TOKEN.
 Cluster mode (README "Cluster mode"): GLEANER_CLUSTER (nats://host:port,...), GLEANER_ROLE
 (all|gateway|farm), GLEANER_NATS_CREDS (file.creds), GLEANER_CLUSTER_REPLICAS (3 with 3+ servers,
 else 1), GLEANER_CLUSTER_NAMESPACE (gleaner), GLEANER_CLUSTER_ACK_WAIT_MS (30000), GLEANER_NODE_ID
-(host:port). With GLEANER_CLUSTER
-set, keys, users, accounts and deliveries act on the cluster.
+(host:port). With GLEANER_CLUSTER set, keys, users, accounts and deliveries act on the cluster.
 `;
 
 async function serve(): Promise<void> {
@@ -73,14 +72,20 @@ async function serve(): Promise<void> {
   }
   const server = await startServer({
     config,
-    // Printed once, on the first start of a fresh store; only hashes are kept.
+    // Printed once, on the first start of a fresh store; only hashes are kept. Secrets go to a
+    // terminal only: under systemd stdout is the journal, which anyone with journal access reads.
     onGeneratedCredentials: (generated, url) =>
       process.stdout.write(
-        `\nGleaner created first credentials (shown once, store them now):\n` +
-          `  Web API key:  ${generated.key}\n` +
-          `  Job API user: ${generated.user}:${generated.password}\n` +
-          `  Webhook signing secret: ${generated.webhookSecret}\n` +
-          `  Try: curl -s -H 'Authorization: Bearer ${generated.key}' ${url}/v1/scrapers\n\n`,
+        process.stdout.isTTY || process.env.GLEANER_PRINT_CREDENTIALS === '1'
+          ? `\nGleaner created first credentials on account ${generated.clientId} ("${generated.account}", admin; shown once, store them now):\n` +
+              `  Web API key:  ${generated.key}\n` +
+              `  Job API user: ${generated.user}:${generated.password}   (Basic auth on the Job API ports)\n` +
+              `  Webhook signing secret: ${generated.webhookSecret}\n` +
+              `  Try: curl -s -H 'Authorization: Bearer ${generated.key}' ${url}/v1/scrapers\n\n`
+          : `\nGleaner created first credentials on account ${generated.clientId} ("${generated.account}", admin) and did not print them: stdout is not a terminal ` +
+              `(a journal or a log file would keep them). Create a key with \`gleaner keys create --account ${generated.clientId} --admin\` and a Job API user with ` +
+              `\`gleaner users create <user:password> --account ${generated.clientId}\`, or set GLEANER_BOOTSTRAP_API_KEY and GLEANER_BOOTSTRAP_USER; ` +
+              `GLEANER_PRINT_CREDENTIALS=1 prints them anyway.\n\n`,
       ),
   });
   if (targets.unknown.length > 0) server.services.log.warn({ tokens: targets.unknown }, 'GLEANER_TARGETS names tokens no target family reads');

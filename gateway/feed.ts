@@ -12,8 +12,13 @@
  *   dropped and counted; when it drains, it gets one `{type: "dropped", count}` frame so the
  *   client knows to re-read job state. A slow consumer never grows the server's memory.
  * - Submitting: a message `{op: "submit", ref, path: "/v1/async/scrape/...", body}` creates
- *   jobs like the HTTP route would and answers `{op: "submitted", ref, status: 202, body}` or
- *   `{op: "error", ref, status, body: <problem document>}`.
+ *   jobs like the HTTP route would (entitlement, batch cap, validation, quota) and answers
+ *   `{op: "submitted", ref, status: 202, body}` or `{op: "error", ref, status, body: <problem
+ *   document>}`.
+ * - Revocation: a socket lives only as long as its key. Every message re-checks the key (a
+ *   cached lookup), and the store's revocation watch (any process, the CLI included) re-checks
+ *   every open socket, so a revoked key's feed is closed (1008) within about a quarter second
+ *   and its submits stop at once.
  */
 import { pack, unpack } from 'msgpackr';
 import type { TemplatedApp, WebSocket } from 'uWebSockets.js';
@@ -26,7 +31,7 @@ import { entitled, type Account } from '../core/store/accounts.js';
 import type { Services } from './context.js';
 import { copyRequest, Reply } from './http.js';
 import { refuseBadText } from './pipeline.js';
-import { submitJobs } from './handlers/jobs.js';
+import { admitAndSubmit, checkBatchSize } from './handlers/jobs.js';
 import { refuseUnrunnable } from './runnable.js';
 
 const HIGH_WATER = 256 * 1024;
@@ -43,6 +48,8 @@ function keyFromProtocols(header: string): string | undefined {
 }
 
 interface FeedSocketData {
+  /** The key the socket was opened with, re-checked on every message and revocation. */
+  token: string;
   account: Account;
   json: boolean;
   accounts: Set<number> | undefined;
@@ -85,7 +92,32 @@ function send(ws: WebSocket<FeedSocketData>, value: unknown): void {
   else ws.send(pack(value), true);
 }
 
+/** WebSocket close code for a key that is no longer valid (RFC 6455 7.4.1: policy violation). */
+const REVOKED_CODE = 1008;
+const REVOKED_REASON = 'The key was revoked.';
+
+/** The socket's key, checked again: the account when still an admin key, else undefined. */
+function recheck(ws: WebSocket<FeedSocketData>, svc: Services): Account | undefined {
+  const data = ws.getUserData();
+  const account = svc.store.accounts.authenticate(data.token);
+  if (account?.admin) {
+    data.account = account;
+    return account;
+  }
+  if (!data.closed) {
+    data.closed = true;
+    ws.cork(() => ws.end(REVOKED_CODE, REVOKED_REASON));
+  }
+  return undefined;
+}
+
 export function mountFeed(app: TemplatedApp, svc: Services): void {
+  // Open sockets, for the revocation watch; the watch runs only while one is open.
+  const open = new Set<WebSocket<FeedSocketData>>();
+  let unwatch: (() => void) | undefined;
+  const onRevoked = (): void => {
+    for (const ws of [...open]) recheck(ws, svc);
+  };
   app.ws<FeedSocketData>('/v1/feed', {
     maxPayloadLength: svc.config.maxBodyBytes,
     maxBackpressure: 4 * HIGH_WATER,
@@ -110,6 +142,7 @@ export function mountFeed(app: TemplatedApp, svc: Services): void {
       if (svc.state() !== 'ready') return reply.problem('SERVICE_UNAVAILABLE', { requestId }, { 'retry-after': '1' });
       const accounts = list(query.get('account'));
       const data: FeedSocketData = {
+        token: token!,
         account,
         json: query.get('format') === 'json',
         accounts: accounts ? new Set(accounts.map(Number)) : undefined,
@@ -124,6 +157,8 @@ export function mountFeed(app: TemplatedApp, svc: Services): void {
     },
     open: (ws) => {
       const data = ws.getUserData();
+      open.add(ws);
+      unwatch ??= svc.store.accounts.watchRevocations(onRevoked);
       data.unsubscribe = svc.events.subscribe((event) => {
         if (!wants(data, event)) return;
         if (ws.getBufferedAmount() > HIGH_WATER) {
@@ -149,11 +184,19 @@ export function mountFeed(app: TemplatedApp, svc: Services): void {
       const data = ws.getUserData();
       data.closed = true;
       data.unsubscribe?.();
+      open.delete(ws);
+      if (open.size === 0) {
+        unwatch?.();
+        unwatch = undefined;
+      }
     },
   });
 }
 
 async function handleMessage(ws: WebSocket<FeedSocketData>, raw: Buffer, isBinary: boolean, svc: Services): Promise<void> {
+  // A key revoked since the last check closes the socket instead of answering.
+  const account = recheck(ws, svc);
+  if (!account) return;
   let ref: unknown;
   try {
     let msg: { op?: unknown; ref?: unknown; path?: unknown; body?: unknown };
@@ -174,13 +217,14 @@ async function handleMessage(ws: WebSocket<FeedSocketData>, raw: Buffer, isBinar
     }
     const { route } = match;
     refuseBadText(msg.body);
-    const account = ws.getUserData().account;
+    // The same checks, in the same order, as POST on the route (webapi.ts, handlers/jobs.ts).
     if (!entitled(account.entitlements, route.entitlement!)) throw new GleanerError('FORBIDDEN');
+    if (route.kind === 'submitBatch') checkBatchSize(msg.body, svc.config.maxBatch);
     const result = validate(route.endpoint!, msg.body);
     if (!result.ok) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: result.errors });
     refuseUnrunnable(route.entitlement, result.params, svc);
     const mode = route.kind === 'submit' ? 'async' : 'batch';
-    const body = await submitJobs(svc, account.clientId, route.entitlement!, mode, result.params);
+    const body = await admitAndSubmit(svc, account.clientId, route.entitlement!, mode, result.params);
     if (!ws.getUserData().closed) ws.cork(() => send(ws, { op: 'submitted', ref, status: 202, body }));
   } catch (err) {
     const problem = problemFromWire(toWireError(err));

@@ -32,6 +32,8 @@ export interface RequestInfo {
   headers?: Record<string, string>;
   /** Ambiguous framing or a head over the documented limits: refused before routing. */
   defect: HeadDefect | undefined;
+  /** The TCP peer's address, copied only for front doors that ask (`FrontDoor.remoteAddress`). */
+  remote?: string;
 }
 
 export function copyRequest(req: HttpRequest): RequestInfo {
@@ -50,6 +52,11 @@ export function copyRequest(req: HttpRequest): RequestInfo {
     accept: req.getHeader('accept'),
     host: req.getHeader('host'),
   };
+}
+
+/** The TCP peer's address as text (uWS: only before the handler first returns). */
+export function remoteAddress(res: HttpResponse): string {
+  return Buffer.from(res.getRemoteAddressAsText()).toString('latin1');
 }
 
 /** Copies the named headers (uWS: only before the handler first returns). */
@@ -185,22 +192,23 @@ export class Reply {
   }
 
   /**
-   * Refuses a request found defective while copying it, and closes the connection.
+   * Refuses a request found defective while copying it (ambiguous framing, 414, 431), and
+   * closes the connection. Nothing sent after it on the connection may run.
    *
-   * Ambiguous framing (RFC 9112 6.3) is answered on the next turn of the event loop, not in the
-   * handler: uWS parses every request of one read before any of them is answered, and a
-   * response ended inside the handler does not stop it, so the bytes a conflicting
-   * Content-Length smuggled in would run as a second request. Left pending, this response
-   * makes uWS drop the connection when it meets such a request (nothing after it runs; the
-   * client then gets no 400). Other defects are answered at once. `done` runs once answered.
+   * The answer leaves on the next turn of the event loop, never inside the handler: uWS parses
+   * every request of one read before any of them is answered, and a response ended inside the
+   * handler does not stop it, so a request pipelined behind this one (or smuggled in by a
+   * conflicting Content-Length) would run and be charged. Left pending, this response makes
+   * uWS close the connection when it meets such a request (HttpContext: a request while one is
+   * pending closes the socket): nothing after the refused request runs, and that client gets
+   * the close without the answer. A client that sent nothing more gets the answer, then the
+   * close. `done` runs once answered (or once the connection is gone).
    */
   refuse(defect: HeadDefect, requestId: string, done: () => void): void {
-    const answer = (): void => {
+    setImmediate(() => {
       this.problem(defect.code, { requestId, detail: defect.detail }, {}, true);
       done();
-    };
-    if (defect.code === 'MALFORMED_REQUEST') setImmediate(answer);
-    else answer();
+    });
   }
 }
 

@@ -93,6 +93,8 @@ export class Metrics {
   private readonly sections: Array<() => string> = [];
   /** Failed assistant jobs by assistant and failure kind: a broken selector shows within the hour. */
   private readonly assistantFailures: Counter<'assistant' | 'kind'>;
+  /** Job API logins: scrypt checks run, and attempts a limit refused (jobapi/login.ts). */
+  readonly logins: { checked(): void; limited(by: string): void };
   /** Built-in parses by route and parse status: a layout change upstream shows as a rise of `partial`. */
   private readonly parseStatuses: Counter<'route' | 'status'>;
 
@@ -106,6 +108,9 @@ export class Metrics {
       labelNames: ['assistant', 'kind'],
       registers: [this.registry],
     });
+    const checks = new Counter({ name: 'gleaner_jobapi_password_checks_total', help: 'Job API passwords checked with scrypt (cache misses).', registers: [this.registry] });
+    const limited = new Counter({ name: 'gleaner_jobapi_logins_limited_total', help: 'Job API logins refused by a limit (429), by limit.', labelNames: ['by'], registers: [this.registry] });
+    this.logins = { checked: () => checks.inc(), limited: (by) => limited.inc({ by }) };
     this.parseStatuses = new Counter({
       name: 'gleaner_parse_status_total',
       help: 'Pages parsed by a built-in parser, by route and parse status (parsed, partial, unrecognised, blocked).',

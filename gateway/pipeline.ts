@@ -13,7 +13,7 @@ import { problemFromWire, type ProblemDocument } from '../core/problem.js';
 import type { Logger } from '../core/log.js';
 import { checkJsonText } from '../core/schema/index.js';
 import type { Account } from '../core/store/accounts.js';
-import { copyHeaders, copyRequest, readBody, Reply, type RequestInfo } from './http.js';
+import { copyHeaders, copyRequest, readBody, remoteAddress, Reply, type RequestInfo } from './http.js';
 import type { Services } from './context.js';
 import type { Routable, Router } from './routes.js';
 
@@ -44,6 +44,8 @@ export interface FrontDoor<R extends Routable> {
   /** Routes answered while the service is starting or draining (health, metrics). */
   alwaysOn(route: R): boolean;
   readsBody(route: R): boolean;
+  /** Copy the client's address into `info.remote` (a per-address limit reads it). */
+  remoteAddress?: boolean;
   /** May be async (scrypt); may throw FORBIDDEN for a caller without the entitlement. */
   authenticate(route: R, info: RequestInfo): Caller | Promise<Caller>;
   handle(request: Admitted<R>, svc: Services): void | Promise<void>;
@@ -59,6 +61,7 @@ export function createPipeline<R extends Routable>(svc: Services, door: FrontDoo
     const reply = new Reply(res);
     reply.problemExtras = door.problemExtras;
     const info = copyRequest(req);
+    if (door.remoteAddress) info.remote = remoteAddress(res);
     const started = performance.now();
     const requestId = newId();
     const match = door.router.match(info.method, info.path);
@@ -67,7 +70,7 @@ export function createPipeline<R extends Routable>(svc: Services, door: FrontDoo
     const finish = (): void => {
       const ms = performance.now() - started;
       svc.metrics.observe(info.method, name, reply.status, ms);
-      svc.activity.request(door.label + (match.found ? (match.route.kind ?? name) : 'unmatched'), reply.status, ms, reply.title);
+      svc.activity.request(door.label + (match.found ? (match.route.kind ?? name) : 'unmatched'), reply.status, ms, reply.title, info.path);
       svc.log.info({ request_id: requestId, method: info.method, route: name, status: reply.status, ms: Math.round(ms * 10) / 10, aborted: reply.aborted || undefined }, 'request');
     };
 
@@ -141,7 +144,9 @@ export function sendError(reply: Reply, err: unknown, requestId: string, log: Lo
   const doc = problemFromWire(wire, { requestId });
   reply.title = wire.code;
   // A 413 closes the connection: the rest of the oversized body is never read.
-  // The concurrency 429 is worth retrying soon (QUOTA_EXCEEDED is not: it names its reset time).
-  const headers: Record<string, string> = wire.code === 'TOO_MANY_REQUESTS' ? { 'retry-after': '1' } : {};
+  // The concurrency 429 is worth retrying soon (QUOTA_EXCEEDED is not: it names its reset time);
+  // a login limit says when (`retryAfter`, seconds).
+  const retryAfter = wire.data?.retryAfter;
+  const headers: Record<string, string> = wire.code === 'TOO_MANY_REQUESTS' ? { 'retry-after': String(typeof retryAfter === 'number' ? retryAfter : 1) } : {};
   reply.sendProblem(doc, headers, wire.code === 'PAYLOAD_TOO_LARGE');
 }

@@ -77,7 +77,7 @@ export function buildRouteTable(): HttpRoute[] {
     { method: 'DELETE', path: '/mcp', kind: 'mcp', auth: 'key', headers: MCP_HEADERS, summary: 'Ends an MCP session' },
     { method: 'GET', path: '/healthz', kind: 'healthz', auth: 'none', summary: 'Liveness' },
     { method: 'GET', path: '/readyz', kind: 'readyz', auth: 'none', summary: 'Readiness: store open, farm ready' },
-    { method: 'GET', path: '/metrics', kind: 'metrics', auth: 'none', summary: 'Prometheus metrics' },
+    { method: 'GET', path: '/metrics', kind: 'metrics', auth: 'admin', summary: 'Prometheus metrics (admin key or GLEANER_METRICS_TOKEN)' },
   );
   return table;
 }

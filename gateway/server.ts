@@ -4,10 +4,11 @@
  * its `close()`. Lifecycle: `starting` (listeners up, answering 503 except health) → `ready` →
  * `draining` (shutdown.ts). Retention sweeping, gauges and shutdown live in their own modules.
  */
+import { mkdirSync } from 'node:fs';
 import uWS from 'uWebSockets.js';
 import type { Config } from '../core/config.js';
+import { bindIdBlocks } from '../core/ids.js';
 import { createLogger, type Logger } from '../core/log.js';
-import { setIdSlot } from '../core/ids.js';
 import { routeById } from '../core/registry/index.js';
 import { warmValidators } from '../core/schema/index.js';
 import { openStore, type Store } from '../core/store/index.js';
@@ -18,7 +19,8 @@ import type { ServiceState, Services } from './context.js';
 import { mountFeed } from './feed.js';
 import { registerGauges } from './gauges.js';
 import { startJobApi, type JobApiListeners } from './jobapi/listener.js';
-import { listen } from './listener.js';
+import { lockDataDir } from './instance-lock.js';
+import { listen, type Listener } from './listener.js';
 import { Metrics } from './metrics.js';
 import { QuotaGate } from './quota.js';
 import { applyReload, type ReloadableFiles } from './reload.js';
@@ -140,12 +142,31 @@ function joinCluster(svc: Services, link: ClusterLink, localFarm: Farm | undefin
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { config } = opts;
   const log = opts.logger ?? createLogger(config.logLevel);
-  const store = await openStore(config, { log });
-  // Cluster mode: job ids carry this node's slot, so ids minted on two nodes never collide.
-  if (store.cluster) setIdSlot(store.cluster.idSlot);
-  for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
-  const bootstrap = await bootstrapCredentials(store, config);
-  if (bootstrap.missing) log.warn('the cluster has no account: set GLEANER_BOOTSTRAP_API_KEY (and GLEANER_BOOTSTRAP_USER) on the nodes, or run `gleaner keys create` with GLEANER_CLUSTER set');
+  // One service per data directory (instance-lock.ts): taken before the store recovers any job.
+  mkdirSync(config.dataDir, { recursive: true });
+  const lock = lockDataDir(config.dataDir);
+  let store: Store;
+  let bootstrap: BootstrapResult;
+  let unbindIds = (): void => {};
+  try {
+    store = await openStore(config, { log });
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+  try {
+    // Ids are issued inside blocks the store recorded: increasing across restarts (core/ids.ts);
+    // in cluster mode each block also carries this node's slot, so two nodes' ids never collide.
+    unbindIds = await bindIdBlocks(store.ids);
+    for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
+    bootstrap = await bootstrapCredentials(store, config);
+    if (bootstrap.missing) log.warn('the cluster has no account: set GLEANER_BOOTSTRAP_API_KEY (and GLEANER_BOOTSTRAP_USER) on the nodes, or run `gleaner keys create` with GLEANER_CLUSTER set');
+  } catch (err) {
+    unbindIds();
+    await store.close();
+    lock.release();
+    throw err;
+  }
 
   let state: ServiceState = 'starting';
   const router = new Router(buildRouteTable());
@@ -167,7 +188,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const app = uWS.App();
   mountFeed(app, svc);
   app.any('/*', createPipeline(svc, webApiDoor(svc, router)));
-  const web = await listen(app, config.host, config.port);
+  let web: Listener;
+  try {
+    web = await listen(app, config.host, config.port, 'Web API, GLEANER_PORT');
+  } catch (err) {
+    await store.close();
+    lock.release();
+    throw err;
+  }
   const url = config.publicUrl ?? `http://${config.host}:${web.port}`;
   let jobApi: JobApiListeners | undefined;
   let farm: Farm;
@@ -184,7 +212,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   } catch (err) {
     web.close();
     jobApi?.close();
+    unbindIds();
     await store.close();
+    lock.release();
     throw err;
   }
   svc.farm = farm;
@@ -203,7 +233,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     'gleaner ready',
   );
 
-  const closeAll = shutdownSequence({
+  const shutdown = shutdownSequence({
     setDraining: () => (state = 'draining'),
     listeners: [web, jobApi],
     admission: svc.admission,
@@ -213,11 +243,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     outbox,
     farm,
     store,
+    lock,
     log,
   });
-  const close = async () => {
+  const close = async (): Promise<void> => {
     stopCluster();
-    await closeAll();
+    await shutdown();
+    unbindIds();
   };
   const reload = (files: ReloadableFiles) => applyReload(svc, farm, outbox, files);
   return { port: web.port, url, realtimePort: jobApi.realtimePort, dataPort: jobApi.dataPort, dataUrl: jobApi.dataUrl, store, farm, services: svc, bootstrap, close, reload };

@@ -17,14 +17,52 @@ export const ENV_PATH = '/etc/gleaner/gleaner.env';
 export const INSTALLED_EXEC = '/usr/local/bin/gleaner';
 
 export interface UnitOptions {
-  /** The service's command line up to (not including) `serve`. */
-  exec: string;
+  /** The service's command line up to (not including) `serve`, one word per item (argv). */
+  exec: readonly string[];
   user: string;
   envFile: string;
 }
 
+/**
+ * A value for a unit file line (systemd.unit(5), systemd.syntax(7)): control characters (a
+ * newline would start a new line, a new setting) are refused; `%` starts a specifier, so it is
+ * doubled.
+ */
+export function unitValue(text: string, what: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(text)) throw new Error(`${what} ${JSON.stringify(text)}: control characters (a newline, a tab, ...) cannot be written into a unit file`);
+  return text.replace(/%/g, '%%');
+}
+
+/**
+ * One word of an Exec*= command line (systemd.service(5) "Command lines"): `%` → `%%`
+ * (specifiers are expanded in every word), `$` → `$$` in arguments (environment variables are
+ * expanded there, not in the executable's path: `program`), and a word holding a space, a
+ * quote, a backslash or a `;` is double-quoted with C escapes for `\` and `"`. Control
+ * characters are refused.
+ */
+export function execWord(word: string, what = 'command word', program = false): string {
+  const specifiers = unitValue(word, what);
+  const plain = program ? specifiers : specifiers.replace(/\$/g, '$$$$');
+  if (plain !== '' && !/[\s"'\\;]/.test(plain)) return plain;
+  return `"${plain.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+/**
+ * The ExecStart= value: the command's words escaped, then `serve`. The first word must be an
+ * absolute path, and systemd refuses quotes and backslashes in it ("Executable name contains
+ * special characters"), so those are refused here, with the reason, instead of at start.
+ */
+export function execStart(exec: readonly string[]): string {
+  const [program] = exec;
+  if (!program || !program.startsWith('/')) throw new Error(`the command ${JSON.stringify(program ?? '')} must be an absolute path`);
+  if (/["'\\]/.test(program)) throw new Error(`the command ${JSON.stringify(program)}: systemd does not run an executable whose path holds a quote or a backslash; move or link it`);
+  return [...exec, 'serve'].map((w, i) => execWord(w, i === 0 ? 'command' : 'argument', i === 0)).join(' ');
+}
+
 /** The unit file. Every hardening line is one systemd applies by itself; `systemd-analyze security` scores it. */
 export function serviceUnit(o: UnitOptions): string {
+  if (!USER_NAME.test(o.user)) throw new Error(`--user ${o.user}: not a valid system user name`);
   return `# Written by \`gleaner install-service\`. Reload: systemctl daemon-reload.
 [Unit]
 Description=Gleaner web data extraction service
@@ -35,8 +73,8 @@ Wants=network-online.target
 Type=simple
 User=${o.user}
 Group=${o.user}
-EnvironmentFile=${o.envFile}
-ExecStart=${o.exec} serve
+EnvironmentFile=${unitValue(o.envFile, 'environment file')}
+ExecStart=${execStart(o.exec)}
 # SIGHUP re-reads the targets, proxies and storage files without dropping requests.
 ExecReload=/bin/kill -HUP $MAINPID
 # SIGTERM drains: in-flight requests (up to GLEANER_SYNC_TIMEOUT_MS, 150 s) and running jobs.
@@ -100,6 +138,7 @@ GLEANER_LOG_LEVEL=info
 # GLEANER_SOURCE_ALIASES=/etc/gleaner/aliases.json
 # GLEANER_BOOTSTRAP_API_KEY=<16 to 256 printable characters>
 # GLEANER_BOOTSTRAP_USER=<user>:<password>
+# GLEANER_METRICS_TOKEN=<16 to 256 printable characters: Prometheus's Bearer token for /metrics>
 # GLEANER_CHROMIUM=/usr/bin/chromium-headless-shell
 # GLEANER_FFMPEG=/usr/bin/ffmpeg
 # GLEANER_WORKERS=<cores>
@@ -112,10 +151,17 @@ function isSea(): boolean {
 }
 
 /** The command that runs this very Gleaner: the executable itself, or node and bin/gleaner.js. */
-function currentCommand(): string {
-  if (isSea()) return process.execPath;
+function currentCommand(): string[] {
+  if (isSea()) return [process.execPath];
   const bin = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'gleaner.js');
-  return `${process.execPath} ${existsSync(bin) ? bin : resolve(process.argv[1] ?? 'bin/gleaner.js')}`;
+  return [process.execPath, existsSync(bin) ? bin : resolve(process.argv[1] ?? 'bin/gleaner.js')];
+}
+
+const USER_NAME = /^[a-z_][a-z0-9_-]{0,31}$/;
+
+/** A command line for a POSIX shell, to print (words with anything but safe characters single-quoted). */
+function shellLine(words: readonly string[]): string {
+  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
 function run(cmd: string, args: string[]): boolean {
@@ -134,10 +180,12 @@ export function installService(args: string[], out: (line: string) => void): num
     options: { 'dry-run': { type: 'boolean' }, user: { type: 'string' }, exec: { type: 'string' }, root: { type: 'string' } },
   });
   const user = values.user ?? 'gleaner';
-  if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(user)) throw new Error(`--user ${user}: not a valid system user name`);
+  if (!USER_NAME.test(user)) throw new Error(`--user ${user}: not a valid system user name`);
   // The executable is copied to /usr/local/bin so the unit does not depend on a download folder.
   const copyFrom = !values.exec && isSea() && process.execPath !== INSTALLED_EXEC ? process.execPath : undefined;
-  const exec = values.exec ?? (isSea() ? INSTALLED_EXEC : currentCommand());
+  // --exec names one executable (its path may hold spaces, quotes, `%`, `$`: escaped in the unit).
+  const exec = values.exec !== undefined ? [values.exec] : isSea() ? [INSTALLED_EXEC] : currentCommand();
+  // Checked (absolute, no control characters) before anything is written.
   const unit = serviceUnit({ exec, user, envFile: ENV_PATH });
   if (values['dry-run']) {
     out(`# ${UNIT_PATH}`);
@@ -176,6 +224,6 @@ export function installService(args: string[], out: (line: string) => void): num
     out(run('systemctl', ['daemon-reload']) ? 'ran systemctl daemon-reload' : 'systemctl daemon-reload failed: run it yourself');
   }
   out(`next: edit ${ENV_PATH}, then: systemctl enable --now gleaner; journalctl -u gleaner (first credentials are printed there once)`);
-  out(`offline commands run as the service user: sudo -u ${user} GLEANER_DATA_DIR=/var/lib/gleaner/data ${exec} keys list`);
+  out(`offline commands run as the service user: sudo -u ${user} GLEANER_DATA_DIR=/var/lib/gleaner/data ${shellLine(exec)} keys list`);
   return 0;
 }

@@ -1,8 +1,12 @@
 /**
  * Charging: every successful result of either API is counted in the usage ledger (spec 2.6,
- * `/v2/stats`). Faulted work is never recorded. Sync answers count as `realtime` (recorded
- * here); Web API async and Job API push-pull count as `callback` (recorded by JobStore.finish
- * with the job's final state, from `usageEntry`).
+ * `/v2/stats`). Faulted work is never recorded.
+ * - Sync answers count as `realtime`: `charge` records them, durably, before the answer leaves
+ *   (the handlers await it), so a process that dies after answering has charged; one that dies
+ *   before the charge is committed has not answered either.
+ * - Web API async and Job API push-pull count as `callback`: charged only by JobStore.finish,
+ *   in the same step as the job's final state (from `usageEntry`), never after it. The job
+ *   runner's `onFinished` only updates the console's counts (`charged`).
  */
 import { routeById } from '../core/registry/index.js';
 import type { JobRecord } from '../core/store/jobs.js';
@@ -20,18 +24,27 @@ export interface ChargeInput {
   usage: Usage;
 }
 
-/** Charges a sync answer: counted in the console's activity and recorded in the ledger. */
-export function charge(svc: Services, input: ChargeInput): void {
+/**
+ * Charges a sync answer: counted in the console's activity and recorded in the ledger; resolves
+ * once the ledger row is durable. A store that fails the write is logged, and the answer (the
+ * work is done) still leaves.
+ */
+export async function charge(svc: Services, input: ChargeInput): Promise<void> {
   charged(svc, input);
   const entry = usageEntry(input);
   if (!entry) return;
-  svc.store.usage.record(entry).catch((err: unknown) => svc.log.error({ err, client_id: input.clientId }, 'usage not recorded'));
+  try {
+    await svc.store.usage.record(entry);
+  } catch (err) {
+    svc.log.error({ err, client_id: input.clientId }, 'usage not recorded');
+  }
 }
 
 /** The console's counts: every answer's parse status, and charged pages (the ledger is written by whoever charges). */
 export function charged(svc: Services, input: ChargeInput): void {
   const route = routeById(input.routeId);
   if (!route) return;
+  // Built-in parses by status (a layout change upstream shows as partial pages).
   if (input.usage.parse) {
     svc.metrics.parseStatus(route.id, input.usage.parse);
     svc.activity.parses(route.id, input.usage.parse);

@@ -3,6 +3,7 @@
  * route's entitlement, the route's compiled validator (defaults filled), then the handler bound
  * to the route's kind. Handlers only see valid, authenticated requests.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { GleanerError } from '../core/errors.js';
 import { validate } from '../core/schema/index.js';
 import { entitled } from '../core/store/accounts.js';
@@ -11,7 +12,7 @@ import { scrapers, options, openapi } from './handlers/discovery.js';
 import { healthz, metrics, readyz } from './handlers/ops.js';
 import { scrapeSync } from './handlers/scrape.js';
 import { search } from './handlers/search.js';
-import { jobGet, submit, submitBatch } from './handlers/jobs.js';
+import { checkBatchSize, jobGet, submit, submitBatch } from './handlers/jobs.js';
 import { consolePage, status, statusJob } from './handlers/status.js';
 import { mcp } from './mcp/handler.js';
 import type { FrontDoor } from './pipeline.js';
@@ -47,6 +48,13 @@ const HANDLERS: Record<RouteKind, Handler> = {
   mcp,
 };
 
+/** Constant-time comparison with the configured metrics token (hashes: equal lengths). */
+function isMetricsToken(presented: string, configured: string | undefined): boolean {
+  if (!configured) return false;
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(presented), digest(configured));
+}
+
 export function webApiDoor(svc: Services, router: Router<HttpRoute>): FrontDoor<HttpRoute> {
   return {
     label: '',
@@ -57,6 +65,8 @@ export function webApiDoor(svc: Services, router: Router<HttpRoute>): FrontDoor<
     authenticate(route, info) {
       if (route.auth === 'none') return {};
       const token = BEARER.exec(info.authorization)?.[1];
+      // Prometheus scrapes with GLEANER_METRICS_TOKEN, which opens /metrics and nothing else.
+      if (route.kind === 'metrics' && token !== undefined && isMetricsToken(token, svc.config.metricsToken)) return {};
       const account = token ? svc.store.accounts.authenticate(token) : undefined;
       if (!account) return undefined;
       if ((route.auth === 'admin' && !account.admin) || (route.entitlement && !entitled(account.entitlements, route.entitlement))) {
@@ -77,16 +87,4 @@ export function webApiDoor(svc: Services, router: Router<HttpRoute>): FrontDoor<
       await HANDLERS[route.kind](ctx, svc);
     },
   };
-}
-
-/** A batch above the documented maximum is 413 (spec part 7), checked before validation. */
-function checkBatchSize(body: unknown, max: number): void {
-  if (!body || typeof body !== 'object') return;
-  const record = body as Record<string, unknown>;
-  for (const key of ['query', 'url']) {
-    const values = record[key];
-    if (Array.isArray(values) && values.length > max) {
-      throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${max} values; ${key} has ${values.length}.`, { max });
-    }
-  }
 }

@@ -5,8 +5,9 @@
  *    threads into scripts of their own (a worker thread needs a file to run): the farm worker
  *    and Piscina's worker bootstrap. (The shared browser mode's server process is not part of
  *    the executable: it runs the default per-worker mode.)
- * 2. Native addons (LMDB, msgpackr's extension, uWebSockets.js) are taken from node_modules for
- *    this Node's ABI; their packages' loaders are replaced by `sea/natives.ts`.
+ * 2. Native addons (LMDB, msgpackr's extension, uWebSockets.js, wreq-js's client) are taken from
+ *    node_modules for this Node's ABI and platform; their packages' loaders are replaced by
+ *    `sea/natives.ts`.
  * 3. Everything but the main script is a SEA asset, listed in `manifest.json`; sea/boot.ts
  *    writes them to a versioned cache folder on first start.
  * 4. `node --experimental-sea-config` makes the blob; postject injects it into a copy of this
@@ -63,10 +64,14 @@ function nativeSources(): Record<NativeName, string> {
   const lmdbBinDir = packageDir(`@lmdb/lmdb-${platform}-${arch}`, lmdbDir);
   const extractDir = packageDir(`@msgpackr-extract/msgpackr-extract-${platform}-${arch}`, packageDir('msgpackr-extract', lmdbDir));
   const uwsDir = packageDir('uWebSockets.js', root);
+  // wreq-js is N-API (one file for every Node ABI), in one package per platform and libc.
+  const wreqDir = packageDir(`@wreq-js/binding-${platform}-${arch}-gnu`, packageDir('wreq-js', root));
+  const wreqMain = (JSON.parse(readFileSync(join(wreqDir, 'package.json'), 'utf8')) as { main: string }).main;
   return {
     lmdb: first([join(lmdbBinDir, `node.abi${abi}.glibc.node`), join(lmdbBinDir, 'node.napi.glibc.node')], 'LMDB'),
     'msgpackr-extract': first([join(extractDir, `node.abi${abi}.glibc.node`), join(extractDir, 'node.napi.glibc.node')], 'msgpackr-extract'),
     uws: first([join(uwsDir, 'binaries', `uws_${platform}_${arch}_${abi}.node`)], 'uWebSockets.js'),
+    wreq: first([join(wreqDir, wreqMain)], 'wreq-js'),
   };
 }
 
@@ -112,10 +117,21 @@ const natives: Plugin = {
   },
 };
 
-/** playwright-core reads its package.json and browsers.json by computed paths; make them static requires. */
-const playwrightPackage = patch('playwright-package-json', /playwright-core[\\/]lib[\\/]coreBundle\.js$/, [
+/**
+ * patchright-core (the farm's driver; playwright-core before it) reads its
+ * package.json and browsers.json by computed paths; make them static requires.
+ */
+const playwrightPackage = patch('playwright-package-json', /(playwright|patchright)-core[\\/]lib[\\/]coreBundle\.js$/, [
   [/require\(import_path\d+\.default\.join\(packageRoot, "package\.json"\)\)/, 'require("../package.json")'],
   [/require\(import_path\d+\.default\.join\(packageRoot, "browsers\.json"\)\)/, 'require("../browsers.json")'],
+]);
+
+/**
+ * wreq-js requires its platform's binding package through an alias of `require` (its CJS and
+ * ESM builds alike), which no bundler follows: the alias becomes the embedded addon.
+ */
+const wreqBinding = patch('wreq-js-binding', /wreq-js[\\/]dist[\\/]wreq-js\.c?js$/, [
+  [/const nativeRequire = (require|createRequire\(import\.meta\.url\));/, `const nativeRequire = () => require(${JSON.stringify(NATIVES_MODULE)}).loadNative("wreq");`],
 ]);
 
 /** Piscina starts its threads on `<its dir>/worker.js`: the extracted bundle instead. */
@@ -158,7 +174,7 @@ async function bundle(): Promise<string[]> {
     entryPoints: [join(root, 'sea', 'entry.ts')],
     outfile: join(out, 'app.cjs'),
     define: { 'import.meta.url': 'globalThis.__gleanerImportMetaUrl' },
-    plugins: [natives, playwrightPackage, piscinaWorkerPath],
+    plugins: [natives, playwrightPackage, wreqBinding, piscinaWorkerPath],
   });
   await build({
     ...COMMON,
@@ -166,7 +182,7 @@ async function bundle(): Promise<string[]> {
     outfile: join(assetsDir, 'farm', 'worker', 'main.js'),
     banner: { js: workerBanner },
     define: { 'import.meta.url': '__gleanerImportMetaUrl' },
-    plugins: [natives, playwrightPackage, piscinaInWorker],
+    plugins: [natives, playwrightPackage, wreqBinding, piscinaInWorker],
   });
   await build({
     ...COMMON,
@@ -218,12 +234,44 @@ async function main(): Promise<void> {
   const { inject } = (await import(postject)) as {
     inject(file: string, name: string, data: Buffer, opts: { sentinelFuse: string; overwrite?: boolean }): Promise<void>;
   };
-  await inject(target, 'NODE_SEA_BLOB', readFileSync(seaConfig.output), {
-    sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
-    overwrite: true,
-  });
+  const noted = await quietLief(() =>
+    inject(target, 'NODE_SEA_BLOB', readFileSync(seaConfig.output), {
+      sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+      overwrite: true,
+    }),
+  );
+  if (noted > 0) process.stdout.write(`dist: postject (LIEF) found no names for ${noted} note sections of node's ELF file and kept them as they are; harmless, not printed\n`);
   const mb = (statSync(target).size / 1024 / 1024).toFixed(1);
   process.stdout.write(`dist: ${relative(root, target)} (${mb} MB, ${manifest.version} ${manifest.commit}, build ${manifest.buildId}) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
+/**
+ * postject's ELF library (LIEF) warns "Can't find string offset for section name '.note.100'"
+ * once per note section of Node's binary that has no name in the section-name table (Node's
+ * official builds carry a dozen). The notes are copied unchanged and the executable works
+ * (test/integration/executable.test.ts runs it): those lines are counted and left out, every
+ * other line passes through.
+ */
+async function quietLief<T>(run: () => Promise<T>): Promise<number> {
+  const NOTE = /Can't find string offset for section name '\.note[^']*'/;
+  let dropped = 0;
+  const originals = { out: process.stdout.write, err: process.stderr.write };
+  const filter = (write: typeof process.stdout.write, stream: NodeJS.WriteStream): typeof process.stdout.write =>
+    ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      const kept = text.split('\n').filter((line) => !(NOTE.test(line) && ++dropped));
+      if (kept.join('\n') === '' && text !== '') return true;
+      return (write as (...a: unknown[]) => boolean).call(stream, kept.join('\n'), ...rest);
+    }) as typeof process.stdout.write;
+  process.stdout.write = filter(originals.out, process.stdout);
+  process.stderr.write = filter(originals.err, process.stderr);
+  try {
+    await run();
+  } finally {
+    process.stdout.write = originals.out;
+    process.stderr.write = originals.err;
+  }
+  return dropped;
 }
 
 main().catch((err: unknown) => {

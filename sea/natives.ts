@@ -1,7 +1,8 @@
 /**
  * Native addons inside the single executable. The build (sea/build.ts) replaces each package's
  * own loader (`node-gyp-build-optional-packages` for LMDB and msgpackr's extension, the
- * `uws_<platform>_<arch>_<abi>.node` require of uWebSockets.js) with a call to `loadNative`,
+ * `uws_<platform>_<arch>_<abi>.node` require of uWebSockets.js, wreq-js's `nativeRequire` of its
+ * `@wreq-js/binding-<platform>` package) with a call to `loadNative`,
  * which `process.dlopen`s the addon from the private cache folder the boot step extracted it to.
  *
  * Runs on the main thread (the SEA's main script, where `require` reaches only built-ins) and
@@ -14,6 +15,7 @@ export const NATIVE_FILES = {
   lmdb: 'natives/lmdb.node',
   'msgpackr-extract': 'natives/msgpackr-extract.node',
   uws: 'natives/uws.node',
+  wreq: 'natives/wreq-js.node',
 } as const;
 
 export type NativeName = keyof typeof NATIVE_FILES;

@@ -2,6 +2,11 @@
  * Plain-HTTP throughput on the simulator's static page, HTML → Markdown, each contender in a
  * fresh process of its own (the simulator in another):
  *   - raw: one process, an undici keep-alive loop + htmlToMarkdown (the single-process baseline)
+ *   - turndown: the same loop with turndown as the converter (the "raw undici + turndown" loop
+ *     issue #20 compares the static path with)
+ *   - undici / wreq: fetch only, no conversion: undici against the plain path's impersonating
+ *     client as the farm uses it (wreq-js with Chrome's TLS/h2 and the profile's headers,
+ *     net/fetcher.ts), the price of looking like Chrome
  *   - Crawlee CheerioCrawler at several concurrencies (the same converter in its handler)
  *   - the farm, called directly (`run_js: false`, markdown output)
  *   - Gleaner through its HTTP API: sync `POST /v1/scrape` with markdown output, the service in
@@ -15,6 +20,7 @@
  * bounds every contender at 2000 / (own + simulator CPU ms per page) pages/s.
  *
  *   node --import tsx bench/farm/static.ts [--pages 10000] [--warm 1000] [--concurrency 16] [--crawlee 8,16,32] [--rows raw,farm]
+ *   node --import tsx bench/farm/static.ts --rows undici,wreq,turndown,farm   # the identity rows (bench/README)
  */
 import { Agent, Pool, request } from 'undici';
 import { importPeer, isMain, runChild, startService, tell } from '../child.js';
@@ -66,6 +72,9 @@ export async function runStatic(opts: StaticOptions): Promise<StaticResult> {
     }
   };
   try {
+    await row('undici', opts.concurrency);
+    await row('wreq', opts.concurrency);
+    await row('turndown', opts.concurrency);
     await row('raw', opts.concurrency);
     for (const c of opts.crawlee) await row('cheerio', c);
     await row('farm', opts.concurrency);
@@ -93,6 +102,40 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
     await warmUp(once);
     const stats = await measure('static: raw undici + htmlToMarkdown (1 process)', pages, concurrency, (i) => once(urls[i]!).then(() => undefined), process.pid, simPid);
     await agent.close();
+    return { stats };
+  }
+  if (name === 'turndown') {
+    const { default: TurndownService } = await import('turndown');
+    const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced' });
+    const agent = new Agent({ keepAliveTimeout: 10_000, connections: concurrency });
+    const once = async (url: string) => turndown.turndown(await (await request(url, { dispatcher: agent })).body.text());
+    await warmUp(once);
+    const stats = await measure('static: raw undici + turndown (1 process)', pages, concurrency, (i) => once(urls[i]!).then(() => undefined), process.pid, simPid);
+    await agent.close();
+    return { stats };
+  }
+  if (name === 'undici') {
+    const agent = new Agent({ keepAliveTimeout: 10_000, connections: concurrency });
+    const once = async (url: string) => (await request(url, { dispatcher: agent })).body.text();
+    await warmUp(once);
+    const stats = await measure('fetch only: undici (1 process)', pages, concurrency, (i) => once(urls[i]!).then(() => undefined), process.pid, simPid);
+    await agent.close();
+    return { stats };
+  }
+  if (name === 'wreq') {
+    const { httpFetch } = await import('../../farm/net/fetcher.js');
+    const { Transports } = await import('../../farm/net/transports.js');
+    const { requestHeaders } = await import('../../farm/identity/headers.js');
+    const { profileFor } = await import('../../farm/identity/profile.js');
+    const policy = { allowPrivate: true, hosts: {} };
+    const transports = new Transports(policy);
+    const profile = profileFor({ sessionKey: 'bench', device: 'desktop' });
+    const abort = { signal: new AbortController().signal };
+    const once = (url: string) =>
+      httpFetch({ url, method: 'GET', headers: (hop, cookie) => requestHeaders(profile, { method: hop.method, url: hop.url, headers: undefined, cookie }), proxy: null, maxBytes: 20 << 20, abort }, transports, policy);
+    await warmUp(once);
+    const stats = await measure('fetch only: wreq-js as the plain path uses it (1 process)', pages, concurrency, (i) => once(urls[i]!).then(() => undefined), process.pid, simPid);
+    await transports.close();
     return { stats };
   }
   if (name === 'cheerio') {

@@ -58,7 +58,7 @@ export function parseNumber(text: string): number | undefined {
 }
 
 const FALSE_WORDS = /^(false|no|n|0|off|none|out ?of ?stock|sold ?out|unavailable|not available|currently unavailable|discontinued|disabled|outofstock|soldout|discontinued)\b/;
-const TRUE_WORDS = /^(true|yes|y|1|on|in ?stock|instock|available|limitedavailability|onlineonly|instoreonly|preorder|presale|backorder|enabled|only \d+ left)\b/;
+const TRUE_WORDS = /^(true|yes|y|1|on|in ?stock|instock|available|limitedavailability|onlineonly|instoreonly|preorder|presale|backorder|enabled|only \d+ left|\d+ (?:in stock|available|left))\b/;
 
 export function parseBoolean(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;
@@ -112,10 +112,21 @@ function patternFit(s: string, pattern: string): string | undefined {
   return undefined;
 }
 
+/** Concepts whose values are amounts, even where a schema asks for a string. */
+const COUNTED = new Set(['price', 'rating', 'reviews', 'views']);
+
+/** Concepts whose values are names of things (matcher.ts), never web addresses. */
+const NAMED_THINGS = new Set(['name', 'author', 'brand', 'publisher', 'seller', 'company', 'venue', 'city', 'country', 'category', 'model', 'color', 'address']);
+
 export interface CoerceContext {
   base: string;
   /** The property's concept (matcher.ts): `currency` reads a code out of a price text. */
   concept?: string | undefined;
+  /**
+   * The value is page text, not stated data: a number is taken only when it is the text's
+   * value ("$12.99", "1,204 ratings", "4.5 out of 5"), not a number the text mentions.
+   */
+  strict?: boolean;
 }
 
 export function coerceString(value: unknown, v: SchemaView, ctx: CoerceContext): string | undefined {
@@ -125,6 +136,11 @@ export function coerceString(value: unknown, v: SchemaView, ctx: CoerceContext):
   let s = clean(String(raw));
   if (s === '') return undefined;
   s = s.replace(/^https?:\/\/schema\.org\/(?=[A-Z]\w*$)/, '');
+  // A person, a brand or a place is never an address: a bare URL is not their value.
+  if (ctx.concept !== undefined && NAMED_THINGS.has(ctx.concept) && /^https?:\/\/\S+$/i.test(s)) return undefined;
+  if (ctx.concept === 'author') s = s.replace(/^(?:by|von|par|por|di|door)\s+/i, '');
+  // A price, a rating or a count written as text still has a digit in it ("Gratis" is no price).
+  if (ctx.concept !== undefined && COUNTED.has(ctx.concept) && !/\d/.test(s)) return undefined;
   if (ctx.concept === 'currency' && !/^[A-Z]{3}$/.test(s)) {
     const c = currencyOf(s);
     if (!c) return undefined;
@@ -162,15 +178,44 @@ function isoDuration(s: string): number | undefined {
   return d * 86400 + h * 3600 + min * 60 + sec;
 }
 
-export function coerceNumber(value: unknown, integer: boolean): number | undefined {
+export function coerceNumber(value: unknown, integer: boolean, strict = false, concept?: string): number | undefined {
   let raw = first(value);
   if (raw !== null && typeof raw === 'object') raw = scalarOf(raw as Record<string, unknown>, true);
   let n: number | undefined;
   if (typeof raw === 'number') n = raw;
-  else if (typeof raw === 'string') n = isoDuration(raw) ?? parseNumber(raw);
+  else if (typeof raw === 'string') n = isoDuration(raw) ?? (strict ? textNumber(raw, concept) : parseNumber(raw));
   if (n === undefined || !Number.isFinite(n)) return undefined;
   if (integer && !Number.isInteger(n)) return undefined;
   return n;
+}
+
+const RATING_OF = /(\d{1,2}(?:[.,]\d+)?)\s*(?:\/|out of|of|von|sur|de|su|z)\s*(?:5|10)\b/i;
+/** Words a value's text may carry beside its number: currencies, units, counted things. */
+const MAX_OTHER_WORDS = 3;
+
+/**
+ * The number a page text states as its value, or undefined when the text only mentions one:
+ * one number (thousands groups joined) with at most a few words beside it; a rating read as
+ * "x out of 5"; a price needs a currency or nothing else beside it ("from 3 sellers" is not 3).
+ */
+export function textNumber(text: string, concept?: string): number | undefined {
+  const t = clean(text);
+  if (concept === 'rating') {
+    const m = RATING_OF.exec(t);
+    if (m) return parseNumber(m[1] as string);
+  }
+  const joined = t.replace(/(\d)[ \u00a0\u202f'’](?=\d{3}\b)/g, '$1');
+  const tokens = joined.split(/\s+/).filter((w) => w !== '');
+  const numeric = tokens.filter((w) => /\d/.test(w));
+  if (numeric.length !== 1) return undefined;
+  const others = tokens.length - 1;
+  if (others > MAX_OTHER_WORDS) return undefined;
+  if (concept === 'price' && others > 0 && currencyOf(t) === undefined) return undefined;
+  if (concept === 'price' && others === 0 && currencyOf(t) === undefined && !/^[-+]?[\d.,]+$/.test(numeric[0] as string)) {
+    // "12.99€" is one token with its currency; "B0SIMLMP01" is not a price.
+    return undefined;
+  }
+  return parseNumber(joined);
 }
 
 /** A scalar or array-of-scalars value for a schema node; objects are the caller's job. */
@@ -182,7 +227,7 @@ export function coerce(value: unknown, v: SchemaView, ctx: CoerceContext): unkno
   for (const t of types) {
     let out: unknown;
     if (t === 'string') out = coerceString(value, v, ctx);
-    else if (t === 'number' || t === 'integer') out = coerceNumber(value, t === 'integer');
+    else if (t === 'number' || t === 'integer') out = coerceNumber(value, t === 'integer', ctx.strict === true, ctx.concept);
     else if (t === 'boolean') out = parseBoolean(first(value));
     if (out !== undefined) return out;
   }

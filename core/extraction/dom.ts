@@ -2,14 +2,13 @@
  * The small DOM toolkit the offline extractor shares: parsing, visible text, attribute-based
  * values and URL resolution. Everything works on htmlparser2's domhandler tree.
  */
-import { parseDocument } from 'htmlparser2';
 import { type AnyNode, type Document, type Element, isTag, isText } from 'domhandler';
+import { parseDocumentCapped } from '../parsers/depth.js';
 
 export type { Document, Element, AnyNode };
 export { isTag };
 
-/** Elements whose text never belongs to the page's content. */
-const INVISIBLE = new Set(['script', 'style', 'noscript', 'template', 'svg', 'iframe', 'head', 'select', 'option']);
+import { INVISIBLE } from './tree.js';
 
 /** Elements that break text into blocks (a label/value pair never spans two of them). */
 export const BLOCK = new Set([
@@ -18,28 +17,57 @@ export const BLOCK = new Set([
   'blockquote', 'pre', 'figure', 'figcaption', 'body', 'html',
 ]);
 
+/** The page's DOM, capped in depth like every parse of a page (core/parsers/depth.ts). */
 export function parseHtml(html: string): Document {
-  return parseDocument(html, { decodeEntities: true, lowerCaseAttributeNames: true });
+  return parseDocumentCapped(html, { decodeEntities: true, lowerCaseAttributeNames: true });
 }
 
 export function clean(text: string): string {
   return text.replace(/[\s\u00a0\u200b\u200e\u200f\ufeff]+/g, ' ').trim();
 }
 
-/** Visible text of a node, whitespace collapsed; block elements become line breaks when `lines`. */
-export function textOf(node: AnyNode, lines = false): string {
+/**
+ * Nodes a reader may still visit to read texts. Readers that read the text of many elements
+ * (each label, each named element) share one, sized in proportion to the page: on a page of
+ * nested elements, where each element's text would walk everything below it, the total stays
+ * linear and the texts read past it come out cut short.
+ */
+export interface Budget {
+  left: number;
+}
+
+/** A budget of `perNode` visits per element of the page, and a floor for small pages. */
+export function budgetFor(elements: number, perNode = 4): Budget {
+  return { left: elements * perNode + 20_000 };
+}
+
+/**
+ * Visible text of a node, whitespace collapsed; block elements become line breaks when
+ * `lines`. Iterative (an explicit stack): pages nest far deeper than a call stack allows.
+ * With a `budget`, stops when it runs out.
+ */
+export function textOf(node: AnyNode, lines = false, budget?: Budget): string {
   const out: string[] = [];
-  const walk = (n: AnyNode): void => {
+  // A string on the stack is a line break to emit after a block's children.
+  const stack: Array<AnyNode | string> = [node];
+  while (stack.length > 0) {
+    if (budget && budget.left-- <= 0) break;
+    const n = stack.pop() as AnyNode | string;
+    if (typeof n === 'string') {
+      out.push(n);
+      continue;
+    }
     if (isText(n)) out.push(n.data);
     else if (isTag(n)) {
-      if (INVISIBLE.has(n.name)) return;
+      if (INVISIBLE.has(n.name)) continue;
       const block = lines && BLOCK.has(n.name);
-      if (block) out.push('\n');
-      for (const c of n.children) walk(c);
-      if (block) out.push('\n');
+      if (block) {
+        out.push('\n');
+        stack.push('\n');
+      }
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as AnyNode);
     }
-  };
-  walk(node);
+  }
   if (!lines) return clean(out.join(' ').replace(/\s+/g, ' '));
   return out
     .join('')
@@ -103,14 +131,14 @@ export function imageUrl(el: Element, base: string): string | undefined {
  * The value an element carries as a property (microdata/RDFa rules): `content` wins, then the
  * URL attributes of link-like and media elements, then `datetime`/`value`, then the text.
  */
-export function propertyValue(el: Element, base: string): string {
+export function propertyValue(el: Element, base: string, budget?: Budget): string {
   const content = el.attribs.content;
   if (content !== undefined) return clean(content);
   switch (el.name) {
     case 'a':
     case 'link':
     case 'area':
-      return el.attribs.href !== undefined ? (absoluteUrl(el.attribs.href, base) ?? '') : textOf(el);
+      return el.attribs.href !== undefined ? (absoluteUrl(el.attribs.href, base) ?? '') : textOf(el, false, budget);
     case 'img':
     case 'audio':
     case 'video':
@@ -121,12 +149,12 @@ export function propertyValue(el: Element, base: string): string {
     case 'object':
       return el.attribs.data !== undefined ? (absoluteUrl(el.attribs.data, base) ?? '') : '';
     case 'time':
-      return clean(el.attribs.datetime ?? textOf(el));
+      return clean(el.attribs.datetime ?? textOf(el, false, budget));
     case 'data':
     case 'meter':
-      return clean(el.attribs.value ?? textOf(el));
+      return clean(el.attribs.value ?? textOf(el, false, budget));
     default:
-      return textOf(el);
+      return textOf(el, false, budget);
   }
 }
 

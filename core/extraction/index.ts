@@ -4,7 +4,8 @@
  *
  * - `json.prompt` needs a language model (GLEANER_LLM_URL): without one, LLM_NOT_CONFIGURED.
  * - `json.schema` uses the model when one is configured, else the offline extractor, which
- *   reads the page's structured data, tables, labels and text (offline.ts).
+ *   reads the page's structured data, tables, labels and text (offline.ts), fills only fields
+ *   it is confident of, and says where each value was read (`fields`).
  * - The answer validates against the caller's schema: values that do not fit are nulled or
  *   dropped, and declared fields left empty are listed in `unfilled` as JSON Pointers into
  *   the result (`/price`, `/products/2/rating`; see fit.ts).
@@ -17,6 +18,7 @@ import { htmlToMarkdown } from '../markdown/index.js';
 import type { JsonSource } from '../wire.js';
 import { redact } from './llm-http.js';
 import { extractWithLlm } from './llm.js';
+import type { SourceTree } from './fill.js';
 import { extractOffline } from './offline.js';
 import { type CompiledSchema, type SchemaObject, compileSchema } from './schema.js';
 
@@ -37,6 +39,8 @@ export interface ExtractionResult {
   source: Exclude<JsonSource, 'builtin'>;
   /** Declared schema fields that could not be filled: JSON Pointers into `json` (`/price`, `/items/0/rating`). */
   unfilled?: string[];
+  /** Offline only: where each value was read, in the answer's shape (`{heading: "h1", offer: {price: "jsonld:Product.offers.price"}}`). */
+  fields?: SourceTree;
   /** LLM only: how many chunks of the page were sent. */
   chunks?: number;
   /** LLM only: the page was longer than `maxChunks` chunks and its end was not read. */
@@ -103,7 +107,7 @@ export async function extractJson(input: ExtractionInput, spec: ExtractionSpec, 
     const compiled = spec.schema ? compileOrRefuse(spec.schema) : undefined;
     if (!llmReady(opts.llm)) {
       const r = extractOffline(input.html, input.url, compiled as CompiledSchema);
-      return { json: r.json, source: 'offline', unfilled: r.unfilled };
+      return { json: r.json, source: 'offline', unfilled: r.unfilled, fields: r.fields ?? {} };
     }
     opts.signal?.throwIfAborted();
     const markdown = input.markdown ?? htmlToMarkdown(input.html, input.url);

@@ -2,9 +2,10 @@
  * Structured data of a page: JSON-LD (with @graph and @id references), microdata, RDFa Lite,
  * and the document's meta and link tags (OpenGraph, Twitter cards, canonical, icons, lang).
  */
-import { type Document, type Element, allElements, absoluteUrl, attr, clean, isInvisible, propertyValue } from './dom.js';
+import { type Budget, type Document, type Element, allElements, attr, budgetFor, propertyValue, textOf } from './dom.js';
 import { type Candidate, type Entity, WEIGHT, isPlainObject } from './model.js';
 import { valueEnd } from '../parsers/embedded.js';
+import { metaCandidates } from './meta.js';
 
 export interface StructuredData {
   entities: Entity[];
@@ -140,95 +141,62 @@ function add(obj: Record<string, unknown>, key: string, value: unknown): void {
   else obj[key] = [prev, value];
 }
 
-function itemEntities(doc: Document, syntax: ItemSyntax, base: string, entities: Entity[], loose: Candidate[]): void {
-  const build = (scopeEl: Element, top: boolean): Record<string, unknown> => {
-    const data: Record<string, unknown> = {};
-    const types = syntax.type(scopeEl);
-    if (types.length > 0) data['@type'] = types.length === 1 ? types[0] : types;
-    const id = entities.length;
-    entities.push({ id, types, data, origin: syntax.origin, topLevel: top });
-    const walk = (el: Element): void => {
-      for (const c of el.children) {
-        if (c.type !== 'tag' && c.type !== 'script' && c.type !== 'style') continue;
-        const child = c as Element;
-        const names = syntax.props(child);
-        if (syntax.scope(child)) {
-          const nested = build(child, false);
-          for (const n of names) add(data, n, nested);
-          continue; // the nested item owns its subtree
-        }
-        for (const n of names) {
-          const v = propertyValue(child, base);
-          if (v !== '') add(data, n, v);
-        }
-        walk(child);
-      }
-    };
-    walk(scopeEl);
-    return data;
-  };
-  const visit = (el: Element, inScope: boolean): void => {
-    for (const c of el.children) {
-      if (c.type !== 'tag') continue;
-      const child = c as Element;
-      if (!inScope && syntax.scope(child)) {
-        const names = syntax.props(child);
-        const data = build(child, names.length === 0);
-        // An item that is a property of nothing (`<span itemprop="author" itemscope>` at page level).
-        for (const n of names) loose.push({ path: [n], value: data, origin: syntax.origin, weight: WEIGHT[syntax.origin] * 0.9 });
-        continue;
-      }
-      if (!inScope) {
-        for (const n of syntax.props(child)) {
-          const v = propertyValue(child, base);
-          if (v !== '') loose.push({ path: [n], value: v, origin: syntax.origin, weight: WEIGHT[syntax.origin] * 0.9 });
-        }
-      }
-      visit(child, inScope);
-    }
-  };
-  for (const c of doc.children) if (c.type === 'tag') visit(c as Element, false);
-}
+/**
+ * Items of one syntax (microdata or RDFa Lite) and the properties outside any item. One
+ * iterative walk in document order: an element is visited with the item it belongs to (its
+ * closest enclosing scope), so nested items own their subtrees as the syntaxes say.
+ */
+/** Properties whose value is an address even when the link has words (`url`, `sameAs`, `image`). */
+const ADDRESS_PROP = /url|link|href|sameas|image|logo|photo|thumbnail|icon|avatar|contenturl|embed|^@?id$/i;
 
-const META_SKIP = /^(viewport|robots|googlebot|theme-color|referrer|format-detection|google-site-verification|msapplication-.*|apple-mobile-web-app-.*|csrf-.*|generator|color-scheme)$/i;
-
-function sizeOf(el: Element): number {
-  const m = /(\d+)x(\d+)/i.exec(el.attribs.sizes ?? '');
-  if (m) return Number(m[1]);
-  return /apple-touch-icon/i.test(el.attribs.rel ?? '') ? 180 : 16;
-}
-
-function metaCandidates(doc: Document, base: string, out: Candidate[]): void {
-  const metas = new Map<string, Candidate>();
-  let icon: { url: string; size: number } | undefined;
-  for (const el of allElements(doc)) {
-    if (el.name === 'html' && el.attribs.lang) out.push({ path: ['lang'], value: clean(el.attribs.lang), origin: 'meta', weight: WEIGHT.meta });
-    else if (el.name === 'title' && !isInvisible(el) && !metas.has('<title>')) {
-      const text = clean(el.children.map((c) => ('data' in c ? String(c.data) : '')).join(''));
-      if (text) metas.set('<title>', { path: ['title'], value: text, origin: 'title', weight: WEIGHT.title });
-    } else if (el.name === 'meta') {
-      const key = el.attribs.property ?? el.attribs.name ?? (el.attribs['http-equiv']?.toLowerCase() === 'content-language' ? 'language' : undefined);
-      const content = el.attribs.content;
-      if (!key || content === undefined || clean(content) === '' || META_SKIP.test(key) || el.attribs.itemprop) continue;
-      const prev = metas.get(key);
-      if (prev) {
-        prev.value = Array.isArray(prev.value) ? [...prev.value, clean(content)] : [prev.value, clean(content)];
-        continue;
-      }
-      const lower = key.toLowerCase();
-      const weight = lower === 'title' ? WEIGHT.title : lower.startsWith('twitter:') ? 0.8 : lower.includes(':') ? WEIGHT.meta : 0.8;
-      metas.set(key, { path: key.split(/[:.]/).filter(Boolean), value: clean(content), origin: lower === 'title' ? 'title' : 'meta', weight });
-    } else if (el.name === 'link' && el.attribs.href) {
-      const rel = (el.attribs.rel ?? '').toLowerCase();
-      const url = absoluteUrl(el.attribs.href, base);
-      if (!url) continue;
-      if (rel.split(/\s+/).includes('canonical')) out.push({ path: ['canonical'], value: url, origin: 'link', weight: WEIGHT.link });
-      else if (/(^|\s)(icon|apple-touch-icon)(\s|$)/.test(rel) && (!icon || sizeOf(el) > icon.size)) icon = { url, size: sizeOf(el) };
-    }
+/**
+ * The value of a property element. Microdata gives a link's `href`; with `linkText`, a link
+ * that has words and names no address (`<a itemprop="author" href="/a/hana">Hana Ito</a>`) gives
+ * its words, which is what pages mean by it.
+ */
+function valueOf(el: Element, name: string, base: string, budget: Budget, linkText: boolean): string {
+  if (linkText && (el.name === 'a' || el.name === 'area') && el.attribs.content === undefined && !ADDRESS_PROP.test(name)) {
+    const words = textOf(el, false, budget);
+    if (words !== '') return words;
   }
-  out.push(...metas.values());
-  if (icon) out.push({ path: ['logo'], value: icon.url, origin: 'link', weight: 0.6 });
-  out.push({ path: ['url'], value: base, origin: 'page', weight: WEIGHT.page });
+  return propertyValue(el, base, budget);
+}
+
+function itemEntities(doc: Document, syntax: ItemSyntax, base: string, entities: Entity[], loose: Candidate[], budget: Budget, linkText: boolean): void {
+  const stack: Array<{ el: Element; owner: Entity | undefined }> = [];
+  const pushChildren = (parent: Document | Element, owner: Entity | undefined): void => {
+    for (let i = parent.children.length - 1; i >= 0; i--) {
+      const c = parent.children[i] as Element;
+      if (c.type === 'tag' || c.type === 'script' || c.type === 'style') stack.push({ el: c, owner });
+    }
+  };
+  pushChildren(doc, undefined);
+  const looseWeight = WEIGHT[syntax.origin] * 0.9;
+  while (stack.length > 0) {
+    const { el, owner } = stack.pop() as { el: Element; owner: Entity | undefined };
+    const names = syntax.props(el);
+    if (syntax.scope(el)) {
+      const types = syntax.type(el);
+      const data: Record<string, unknown> = {};
+      if (types.length > 0) data['@type'] = types.length === 1 ? types[0] : types;
+      // An item that is a property of nothing (`<span itemprop="author" itemscope>` at page level) is loose.
+      const entity: Entity = { id: entities.length, types, data, origin: syntax.origin, topLevel: owner === undefined && names.length === 0 };
+      entities.push(entity);
+      for (const n of names) {
+        if (owner) add(owner.data, n, data);
+        else loose.push({ path: [n], value: data, origin: syntax.origin, weight: looseWeight, source: `${syntax.origin}:${n}` });
+      }
+      pushChildren(el, entity);
+      continue;
+    }
+    for (const n of names) {
+      const v = valueOf(el, n, base, budget, linkText);
+      if (v === '') continue;
+      if (owner) add(owner.data, n, v);
+      else loose.push({ path: [n], value: v, origin: syntax.origin, weight: looseWeight, source: `${syntax.origin}:${n}` });
+    }
+    pushChildren(el, owner);
+  }
 }
 
 /** What a caller that read the raw HTML already knows (parsers build their DOM without script bodies). */
@@ -238,14 +206,21 @@ export interface ReadOptions {
   /** False when the page has no `itemscope` / `typeof` attribute: the walks that look for them are skipped. */
   microdata?: boolean;
   rdfa?: boolean;
+  /** Elements of the page, when the caller counted them (sizes the text budget). */
+  elements?: number;
+  /** A property link with words and no address meaning gives its words, not its `href` (see valueOf). */
+  linkText?: boolean;
 }
 
 export function readStructuredData(doc: Document, base: string, opts: ReadOptions = {}): StructuredData {
   const entities: Entity[] = [];
   const candidates: Candidate[] = [];
   jsonLdEntities(opts.jsonLd ?? jsonLdTexts(doc), entities);
-  if (opts.microdata !== false) itemEntities(doc, MICRODATA, base, entities, candidates);
-  if (opts.rdfa !== false) itemEntities(doc, RDFA, base, entities, candidates);
+  // Property texts share one budget: nested properties cannot make the walk quadratic.
+  const budget = budgetFor(opts.elements ?? 50_000);
+  const linkText = opts.linkText === true;
+  if (opts.microdata !== false) itemEntities(doc, MICRODATA, base, entities, candidates, budget, linkText);
+  if (opts.rdfa !== false) itemEntities(doc, RDFA, base, entities, candidates, budget, linkText);
   metaCandidates(doc, base, candidates);
   return { entities, candidates };
 }

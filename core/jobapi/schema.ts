@@ -3,7 +3,7 @@
  * and echoed in job objects. Route-specific checks happen after mapping, with the registry's
  * own validators (map.ts), so both APIs enforce exactly the same rules.
  */
-import { createAjv } from '../schema/index.js';
+import { createAjv } from '../schema/ajv.js';
 import type { FieldError } from '../errors.js';
 
 export const USER_AGENT_TYPES = [

@@ -8,10 +8,11 @@
  * This reaches into the parser (`onclosetag(start, end)` is the tokenizer callback, `stack` is
  * private and top-first in htmlparser2 12); a unit test pins the behaviour.
  */
-import { type Handler, Parser } from 'htmlparser2';
+import type { Handler } from 'htmlparser2';
+import { DepthCappedParser } from '../parsers/depth.js';
 import { Builder, type Doc } from './tree.js';
 
-class FormParser extends Parser {
+class FormParser extends DepthCappedParser {
   constructor(
     handler: Partial<Handler>,
     private readonly src: string,

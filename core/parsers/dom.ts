@@ -8,6 +8,7 @@ import type { AnyNode, Document, Element } from 'domhandler';
 export type { Document, Element, AnyNode };
 
 export { loadHtml, stripRawText } from './load.js';
+export { text } from './text.js';
 import { seedOf } from './load.js';
 
 type Compiled = ReturnType<typeof compile<AnyNode, Element>>;
@@ -231,37 +232,6 @@ const SPACE = /\s/;
 function isSpace(code: number): boolean {
   if (code < 128) return code === 32 || (code >= 9 && code <= 13);
   return SPACE.test(String.fromCharCode(code));
-}
-
-const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'figcaption', 'footer',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'ol', 'p', 'section', 'table', 'td', 'th', 'tr', 'ul',
-]);
-
-/** Text with block boundaries as spaces and whitespace collapsed; `skip` prunes subtrees. */
-export function text(node: AnyNode | null | undefined, skip?: (el: Element) => boolean): string {
-  if (!node) return '';
-  const out: string[] = [];
-  collect(node, out, skip);
-  return out.join('').replace(/[\s\u00a0\u200e\u200f]+/g, ' ').trim();
-}
-
-function collect(node: AnyNode, out: string[], skip?: (el: Element) => boolean): void {
-  if (node.type === 'text') {
-    out.push(node.data);
-    return;
-  }
-  if (node.type === 'comment' || node.type === 'directive') return;
-  if (node.type === 'script' || node.type === 'style') return;
-  if (node.type === 'tag') {
-    if (skip && skip(node)) return;
-    const block = BLOCK.has(node.name);
-    if (block) out.push(' ');
-    for (const c of node.children) collect(c, out, skip);
-    if (block) out.push(' ');
-    return;
-  }
-  if ('children' in node) for (const c of node.children) collect(c, out, skip);
 }
 
 /** The nearest ancestor (not the element itself) passing `test`, stopping at `stop` or `maxUp` levels. */

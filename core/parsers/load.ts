@@ -1,9 +1,10 @@
 /**
  * Loading a page for the parsers: the DOM build of the lean page (lean.ts). Pure, no I/O.
  */
-import { Parser, Tokenizer } from 'htmlparser2';
+import { Tokenizer } from 'htmlparser2';
 import { DomHandler } from 'domhandler';
 import type { Document, Element, Text } from 'domhandler';
+import { DepthCappedParser } from './depth.js';
 import { decodeInPlace } from './entities.js';
 import type { RawEntities } from './entities.js';
 import { leanHtml } from './lean.js';
@@ -131,7 +132,7 @@ Object.defineProperty(FastTokenizer.prototype, 'fastForwardTo', {
 function parseWith(html: string, decodeEntities: boolean): LoadHandler {
   const handler = new LoadHandler();
   handler.decoded = decodeEntities;
-  new Parser(handler, { decodeEntities, Tokenizer: FastTokenizer }).end(html);
+  new DepthCappedParser(handler, { decodeEntities, Tokenizer: FastTokenizer }).end(html);
   return handler;
 }
 

@@ -7,11 +7,12 @@
  * read once per page from its URL (`moneyContext`). Ranges ("$10 – $25"), "from" prices
  * ("ab 5,99 €") and unit prices ("$0.25/count") are recognised and reported as such.
  *
- * Counts and star ratings as displayed live here too (`parseCount`, `parseRating`). Pure, no I/O.
+ * Counts and star ratings as displayed are read by counts.ts (re-exported here). Pure, no I/O.
  */
 import { ISO_CODES, SYMBOL_TOKENS, symbolCurrency } from './currencies.js';
 
 export { moneyContext } from './currencies.js';
+export { parseCount, parseRating } from './counts.js';
 
 export interface MoneyContext {
   /** ISO code the page prices in: what a bare `$`, `kr` or `¥` means, and the currency of a price shown without one. */
@@ -199,6 +200,23 @@ export function findMoney(text: string, context?: Ctx): Money | null {
   return hit ? toMoney(s, hit, ctxOf(context)) : null;
 }
 
+/**
+ * The first price in a text that is not a unit price, read lean (no range or "from"): the
+ * candidate scans of the commerce parsers ask this of most texts on a page.
+ */
+export function findPrice(text: string, context?: Ctx): Money | null {
+  if (!HAS_SYMBOL.test(text)) return null;
+  const s = squash(text);
+  const ctx = ctxOf(context);
+  for (let hit = nextHit(s, 0, ctx); hit; hit = nextHit(s, hit.end, ctx)) {
+    if (UNIT_AFTER.test(s.slice(hit.end, hit.end + 24))) continue;
+    const currency = symbolCurrency(hit.symbol, ctx.currency);
+    const amount = parseAmount(hit.number, decimalFor(ctx, currency));
+    if (amount !== null) return { text: s.slice(hit.index, hit.end).trim(), amount, currency, symbol: hit.symbol };
+  }
+  return null;
+}
+
 /** Every price shown in a text, in order (a range counts once). */
 export function findAllMoney(text: string, context?: Ctx): Money[] {
   if (!HAS_SYMBOL.test(text)) return [];
@@ -229,28 +247,4 @@ export function currencyCode(v: unknown, context?: Ctx): string | null {
  */
 export function parsePrice(raw: string | null | undefined, currencyHint?: string): Money | null {
   return readMoney(raw, currencyHint ?? null);
-}
-
-/** A count as displayed: `1,234 ratings` → 1234, `1.2K` → 1200, `3 600 000 views` → 3600000. */
-export function parseCount(raw: string | null | undefined): number | null {
-  if (!raw) return null;
-  // Counts are whole: a lone group of three digits after a separator is thousands in every
-  // locale ("1.234 Bewertungen", "1,234 ratings"), which a price reader cannot assume.
-  const grouped = /\d{1,3}(?:[.,'’\u00a0\u202f ]\d{3})+(?![\d.,])/.exec(raw);
-  if (grouped && !/^\s*[kKmMbB](?![a-zA-Z])/.test(raw.slice(grouped.index + grouped[0].length))) return Number(grouped[0].replace(/\D/g, ''));
-  const m = /(\d+(?:[.,]\d+)?)\s*([kKmMbB](?![a-zA-Z])|[Tt]sd\.?|[Mm]io\.?|万)?/.exec(raw);
-  if (!m) return null;
-  const n = Number((m[1] as string).replace(',', '.'));
-  const suffix = (m[2] ?? '').toLowerCase();
-  const mult = suffix.startsWith('k') || suffix.startsWith('tsd') ? 1e3 : suffix.startsWith('m') ? 1e6 : suffix === 'b' ? 1e9 : suffix === '万' ? 1e4 : 1;
-  return Number.isFinite(n) ? Math.round(n * mult) : null;
-}
-
-/** A rating as displayed: `4.5 out of 5 stars`, `4,5 von 5 Sternen`, `Rated 4.7/5` → 4.5 / 4.7. */
-export function parseRating(raw: string | null | undefined): number | null {
-  if (!raw) return null;
-  const m = /(\d(?:[.,]\d+)?)/.exec(raw);
-  if (!m) return null;
-  const n = Number((m[1] as string).replace(',', '.'));
-  return Number.isFinite(n) ? n : null;
 }

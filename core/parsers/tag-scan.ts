@@ -53,7 +53,7 @@ function isAlpha(c: number): boolean {
 }
 
 /** Elements whose body the tokenizer reads as text up to their own end tag (outside foreign content). */
-const SPECIAL = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
+export const SPECIAL: ReadonlySet<string> = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 
 /**
  * With a `StripTracker` the scan reads the raw page as the tokenizer would read

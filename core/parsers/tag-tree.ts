@@ -8,7 +8,10 @@
  * The tables and rules are htmlparser2 12.0's (src/Parser.ts); they are not exported, so they
  * are restated here. test/unit/parsers-prune.test.ts holds this tree to htmlparser2's own parse
  * (hand-written cases and random markup), so a change in a later htmlparser2 shows as a failure.
+ * It caps the depth as `DepthCappedParser` does (depth.ts): the trees of a deep page agree too.
  */
+import { FLAT_AT } from './depth.js';
+import { SPECIAL } from './tag-scan.js';
 
 export interface TreeHandler {
   /** An element starts (for a void element, its close follows at once). */
@@ -83,6 +86,8 @@ export class TagTree {
   private readonly foreign: number[] = [NONE];
   /** The start tag being read ('' for an ignored nested `<form>`). */
   private tagname = '';
+  /** The start tag being read is past the depth cap: an empty element (depth.ts). */
+  private flat = false;
 
   constructor(private readonly handler: TreeHandler) {}
 
@@ -103,6 +108,8 @@ export class TagTree {
   }
 
   onopentagname(lower: string): void {
+    // Raw-text elements hold no elements, so they are not flattened (depth.ts).
+    this.flat = this.stack.length >= FLAT_AT && !(SPECIAL.has(lower) && !this.isInForeignContext());
     this.emitOpenTag(this.readTagName(lower));
   }
 
@@ -115,7 +122,7 @@ export class TagTree {
     }
     const closes = openImpliesClose.get(name);
     if (closes) while (this.stack.length > 0 && closes.has(this.stack[this.stack.length - 1] as string)) this.popElement(true);
-    if (voidElements.has(name)) return;
+    if (voidElements.has(name) || this.flat) return;
     this.stack.push(name);
     if (name === 'svg') this.foreign.push(SVG);
     else if (name === 'math') this.foreign.push(MATHML);
@@ -124,10 +131,12 @@ export class TagTree {
 
   private endOpenTag(): void {
     const name = this.tagname;
+    const flat = this.flat;
     this.tagname = '';
+    this.flat = false;
     if (name === '') return;
     this.handler.onopentag(name);
-    if (voidElements.has(name)) this.handler.onclosetag(name, true);
+    if (voidElements.has(name) || flat) this.handler.onclosetag(name, true);
   }
 
   onopentagend(): void {

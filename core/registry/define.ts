@@ -26,7 +26,7 @@ export interface RouteDraft {
   /** Defaults to `country`. */
   location?: LocationKind;
   requiresRunJs?: boolean;
-  outputKind?: 'document' | 'media';
+  outputKind?: 'document' | 'media' | 'answer';
   /** Extra required params besides the input. */
   alsoRequired?: readonly string[];
 }

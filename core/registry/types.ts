@@ -73,9 +73,11 @@ export interface RouteSpec {
   /**
    * `media`: the route returns a file, not a document (video download): `output` is `video`
    * or `audio` (or the generic array without `json`), and custom `json` extraction does not
-   * apply. Absent means `document`.
+   * apply. `answer`: the route's point is its parsed answer (the assistants): `results[].json`
+   * is filled whatever `output` says, and `output` defaults to `["json"]` (HTML, Markdown or a
+   * screenshot come alongside only when asked). Absent means `document`.
    */
-  readonly outputKind?: 'document' | 'media';
+  readonly outputKind?: 'document' | 'media' | 'answer';
   readonly location: LocationKind;
   /**
    * How `location` takes effect: `proxy` routes the fetch through that country's proxy pool

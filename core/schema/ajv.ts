@@ -1,7 +1,8 @@
 /**
  * The ajv instance every Gleaner schema is compiled with: JSON Schema 2020-12 (the dialect of
  * OpenAPI 3.1), all errors, defaults filled, and our formats and keywords:
- *   - format `http-url`: an absolute http or https URL with a host and no surrounding spaces;
+ *   - format `http-url`: an absolute http or https URL with a host and no whitespace or control
+ *     characters (the error detail says which rule failed, httpUrlProblem);
  *   - format `country`: an ISO 3166-1 alpha-2 code, either case;
  *   - keyword `x-serialized-length` `{min, max, depth?}`: bounds the length of
  *     JSON.stringify(value) (spec 8: `json.schema` is 10 to 65535 characters) and, first, the
@@ -14,15 +15,46 @@ import type { ErrorObject, Options } from 'ajv';
 import { isCountryCode } from './countries.js';
 
 export function isHttpUrl(value: string): boolean {
-  // URL parsing trims spaces and control characters; a value that needs trimming is not a URL.
-  if (/[\s\u0000-\u001f\u007f]/.test(value)) return false;
+  return httpUrlProblem(value) === undefined;
+}
+
+const WHITESPACE_NAMES: Record<string, string> = { ' ': 'a space', '\t': 'a tab', '\n': 'a line break', '\r': 'a carriage return' };
+
+/**
+ * Why `value` is not an absolute http or https URL with a host, in words a caller can act on
+ * ("contains a space at character 14: encode it as %20"), or undefined when it is one.
+ * Whitespace and control characters are refused rather than encoded: URL parsing would trim or
+ * drop them silently, and the request would fetch another address than the one sent.
+ */
+export function httpUrlProblem(value: string): string | undefined {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value.trim());
+  if (!scheme) return 'must be an absolute URL starting with http:// or https:// (this one has no scheme)';
+  const name = (scheme[1] as string).toLowerCase();
+  if (name !== 'http' && name !== 'https') return `must be an http or https URL (the scheme is ${name.slice(0, 20)})`;
+  const bad = /[\s\u0000-\u001f\u007f]/.exec(value);
+  if (bad) return whitespaceProblem(value, bad[0], bad.index);
   let parsed: URL;
   try {
     parsed = new URL(value);
   } catch {
-    return false;
+    return 'is not a valid URL: its host or port cannot be parsed';
   }
-  return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
+  if (parsed.hostname === '') return 'must name a host (http://host/...)';
+  return undefined;
+}
+
+function whitespaceProblem(value: string, ch: string, index: number): string {
+  const at = index + 1;
+  const code = ch.charCodeAt(0);
+  const hex = code.toString(16).toUpperCase().padStart(2, '0');
+  const what = WHITESPACE_NAMES[ch] ?? (code < 0x20 || code === 0x7f ? `a control character (U+00${hex})` : `whitespace (U+${hex.padStart(4, '0')})`);
+  if (value.trim() !== value && (index === 0 || index === value.length - 1)) return `must not start or end with whitespace: remove ${what} at character ${at}`;
+  // Where the authority ends: a host cannot carry an encoded character, a path or query can.
+  const afterScheme = value.indexOf('//') + 2;
+  const rest = value.slice(afterScheme).search(/[/?#]/);
+  const inHost = rest < 0 || index < afterScheme + rest;
+  if (inHost) return `is not a valid URL: its host contains ${what} at character ${at}`;
+  return `is not a valid URL: it contains ${what} at character ${at}; percent-encode it${code <= 0x7f ? ` (%${hex})` : ''}`;
 }
 
 interface LengthBounds {

@@ -64,7 +64,7 @@ function searchSchema(): JsonSchema {
 /** Shared parameters of spec 2.1 in echo order; `callback_url` and `storage` on async and batch only. */
 function sharedProperties(route: RouteSpec, mode: Mode): Record<string, JsonSchema> {
   const media = route.outputKind === 'media';
-  const props: Record<string, JsonSchema> = { output: media ? mediaOutputSchema() : outputSchema() };
+  const props: Record<string, JsonSchema> = { output: media ? mediaOutputSchema() : outputSchema(route.outputKind === 'answer') };
   if (!media) props.json = jsonParamSchema();
   props.location = locationSchema(route.location);
   props.device = deviceSchema();

@@ -6,6 +6,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { FieldError } from '../errors.js';
+import { httpUrlProblem } from './ajv.js';
 
 export function escapePointerToken(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -30,8 +31,8 @@ function typeDetail(expected: unknown): string {
   return `must be ${types.map((t) => ARTICLE[t] ?? t).join(' or ')}`;
 }
 
-function formatDetail(format: string): string {
-  if (format === 'http-url') return 'must be an absolute http or https URL';
+function formatDetail(format: string, data: unknown): string {
+  if (format === 'http-url') return (typeof data === 'string' ? httpUrlProblem(data) : undefined) ?? 'must be an absolute http or https URL';
   if (format === 'country') return 'must be an ISO 3166-1 alpha-2 country code';
   return `must be a valid ${format}`;
 }
@@ -74,7 +75,7 @@ function detailOf(e: ErrorObject): string | undefined {
     case 'pattern':
       return typeof parent['x-pattern-hint'] === 'string' ? `must look like ${parent['x-pattern-hint']}` : `must match ${p.pattern}`;
     case 'format':
-      return formatDetail(String(p.format));
+      return formatDetail(String(p.format), e.data);
     default:
       return e.message ?? `failed ${e.keyword}`;
   }

@@ -1,22 +1,23 @@
 /**
- * The OpenAPI 3.1 document of the Web API, generated from the registry and the request
- * schemas (served at `GET /v1/openapi.json`). Request schemas are components named
- * `<source>.<mode>` (`se1_search.sync`, `universal.batch`, `search.request`); when a parser
- * declares its `results[].json` shape in OUTPUT_SCHEMAS, the route's responses use it.
- * Built once on first call; the returned object is shared and must not be mutated.
+ * The OpenAPI 3.1 document of the service, generated from the registry and the request
+ * schemas (served at `GET /v1/openapi.json`): the Web API's routes, the Job API on its own
+ * listeners (openapi-ops.ts), the operator and MCP endpoints, and the webhook it sends. Request
+ * schemas are components named `<source>.<mode>` (`se1_search.sync`, `universal.batch`,
+ * `search.request`); when a parser declares its `results[].json` shape in OUTPUT_SCHEMAS, the
+ * route's responses use it. Every operation lists its 4xx answers; no component is unused.
+ * Built once per set of server URLs; the returned object is shared and must not be mutated.
  */
 import { OUTPUT_SCHEMAS } from '../targets/index.js';
 import { pathFor, ROUTES } from '../registry/index.js';
 import type { Mode, RouteSpec } from '../registry/types.js';
 import { jsonSchemaFor } from './build.js';
+import { bare, HEAD_REFUSALS, json, OPERATION_SCHEMAS, operationPaths, problem, webhooks, type ServerUrls } from './openapi-ops.js';
 import { ref, RESPONSE_SCHEMAS, scrapeResponseWithJson } from './responses.js';
 import type { JsonSchema } from './shared.js';
 
 const API_VERSION = '0.1.0';
-
-const json = (schema: JsonSchema): JsonSchema => ({ 'application/json': { schema } });
-const problem = (description: string): JsonSchema => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
-const bare = (description: string): JsonSchema => ({ description });
+/** Where the document says the service is when the caller does not say (the defaults of DESIGN.md part 2). */
+const DEFAULT_SERVERS: ServerUrls = { web: 'http://127.0.0.1:8080', realtime: 'http://127.0.0.1:8081', data: 'http://127.0.0.1:8082' };
 
 /** Error answers every authenticated POST route can give. */
 function errorResponses(extra: Record<string, JsonSchema> = {}): Record<string, JsonSchema> {
@@ -31,7 +32,7 @@ function errorResponses(extra: Record<string, JsonSchema> = {}): Record<string, 
     '429': problem('TOO_MANY_REQUESTS: concurrency limit (retry with jittered backoff); QUOTA_EXCEEDED: quota exhausted.'),
     ...extra,
     '500': problem('REQUEST_FAILED_AFTER_MANY_RETRIES (not charged), RESPONSE_TOO_LARGE, EXTRACTION_FAILED or INTERNAL_ERROR.'),
-    '501': problem('LLM_NOT_CONFIGURED: json.prompt needs a model.'),
+    '501': problem('LLM_NOT_CONFIGURED (json.prompt needs a model), TARGET_NOT_CONFIGURED (the route\'s target has no upstream here) or FFMPEG_NOT_AVAILABLE.'),
     '503': problem('SERVICE_UNAVAILABLE: starting or draining.'),
   };
 }
@@ -142,54 +143,92 @@ function fixedPaths(): Record<string, JsonSchema> {
         summary: 'This document.',
         tags: ['discovery'],
         security: open,
-        responses: { '200': { description: 'OpenAPI 3.1 document.', content: json({ type: 'object' }) } },
+        responses: { '200': { description: 'OpenAPI 3.1 document.', content: json({ type: 'object' }) }, ...HEAD_REFUSALS },
       },
     },
-    '/healthz': { get: { operationId: 'healthz', summary: 'Liveness: the process answers.', tags: ['operations'], security: open, responses: { '200': bare('Alive.') } } },
+    '/healthz': { get: { operationId: 'healthz', summary: 'Liveness: the process answers.', tags: ['operations'], security: open, responses: { '200': bare('Alive.'), ...HEAD_REFUSALS } } },
     '/readyz': {
       get: {
         operationId: 'readyz',
         summary: 'Readiness: store open, workers and browser up.',
         tags: ['operations'],
         security: open,
-        responses: { '200': bare('Ready.'), '503': problem('SERVICE_UNAVAILABLE: starting or draining.') },
+        responses: { '200': bare('Ready.'), ...HEAD_REFUSALS, '503': bare('Not ready: starting or draining (the readiness document says which part).') },
       },
     },
     '/metrics': {
       get: {
         operationId: 'metrics',
-        summary: 'Prometheus metrics.',
+        summary: 'Prometheus metrics: an admin key, or the operator\'s GLEANER_METRICS_TOKEN, as a Bearer token.',
         tags: ['operations'],
-        security: open,
-        responses: { '200': { description: 'Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        responses: {
+          '200': { description: 'Prometheus text format.', content: { 'text/plain': { schema: { type: 'string' } } } },
+          '401': { description: 'No or unknown credentials.' },
+          '403': problem('FORBIDDEN: a key that is not an admin key.'),
+        },
       },
     },
   };
 }
 
-let cached: Record<string, unknown> | undefined;
-
-export function openApiDocument(): Record<string, unknown> {
-  if (cached) return cached;
-  const schemas: Record<string, JsonSchema> = { ...RESPONSE_SCHEMAS, 'search.request': jsonSchemaFor({ kind: 'search' }) };
-  const paths: Record<string, JsonSchema> = fixedPaths();
-  for (const route of ROUTES) {
-    for (const mode of route.modes) paths[pathFor(route, mode)!] = { post: scrapeOperation(route, mode, schemas) };
+/** Component names every `$ref` of `node` reaches, followed through the components themselves. */
+function referenced(roots: unknown[], schemas: Record<string, JsonSchema>): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (node && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+        if (k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/')) {
+          const name = v.slice('#/components/schemas/'.length);
+          if (!seen.has(name)) {
+            seen.add(name);
+            stack.push(schemas[name]);
+          }
+        } else stack.push(v);
+      }
+    }
   }
-  cached = {
+  return seen;
+}
+
+const cached = new Map<string, Record<string, unknown>>();
+
+/** `servers`: the URLs the caller reaches the service at (the Web API, and the Job API's two listeners). */
+export function openApiDocument(servers: ServerUrls = DEFAULT_SERVERS): Record<string, unknown> {
+  const key = `${servers.web} ${servers.realtime} ${servers.data}`;
+  const hit = cached.get(key);
+  if (hit) return hit;
+  const all: Record<string, JsonSchema> = { ...RESPONSE_SCHEMAS, ...OPERATION_SCHEMAS, 'search.request': jsonSchemaFor({ kind: 'search' }) };
+  const paths: Record<string, JsonSchema> = { ...fixedPaths(), ...operationPaths(servers) };
+  for (const route of ROUTES) {
+    for (const mode of route.modes) paths[pathFor(route, mode)!] = { post: scrapeOperation(route, mode, all) };
+  }
+  const hooks = webhooks();
+  const used = referenced([paths, hooks], all);
+  const schemas = Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+  const doc = {
     openapi: '3.1.0',
     info: {
-      title: 'Gleaner Web API',
+      title: 'Gleaner API',
       version: API_VERSION,
-      description: 'Self-hosted web data extraction: scrape, search, parse and extract. Generated from the route registry.',
+      description: 'Self-hosted web data extraction: scrape, search, parse and extract, over the Web API (Bearer keys) and the Job API (Basic auth, its own listeners). Generated from the route registry.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: servers.web, description: 'Web API (GLEANER_PUBLIC_URL, else GLEANER_HOST:GLEANER_PORT).' }],
     security: [{ bearerAuth: [] }],
     paths,
+    webhooks: hooks,
     components: {
       schemas,
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' },
+        basicAuth: { type: 'http', scheme: 'basic', description: 'Job API users (gleaner users create).' },
+      },
     },
   };
-  return cached;
+  if (cached.size > 16) cached.clear();
+  cached.set(key, doc);
+  return doc;
 }

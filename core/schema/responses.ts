@@ -46,7 +46,11 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       json_source: { type: 'string', enum: ['builtin', 'offline', 'llm'], description: 'How results[].json was produced.' },
       parse_status: { type: 'string', enum: ['parsed', 'partial', 'unrecognised', 'blocked'], description: 'Whether the built-in parser recognised the page (blocked: a bot wall or captcha).' },
       missing_sections: { type: 'array', items: { type: 'string' }, description: 'On a partial page: the sections a page of its kind has that the built-in parser could not find (a layout change shows here first).' },
-      unfilled: { type: 'array', items: { type: 'string' }, description: 'Schema fields extraction could not fill.' },
+      unfilled: { type: 'array', items: { type: 'string' }, description: 'Schema fields extraction could not fill (JSON Pointers).' },
+      json_fields: {
+        type: ['object', 'string'],
+        description: 'Offline extraction: where each filled value was read, in the shape of json (h1, title, meta:og:title, jsonld:Product.offers.price, table:Brand, label:Price, class:price, ...).',
+      },
     },
     ['page', 'run_js', 'url'],
   ),
@@ -133,6 +137,21 @@ export const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       json_supported_only_with_prompt_or_schema: { type: 'array', items: { type: 'string' } },
     }),
   }),
+  WebhookPayload: {
+    ...obj(
+      {
+        event: { type: 'string', enum: ['job.done', 'job.faulted'] },
+        job_id: { ...REQUEST_ID, description: 'The job: metadata.request_id of its 202.' },
+        status: { type: 'string', enum: ['done', 'faulted'] },
+        finished_at: int('Unix seconds.'),
+        results_url: str('Collect the results here (GET, the same API key).'),
+        storage: { ...obj({ type: str('Bucket type.'), url: str('Bucket address.') }), description: 'The job\'s storage, when it had one.' },
+        error: { ...obj({ code: str('The problem title of the failure.'), message: str('What failed.') }), description: 'Present when faulted.' },
+      },
+      ['event', 'job_id', 'status', 'finished_at', 'results_url'],
+    ),
+    description: 'Body of a Web API webhook call, signed in the Gleaner-Signature header (t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>).',
+  },
   ExampleBody: {
     type: 'object',
     description: 'Each parameter mapped to a type marker: "string", "bool", "int", "number", a nested object, or a one-element array.',

@@ -46,14 +46,17 @@ export function batchInputSchema(p: ParamSpec): JsonSchema {
   return { type: 'array', description: `One job per value. Each: ${p.description}`, minItems: 1, items: item };
 }
 
-export function outputSchema(): JsonSchema {
+/** `answer`: routes whose parsed answer is always returned (assistants) default to json. */
+export function outputSchema(answer = false): JsonSchema {
   return {
     type: 'array',
-    description: 'Formats to return: html, markdown, json (parsed or extracted fields), screenshot (needs run_js: true).',
+    description: answer
+      ? 'Formats to return besides json, which is always filled on this route: html, markdown, screenshot (needs run_js: true).'
+      : 'Formats to return: html, markdown, json (parsed or extracted fields), screenshot (needs run_js: true).',
     items: { type: 'string', enum: [...OUTPUT_FORMATS] },
     minItems: 1,
     uniqueItems: true,
-    default: ['html'],
+    default: [answer ? 'json' : 'html'],
   };
 }
 

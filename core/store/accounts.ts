@@ -62,6 +62,13 @@ export interface AccountStore {
   hasKey(key: string): boolean;
   listKeys(): KeyInfo[];
   hasUser(username: string): boolean;
+  /**
+   * Calls `listener` after keys were revoked, by any process (the offline CLI included), within
+   * about a quarter second: long-lived sessions (the job feed's sockets) re-check their key
+   * then. Returns the unsubscribe function. LMDB polls its revocation counter; a cluster store
+   * delivers the same from a watch.
+   */
+  watchRevocations(listener: () => void): () => void;
 }
 
 /** Whether an entitlement list admits a route id (`search` for POST /v1/search). */

@@ -10,6 +10,7 @@ import type { ClusterSettings } from './nats/connection.js';
 import type { AccountStore } from './accounts.js';
 import type { DeliveryStore } from './deliveries.js';
 import type { FeedEvents } from './feed.js';
+import type { IdBlocks } from './ids.js';
 import type { JobStore, ResultWriter } from './jobs.js';
 import { LmdbStore, openLmdbResultWriter } from './lmdb/index.js';
 import type { QuotaStore } from './quotas.js';
@@ -31,6 +32,8 @@ export interface Store {
   readonly deliveries: DeliveryStore;
   readonly usage: UsageLedger;
   readonly quotas: QuotaStore;
+  /** Durable id blocks: ids stay increasing across restarts and unique across nodes (ids.ts). */
+  readonly ids: IdBlocks;
   readonly feed: FeedEvents;
   /** Migrations this open applied (an upgrade from an older store format), for the start log. */
   readonly migrated: readonly MigrationInfo[];
@@ -97,4 +100,4 @@ export function openResultWriter(location: StoreLocation): ResultWriter {
 /** The embedded store's format stamp (`gleaner doctor` reads it without migrating). */
 export { CURRENT_FORMAT, readStoreFormat, StoreFormatError } from './lmdb/migrations.js';
 
-export type { AccountStore, DeliveryStore, FeedEvents, JobStore, QuotaStore, ResultWriter, UsageLedger, WorkQueue };
+export type { AccountStore, DeliveryStore, FeedEvents, IdBlocks, JobStore, QuotaStore, ResultWriter, UsageLedger, WorkQueue };

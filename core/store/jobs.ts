@@ -17,7 +17,9 @@
  */
 import type { WireError } from '../errors.js';
 import type { Mode } from '../registry/types.js';
+import { needOf } from '../quota.js';
 import type { PageResult, StoredMedia } from '../wire.js';
+import type { PageNeed, QuotaReserved } from './quotas.js';
 import type { UsageEntry } from './usage.js';
 
 export type JobStatus = 'pending' | 'running' | 'done' | 'faulted';
@@ -66,6 +68,11 @@ export interface JobRecord {
   deliveries: Partial<Record<DeliveryKind, DeliveryRecord>>;
   /** Free-form fields a front door keeps with the job (Job API echo fields). */
   extra?: Record<string, unknown>;
+  /**
+   * Pages held against the account's page quotas from `enqueue` until `finish` (quotas.ts);
+   * absent: what its parameters ask for (`needOf(params)`). A crawl sets what it admits.
+   */
+  reserve?: PageNeed;
 }
 
 export interface JobResult {
@@ -85,9 +92,14 @@ export type JobOutcome = { ok: true; upstreamStatus: number; results: PageResult
 
 export interface JobStore {
   /**
-   * Stores the jobs (`pending`) and queues them for the work queue (work.ts); resolves once
+   * Stores the jobs (`pending`), queues them for the work queue (work.ts) and adds their
+   * reservations (`reservationOf`) to their accounts' (`QuotaStore.reservedOf`); resolves once
    * durable (LMDB: committed; cluster: the stream acknowledged the publish, message id = job
    * id, so a retried publish cannot duplicate). The 202 leaves after this.
+   *
+   * All or nothing, and never over an existing job: when any id is already stored, it rejects
+   * (INTERNAL_ERROR naming the id), stores and queues none of them, and leaves the stored job
+   * as it was.
    */
   enqueue(jobs: JobRecord[]): Promise<void>;
   get(id: string): Promise<JobRecord | undefined>;
@@ -100,8 +112,10 @@ export interface JobStore {
   start(id: string, maxStarts: number): Promise<{ job: JobRecord; started: boolean } | undefined>;
   /**
    * CAS to `done` | `faulted` with result, charge (done jobs only), outbox entries and expiry,
-   * as one operation. Returns the job as stored, or undefined when it was already final (a
-   * duplicate run: nothing is written, nothing charged).
+   * and the job's reservation released, as one operation: its pages move from held to charged
+   * (done) or are given back (faulted) in the same step. Returns the job as stored, or
+   * undefined when it was already final (a duplicate run: nothing is written, nothing charged,
+   * nothing released twice).
    */
   finish(id: string, outcome: JobOutcome, retentionMs: number, charge?: UsageEntry): Promise<JobRecord | undefined>;
   /** Deletes finished jobs (and results, dead letters) whose retention ended; returns how many. */
@@ -117,6 +131,12 @@ export interface JobStore {
  */
 export interface ResultWriter {
   put(jobId: string, result: JobResult): Promise<void>;
+}
+
+/** The pages a job holds against its account's page quotas while it is unfinished. */
+export function reservationOf(job: JobRecord): QuotaReserved {
+  const need = job.reserve ?? needOf(job.params);
+  return { pages: need.pages, rendered: need.rendered ? need.pages : 0 };
 }
 
 /** The deliveries a finished job owes: a webhook when it has a callback, a bucket upload when done with storage. */

@@ -10,6 +10,13 @@
  * - Totals are one counter per (account, period, kind), moved by the usage ledger in the same
  *   step as its own row, so they count exactly what `/v2/stats` counts (charged pages;
  *   faulted work never).
+ * - Reservations: the pages of accepted, unfinished jobs (queued or running) are held against
+ *   every page limit from `enqueue` until `finish` (jobs.ts `reservationOf`), so work waiting in
+ *   the queue is counted at admission. `enqueue` adds a job's reservation in the same step that
+ *   queues it; `finish` removes it in the same step that charges the job (done) or not
+ *   (faulted): a page is never counted twice, nor dropped between held and charged. They
+ *   survive restarts: LMDB rebuilds them from its durable queue when the job runner starts.
+ *   Sync requests hold their pages in the gateway's memory (gateway/quota.ts), not here.
  * - Periods are UTC calendar days and months; a limit resets at the next UTC midnight or the
  *   first day of the next month. The request rate is a per-minute window kept in memory by the
  *   gateway (core/quota.ts evaluates it; it is not stored).
@@ -20,6 +27,19 @@ export type QuotaLimit = (typeof QUOTA_LIMITS)[number];
 
 /** An account's quota; `null` is "no limit". */
 export type Quota = Record<QuotaLimit, number | null>;
+
+/** Pages a piece of work takes from the page limits; rendered limits apply when it renders (`run_js`). */
+export interface PageNeed {
+  pages: number;
+  rendered: boolean;
+}
+
+/** Pages held by accepted, unfinished work: counted against every page limit (day and month). */
+export interface QuotaReserved {
+  pages: number;
+  /** Of which rendered: counted against the rendered limits too. */
+  rendered: number;
+}
 
 /** Charged pages so far in the current day and month (UTC). */
 export interface QuotaUsage {
@@ -44,6 +64,15 @@ export interface QuotaStore {
   setQuota(clientId: number, changes: Partial<Quota>): Promise<Quota | undefined>;
   /** Charged pages of the current UTC day and month. */
   usageOf(clientId: number, now?: number): QuotaUsage;
+  /**
+   * Pages of the account's queued and running jobs (their `reservationOf`), as of the last
+   * `enqueue`/`finish` this handle has seen (cluster: every node's, within a second or two).
+   */
+  reservedOf(clientId: number): QuotaReserved;
+}
+
+export function noReservation(): QuotaReserved {
+  return { pages: 0, rendered: 0 };
 }
 
 export function emptyQuota(): Quota {

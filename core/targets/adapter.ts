@@ -47,4 +47,17 @@ export interface TargetAdapter {
    * problem (an unknown template placeholder, a missing template). Empty when good.
    */
   checkTarget?(token: string, cfg: TargetConfig): string[];
+  /**
+   * What the farm may do when this family's check calls a plain page a bot wall or a
+   * JavaScript challenge (`wallCheck`), after the plain attempts (each on the next proxy with a
+   * fresh session and identity) all met one. `browser: true`: one more attempt with the page
+   * step rendered in the browser, charged as the page it returns. Data, not a code path: the
+   * planner copies it onto the family's flows (`Flow.escalate`). Absent: no escalation.
+   */
+  readonly escalation?: Escalation;
+}
+
+export interface Escalation {
+  /** One last attempt in the browser (the walls of this family yield to a real browser, not only to another address). */
+  readonly browser: boolean;
 }

@@ -215,6 +215,12 @@ export type Verdict =
       lastResort?: 'fail' | 'return';
       /** A page returned as a last resort is not charged (a bot wall carries no content). */
       uncharged?: boolean;
+      /**
+       * The page is a bot wall or a JavaScript challenge (not a content problem such as a
+       * location that did not apply): the next attempt presents a fresh identity, and a flow
+       * whose family allows it (`escalate`) is tried once more in the browser.
+       */
+      wall?: boolean;
     };
 
 export interface Flow {
@@ -230,6 +236,11 @@ export interface Flow {
   session?: { key: string; ttlMs: number };
   /** Judges the page response inside the attempt (bot walls, a location that was not applied). */
   check?: (page: StepResponse, vars: Readonly<Vars>) => Verdict;
+  /**
+   * Escalation (set from the family's adapter data, `TargetAdapter.escalation`): when every
+   * plain attempt met a wall, the flow runs once more with its page step in the browser.
+   */
+  escalate?: 'browser';
 }
 
 /** A one-fetch flow: the common case. */
@@ -262,6 +273,7 @@ export function wallCheck(seen: (page: StepResponse) => WallSeen | undefined, la
       ...(wall.data ? { data: wall.data } : {}),
       lastResort,
       ...(lastResort === 'return' ? { uncharged: true } : {}),
+      wall: true,
     };
   };
 }

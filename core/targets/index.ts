@@ -48,7 +48,11 @@ for (const adapter of ADAPTERS) {
 export function planFlows(route: RouteSpec, params: Params, targets: Targets): Flow[] {
   const adapter = adapterOf.get(route.id);
   if (!adapter) throw new Error(`targets: no adapter for route ${route.id}`);
-  return adapter.plan(route, params, targets);
+  const flows = adapter.plan(route, params, targets);
+  // The family's escalation data rides on its flows that have a check to call a wall (and no
+  // browser script of their own: those are rendered already).
+  if (!adapter.escalation?.browser) return flows;
+  return flows.map((f) => (f.check && !f.steps.some((s) => s.kind === 'browser') ? { ...f, escalate: 'browser' as const } : f));
 }
 
 export function hasBuiltinParser(routeId: string): boolean {

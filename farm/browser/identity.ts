@@ -23,7 +23,17 @@
  * browser-wide desktop identity and the host's language in a mobile session.
  */
 import type { BrowserContext, BrowserContextOptions, CDPSession, Page } from 'patchright-core';
+import { DEFAULT_LOCALE } from '../identity/profile-data.js';
 import type { BrowserProfile } from '../identity/profile.js';
+
+/**
+ * The browser's own language list (`--lang`, chromium-args.ts). A session that speaks it gets
+ * no `acceptLanguage` override: the override makes DevTools insert `Accept-Language` right
+ * after `User-Agent`, where Chrome never puts it (Chrome sends it after `Accept-Encoding`), a
+ * header-order tell the recorder test saw. Other languages (a proxy country's) need the
+ * override and keep that tell (README "What a site sees").
+ */
+const BROWSER_LANGUAGES = DEFAULT_LOCALE.languages.join(',');
 
 export function contextOptions(p: BrowserProfile): BrowserContextOptions {
   const common: BrowserContextOptions = { timezoneId: p.timezone, serviceWorkers: 'allow' };
@@ -58,7 +68,7 @@ export async function dress(cdp: CDPSession, p: BrowserProfile): Promise<void> {
   const pending: Promise<unknown>[] = [
     cdp.send('Emulation.setUserAgentOverride', {
       userAgent: p.userAgent,
-      acceptLanguage: p.languages.join(','),
+      ...(p.languages.join(',') === BROWSER_LANGUAGES ? {} : { acceptLanguage: p.languages.join(',') }),
       platform: p.platform,
       userAgentMetadata: {
         brands: ua.brands,

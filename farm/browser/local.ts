@@ -81,7 +81,7 @@ export class LocalBrowser {
     this.slot.set(F_BROWSER_PID, 0);
     void pending.then(
       async (browser) => {
-        const closed = await Promise.race([browser.close().then(() => true, () => true), delay(5000).then(() => false)]);
+        const closed = await Promise.race([browser.close().then(() => true, () => true), delay(IDLE_CLOSE_MS).then(() => false)]);
         if (!closed && pid) {
           kill(pid);
           removeProfile(profile);
@@ -100,6 +100,7 @@ export class LocalBrowser {
       browser = await chromium.launch({
         executablePath: this.launch.executablePath,
         args: [...this.launch.args, marker],
+        ...(this.launch.env ? { env: { ...process.env, ...this.launch.env } } : {}),
         headless: true,
         // The farm's process decides about signals; with a pipe the browser exits when we do.
         handleSIGINT: false,
@@ -169,6 +170,14 @@ export class LocalBrowser {
     return true;
   }
 }
+
+/**
+ * How long an idle browser's graceful close may take before it is killed. The thread that
+ * launched a browser must outlive its close (pool.ts sizes the render thread's idle time by
+ * it): only that thread's event loop reaps the browser process, and a browser that exits after
+ * its thread ended stays a zombie for the life of the service.
+ */
+export const IDLE_CLOSE_MS = 5000;
 
 function kill(pid: number): void {
   try {

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
+import { bindingAllows, bindingRefusal } from './binding.js';
 import { parseBucketUrl, objectLocation } from './bucket-url.js';
 import { isStorageType, type BucketCredentials } from './config.js';
 import { classifyAnswer, send, type OutboundRequest } from './http.js';
@@ -23,6 +24,8 @@ const RETRYABLE_CODES = new Set(['RequestTimeout', 'SlowDown', 'InternalError', 
 export interface UploadOptions extends AttemptOptions {
   /** The job whose result this is: it names the object (`<prefix>/<job_id>.json`). */
   jobId: string;
+  /** The job's account: the credentials' `buckets` binding must allow it (binding.ts). */
+  clientId: number;
   /** Signing time; default now. Tests may fix it. */
   now?: Date;
 }
@@ -105,6 +108,8 @@ async function put(storage: StorageSpec, creds: BucketCredentials | undefined, o
   const parsed = parseBucketUrl(storage.type, storage.url, options.jobId, creds, extension);
   if (!parsed.ok) return { ok: false, retry: false, error: parsed.error };
   const target = parsed.target;
+  // Checked at submit too; again here for jobs queued before a reload narrowed the binding.
+  if (!bindingAllows(creds.buckets, options.clientId, target)) return { ok: false, retry: false, error: bindingRefusal(storage.type, options.clientId, target) };
   const { url, host, path } = objectLocation(target);
   if (url.pathname !== path) {
     return { ok: false, retry: false, error: 'storage.url prefix cannot be sent unambiguously as an object key' };

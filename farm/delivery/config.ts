@@ -3,10 +3,12 @@
  * `storage` names a bucket type and a URL, never a key (issue 4). The file is JSON, named by
  * `GLEANER_STORAGE`:
  *
- *   { "s3":            { "accessKeyId": "...", "secretAccessKey": "...", "region": "eu-west-1" },
- *     "s3_compatible": { "accessKeyId": "...", "secretAccessKey": "...", "allowedHosts": ["minio.internal:9000"] },
- *     "tos":           { "accessKeyId": "...", "secretAccessKey": "...", "region": "cn-beijing" },
- *     "gcs":           { "accessKeyId": "GOOG...", "secretAccessKey": "...", "endpoint": "https://storage.googleapis.com" } }
+ *   { "s3":            { "accessKeyId": "...", "secretAccessKey": "...", "region": "eu-west-1", "buckets": { "7": ["acme-results"] } },
+ *     "s3_compatible": { "accessKeyId": "...", "secretAccessKey": "...", "allowedHosts": ["minio.internal:9000"], "buckets": { "*": ["exports/all"] } },
+ *     "tos":           { "accessKeyId": "...", "secretAccessKey": "...", "region": "cn-beijing", "buckets": { ... } },
+ *     "gcs":           { "accessKeyId": "GOOG...", "secretAccessKey": "...", "endpoint": "https://storage.googleapis.com", "buckets": { ... } } }
+ *
+ * `buckets` is required (binding.ts): client id or `*` → "bucket" or "bucket/prefix" entries.
  *
  * `s3_gzip` uses the `s3` entry. The lead wires this into core config later; until then callers
  * use `loadDeliveryConfig(process.env)`.
@@ -37,6 +39,31 @@ export interface BucketCredentials {
    * replayed by that host against the real endpoint for a few minutes.
    */
   allowedHosts?: string[];
+  /** Required: which accounts may write which buckets and prefixes with these credentials (binding.ts). */
+  buckets: BucketBindings;
+}
+
+/** Client id (or `*`) → the buckets and prefixes it may write (binding.ts). */
+export type BucketBindings = Readonly<Record<string, readonly string[]>>;
+
+const ACCOUNT_KEY = /^(\*|[1-9][0-9]{0,15})$/;
+const ENTRY = /^(\*|[^/\s]+(\/[^\s]*)?)$/;
+
+/** Checks a parsed `buckets` value; throws naming the first bad field. */
+export function parseBindings(value: unknown, where: string): BucketBindings {
+  if (value === undefined) {
+    throw new Error(`${where}: required: the buckets (and prefixes) each account may write with these credentials, e.g. {"*": ["my-bucket/results"]} (see farm/delivery/README.md)`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${where}: expected an object of client id (or "*") → list of "bucket" or "bucket/prefix"`);
+  const out: Record<string, string[]> = {};
+  for (const [account, list] of Object.entries(value as Record<string, unknown>)) {
+    if (!ACCOUNT_KEY.test(account)) throw new Error(`${where}: ${JSON.stringify(account)} is not a client id or "*"`);
+    if (!Array.isArray(list) || !list.every((e) => typeof e === 'string' && ENTRY.test(e))) {
+      throw new Error(`${where}.${account}: expected a list of "bucket" or "bucket/prefix"`);
+    }
+    out[account] = (list as string[]).map((e) => e.replace(/\/+$/, '').replace(/\/{2,}/g, '/'));
+  }
+  return Object.freeze(out);
 }
 
 export type DeliveryConfig = Partial<Record<'s3' | 's3_compatible' | 'tos' | 'gcs', BucketCredentials>>;
@@ -87,7 +114,7 @@ function parseEntry(value: unknown, where: string): BucketCredentials {
   if (hosts !== undefined && (!Array.isArray(hosts) || !hosts.every((h) => typeof h === 'string' && h !== ''))) {
     throw new Error(`${where}.allowedHosts: expected an array of host names`);
   }
-  const out: BucketCredentials = { accessKeyId: entry.accessKeyId, secretAccessKey: entry.secretAccessKey };
+  const out: BucketCredentials = { accessKeyId: entry.accessKeyId, secretAccessKey: entry.secretAccessKey, buckets: parseBindings(entry.buckets, `${where}.buckets`) };
   if (typeof entry.sessionToken === 'string') out.sessionToken = entry.sessionToken;
   if (typeof entry.region === 'string') out.region = entry.region;
   if (typeof entry.endpoint === 'string') out.endpoint = entry.endpoint.replace(/\/$/, '');

@@ -35,5 +35,6 @@ export {
   type RetryDecision,
 } from './backoff.js';
 export { closeDeliveryAgents } from './http.js';
+export { bindingAllows, storageRefusal } from './binding.js';
 export { isForbiddenAddress } from '../net/addresses.js';
 export type { AttemptResult, AttemptOptions } from './types.js';

@@ -82,6 +82,11 @@ export interface ProfileRequest {
   device: DeviceName;
   /** The proxy pool's country (`location`), lower case; languages and zone follow it. */
   country?: string | undefined;
+  /**
+   * A fresh identity for the same key: how many times this session met a bot wall. Each one
+   * moves to the next row of the table, so the next attempt never presents the walled device.
+   */
+  fresh?: number;
 }
 
 /** The major version named when the browser's own is unknown (no binary found). */
@@ -116,7 +121,7 @@ export function profileFor(req: ProfileRequest): BrowserProfile {
   const country = req.country?.toLowerCase();
   const locale = (country && COUNTRY_LOCALES[country]) || DEFAULT_LOCALE;
   const rows = req.device === 'mobile' ? MOBILE_ROWS : DESKTOP_ROWS;
-  const row = rows[hash(req.sessionKey) % rows.length];
+  const row = rows[(hash(req.sessionKey) + (req.fresh ?? 0)) % rows.length];
   const localeId = country && COUNTRY_LOCALES[country] ? country : 'default';
   const id = `${row.id}/${localeId}`;
   let found = cache.get(id);

@@ -18,7 +18,7 @@
  *   times without finishing (each run ended with the process) is not run again but finished
  *   `faulted` with INTERNAL_ERROR (not charged) and logged with its id.
  */
-import { GleanerError, toWireError } from '../../core/errors.js';
+import { ERROR_CODES, GleanerError, toWireError, type WireError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { FeedEvents } from '../../core/store/feed.js';
 import type { JobRecord, JobStore } from '../../core/store/jobs.js';
@@ -226,7 +226,7 @@ export class JobRunner {
         this.consumer?.release(id);
         return false; // destroyed: stays queued for the next start
       }
-      finished = await this.opts.jobs.finish(id, { ok: false, error: toWireError(err) }, this.opts.retentionMs);
+      finished = await this.opts.jobs.finish(id, { ok: false, error: jobError(err, this.opts.jobTimeoutMs) }, this.opts.retentionMs);
     } finally {
       clearInterval(progress);
     }
@@ -240,7 +240,12 @@ export class JobRunner {
       { job_id: job.id, client_id: job.clientId, route: job.routeId, starts: job.attempts },
       `job given up: started ${job.attempts} times without finishing (each run ended with the process); faulted, not charged`,
     );
-    const error = new GleanerError('INTERNAL_ERROR', `The job was started ${maxStarts} times and never finished; it is not run again.`, { starts: job.attempts });
+    // The caller reads why on GET (not only the webhook and the log): the text names no internals.
+    const error = new GleanerError(
+      'INTERNAL_ERROR',
+      `The job was started ${job.attempts} times and never finished: each run ended with the service process (GLEANER_JOB_MAX_STARTS is ${maxStarts}), so it is not run again and not charged.`,
+      { starts: job.attempts, publicDetail: true },
+    );
     this.announce(await this.opts.jobs.finish(job.id, { ok: false, error: error.toWire() }, this.opts.retentionMs), undefined);
   }
 
@@ -260,4 +265,16 @@ export class JobRunner {
     });
     this.opts.onFinished?.(finished, usage);
   }
+}
+
+/**
+ * A failed run as the job's error. A timeout without words of its own gets the job's: the
+ * table's default detail speaks of the synchronous deadline and the async route, which is not
+ * what an async job ran into.
+ */
+function jobError(err: unknown, timeoutMs: number): WireError {
+  const wire = toWireError(err);
+  if (wire.code !== 'REQUEST_FAILED_SCRAPE_TIMEOUT' || wire.message !== ERROR_CODES.REQUEST_FAILED_SCRAPE_TIMEOUT.detail) return wire;
+  const seconds = Math.round(timeoutMs / 100) / 10;
+  return { ...wire, message: `The job did not finish within its deadline of ${seconds} s (GLEANER_JOB_TIMEOUT_MS); it was stopped and is not charged.` };
 }

@@ -156,7 +156,7 @@ export class Outbox {
     } else {
       const storage = job.params.storage as { type: string; url: string };
       const creds = isStorageType(storage.type) ? credentialsFor(this.opts.delivery, storage.type) : undefined;
-      result = await uploadResult(storage, await this.opts.payloads.storage(job), creds, { jobId: job.id, signal, timeoutMs, allowPrivate: this.opts.allowPrivate });
+      result = await uploadResult(storage, await this.opts.payloads.storage(job), creds, { jobId: job.id, clientId: job.clientId, signal, timeoutMs, allowPrivate: this.opts.allowPrivate });
     }
     if (signal.aborted && this.stopped) return; // destroyed: the entry stays for the next start
     const attempts = entry.attempt + 1;

@@ -10,9 +10,17 @@
  *
  * Cuts are stream copies (no re-encode): a cut starts on the key frame at or before `start`,
  * so a video may begin up to one key-frame interval early; audio cuts are frame-exact.
+ *
+ * Hostile input: the fetched streams are the upstream's bytes. Left to probe, ffmpeg picks its
+ * demuxer by content, and an HLS or concat playlist in place of a video makes it open the URLs
+ * and files the playlist names. So every input is first recognised here by its magic bytes (an
+ * MP4-family box, or a Matroska/WebM EBML header; anything else is refused before ffmpeg runs),
+ * then opened with that demuxer named (`-f`) and `-protocol_whitelist file`, and so is the
+ * file ffprobe reads: ffmpeg opens the temp files and nothing else.
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { GleanerError } from '../../core/errors.js';
 
@@ -100,10 +108,38 @@ export async function requireFfmpeg(configured: string | undefined): Promise<Ffm
 /** ffmpeg muxer names of the containers a download writes. */
 const MUXERS: Readonly<Record<string, string>> = { mp4: 'mp4', m4a: 'mp4', webm: 'webm', mkv: 'matroska', '3gp': '3gp' };
 
+/** ffmpeg demuxers an input may be read with: the MP4 family, and Matroska/WebM. */
+export type InputFormat = 'mov' | 'matroska';
+
+/** The demuxer of a file this module wrote, by its container. */
+function demuxerOf(container: string): InputFormat {
+  return MUXERS[container] === 'webm' || MUXERS[container] === 'matroska' ? 'matroska' : 'mov';
+}
+
+/** Top-level box types an MP4-family file starts with. */
+const MP4_BOXES = new Set(['ftyp', 'moov', 'mdat', 'free', 'skip', 'wide', 'pnot', 'styp', 'sidx']);
+
+/** The demuxer for a fetched file by its first bytes, or null: not a container a download reads. */
+export async function sniffFormat(path: string): Promise<InputFormat | null> {
+  const head = Buffer.alloc(12);
+  const file = await open(path, 'r');
+  let n: number;
+  try {
+    ({ bytesRead: n } = await file.read(head, 0, head.length, 0));
+  } finally {
+    await file.close();
+  }
+  if (n >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) return 'matroska';
+  if (n >= 8 && MP4_BOXES.has(head.toString('latin1', 4, 8))) return 'mov';
+  return null;
+}
+
 export interface RemuxInput {
   path: string;
   /** What is taken from it: the video track, the audio track, or both (a muxed file). */
   take: 'video' | 'audio' | 'both';
+  /** Its demuxer (`sniffFormat`); `remux` finds it when absent. */
+  format?: InputFormat;
 }
 
 export interface RemuxJob {
@@ -121,6 +157,9 @@ export interface RemuxJob {
 export function remuxArgs(job: RemuxJob): string[] {
   const args = ['-hide_banner', '-nostdin', '-v', 'error', '-y'];
   for (const input of job.inputs) {
+    if (!input.format) throw new GleanerError('INTERNAL_ERROR', 'An ffmpeg input has no recognised format.');
+    // Read as the container it was recognised as, from the file itself and nothing else.
+    args.push('-protocol_whitelist', 'file', '-f', input.format);
     // Input options: each input seeks on its own, so video and audio are cut at the same time.
     if (job.start > 0) args.push('-ss', String(job.start));
     if (job.end !== undefined) args.push('-to', String(job.end));
@@ -133,22 +172,31 @@ export function remuxArgs(job: RemuxJob): string[] {
   args.push('-c', 'copy', '-avoid_negative_ts', 'make_zero');
   const muxer = MUXERS[job.container] ?? 'matroska';
   if (muxer === 'mp4') args.push('-movflags', '+faststart');
-  args.push('-f', muxer, job.output);
+  args.push('-protocol_whitelist', 'file', '-f', muxer, job.output);
   return args;
 }
 
-/** Runs ffmpeg (cut and remux); MEDIA_NOT_DOWNLOADABLE with ffmpeg's last words when it fails. */
-export function remux(tools: FfmpegStatus, job: RemuxJob): Promise<void> {
-  return run(tools.ffmpeg, remuxArgs(job), job.signal).then(({ code, stderr }) => {
-    if (code !== 0) {
-      throw new GleanerError('MEDIA_NOT_DOWNLOADABLE', `ffmpeg could not cut and remux the streams: ${lastLine(stderr) || `exit ${code}`}.`, { reason: 'unreadable' });
-    }
-  });
+/**
+ * Runs ffmpeg (cut and remux); MEDIA_NOT_DOWNLOADABLE when an input is not an MP4-family or
+ * Matroska/WebM file (ffmpeg is not run), or with ffmpeg's last words when it fails.
+ */
+export async function remux(tools: FfmpegStatus, job: RemuxJob): Promise<void> {
+  const inputs: RemuxInput[] = [];
+  for (const input of job.inputs) {
+    const format = input.format ?? (await sniffFormat(input.path));
+    if (!format) throw new GleanerError('MEDIA_NOT_DOWNLOADABLE', 'A fetched stream is not an MP4 or WebM file.', { reason: 'unreadable' });
+    inputs.push({ ...input, format });
+  }
+  const { code, stderr } = await run(tools.ffmpeg, remuxArgs({ ...job, inputs }), job.signal);
+  if (code !== 0) {
+    throw new GleanerError('MEDIA_NOT_DOWNLOADABLE', `ffmpeg could not cut and remux the streams: ${lastLine(stderr) || `exit ${code}`}.`, { reason: 'unreadable' });
+  }
 }
 
-/** The file's duration in seconds (container duration, as ffprobe reports it). */
-export async function probeDuration(tools: FfmpegStatus, path: string, signal: AbortSignal): Promise<number> {
-  const { code, stdout, stderr } = await run(tools.ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=noprint_wrappers=1:nokey=1', path], signal);
+/** The duration in seconds of a file this module wrote as `container` (container duration, as ffprobe reports it). */
+export async function probeDuration(tools: FfmpegStatus, path: string, container: string, signal: AbortSignal): Promise<number> {
+  const args = ['-v', 'error', '-protocol_whitelist', 'file', '-f', demuxerOf(container), '-show_entries', 'format=duration', '-of', 'default=noprint_wrappers=1:nokey=1', path];
+  const { code, stdout, stderr } = await run(tools.ffprobe, args, signal);
   const seconds = Number(stdout.trim());
   if (code !== 0 || !Number.isFinite(seconds)) {
     throw new GleanerError('MEDIA_NOT_DOWNLOADABLE', `ffprobe could not read the file written: ${lastLine(stderr) || `exit ${code}`}.`, { reason: 'unreadable' });

@@ -7,7 +7,9 @@
  *   the newest Chrome the library ships; Chromium 156 also sends the Trust Anchor Identifiers
  *   extension (0xca34) and the ML-DSA signature algorithms (0x0904-0x0906), which the
  *   library's BoringSSL cannot be told to send, so JA4's extension half differs from 156's
- *   (the recorder test prints the diff).
+ *   (the recorder test prints the diff). Tried and measured (README "The TLS gap"): any
+ *   `tlsOptions` replaces this preset whole, `sigalgsList` refuses ML-DSA names, no option
+ *   requests trust anchors, and the lone 3.2.0 binding on the registry sends the same hello.
  * - HTTP/2: given in full (wreq replaces, not merges, the preset's h2 options when any is
  *   given): SETTINGS 1:65536;2:0;4:6291456;6:262144 in that order, a connection
  *   WINDOW_UPDATE of 15663105, pseudo-headers m,a,s,p, HEADERS with exclusive weight 256.

@@ -62,13 +62,18 @@ export function proxyPoolFor(
 }
 
 /**
- * Attempt n of a task uses the proxy after attempt n-1's, starting from a random member, so
- * retries land on other proxies and load spreads over the pool.
+ * Attempt n of a task uses the proxy after attempt n-1's, starting from a member chosen by
+ * `seed` (random without one), so retries land on other proxies and load spreads over the pool.
+ * A seed from the task makes the order the same in every thread that runs the task: a browser
+ * attempt in a render thread after a fetch thread's walls goes on to the next proxy.
  */
 export class ProxyRotation {
   private readonly start: number;
-  constructor(private readonly pool: readonly ProxyEntry[] | null) {
-    this.start = pool ? Math.floor(Math.random() * pool.length) : 0;
+  constructor(
+    private readonly pool: readonly ProxyEntry[] | null,
+    seed?: number,
+  ) {
+    this.start = !pool ? 0 : seed === undefined ? Math.floor(Math.random() * pool.length) : Math.abs(Math.trunc(seed)) % pool.length;
   }
   pick(attempt: number): ProxyEntry | null {
     if (!this.pool) return null;

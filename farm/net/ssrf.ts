@@ -18,10 +18,11 @@
  * the address a name resolved to (a key holder could map internal DNS with it); the address
  * travels in `data.refused`, which the pool logs and strips (pool.ts `clientFacing`).
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { GleanerError } from '../../core/errors.js';
 import { forbiddenAddress } from './addresses.js';
+import { resolveAll } from './resolver.js';
 
 export interface NetPolicy {
   allowPrivate: boolean;
@@ -92,7 +93,8 @@ export function guardedLookup(policy: NetPolicy) {
       else callback(null, mapped, family);
       return;
     }
-    dnsLookup(hostname, { all: true }, (err, addresses) => {
+    // Off libuv's thread pool (net/resolver.ts): a flood of scrypt or zlib work cannot stall it.
+    resolveAll(hostname, (err, addresses) => {
       if (err) return callback(err, all ? [] : '', 0);
       if (!policy.allowPrivate) {
         for (const a of addresses) {

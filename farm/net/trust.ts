@@ -9,6 +9,8 @@
  * - webhooks and bucket uploads (undici): `trustedRoots()` is Node's bundled roots plus the
  *   file's, given as the connector's `ca`.
  *
+ * - the browser: browser/trust.ts (an NSS database in the browser's HOME).
+ *
  * Certificate errors stay errors: nothing here disables verification.
  */
 import { X509Certificate } from 'node:crypto';
@@ -37,6 +39,11 @@ export function useCaFile(path: string | undefined): void {
 /** Node's roots plus the extra ones, or undefined when no extra file is configured. */
 export function trustedRoots(): string[] | undefined {
   return roots;
+}
+
+/** The certificates of a CA file, each checked (what the browser's trust database is made of). */
+export function caPems(path: string): string[] {
+  return readPems(path);
 }
 
 function readPems(path: string): string[] {

@@ -15,7 +15,7 @@ import { useCaFile } from '../net/trust.js';
 import { GuardProxy } from '../net/guard-proxy.js';
 import type { ProxyEntry } from '../net/proxies.js';
 import type { NetPolicy } from '../net/ssrf.js';
-import { claimSlot, type StatsSlot } from '../stats.js';
+import { BEAT_MS, claimSlot, type StatsSlot } from '../stats.js';
 import { CancelBoard } from './cancels.js';
 import { Sessions } from './sessions.js';
 
@@ -63,6 +63,8 @@ export function createEnv(setup: WorkerSetup): WorkerEnv {
   useCaFile(setup.config.caFile);
   const policy: NetPolicy = { allowPrivate: setup.config.allowPrivate, hosts: lowerKeys(setup.hosts) };
   const slot = claimSlot(setup.stats, threadId);
+  // The event loop's beat: the pool reads a thread with tasks and an old beat as stuck (stats.ts).
+  setInterval(() => slot.beat(), BEAT_MS).unref();
   const contexts = new ContextPool(setup.limits, setup.pages, slot, new MemoryGate(setup.limits.maxRssBytes));
   const dropBrowser = (browser: Browser) => contexts.dropBrowser(browser);
   const link = new BrowserLink(dropBrowser);

@@ -4,6 +4,16 @@
  * the page step (in the browser with `run_js`, else over plain HTTP), its follow-ups — then the
  * flow's `check`. A failed attempt is retried on the next proxy by the shared attempts loop,
  * with the same backoff, SSRF guard and deadline as a single fetch.
+ *
+ * Walls (issue #20): after a check calls a page a bot wall or a JavaScript challenge, the next
+ * attempt starts a fresh session with a fresh identity (a new jar, the next profile of the
+ * table). When every attempt met a wall and the flow's family allows it (`flow.escalate`, data
+ * from its adapter), one more attempt runs with the page step in the browser, on the next proxy
+ * with another fresh identity; its page is charged as what it is (a rendered page, or a wall
+ * that is not charged). Fetch threads never render: there the flow ends with `NeedsBrowser`,
+ * the pool sends the task to a render thread with the flow marked (`TaskMessage.escalate`),
+ * and that thread runs the browser attempt alone. A browser attempt that fails leaves the
+ * plain outcome as it was (in a render thread after a fetch thread's walls: the walls' error).
  */
 import { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
@@ -16,6 +26,7 @@ import type { RawHeaders } from '../net/fetcher.js';
 import type { ProxyEntry, ProxyRotation } from '../net/proxies.js';
 import type { TaskAbort } from './abort.js';
 import { withAttempts } from './attempts.js';
+import type { TaskBudget } from './budget.js';
 import { runBrowserStep } from './browser-script.js';
 import type { WorkerEnv } from './env.js';
 import { fillRequest, readInto } from './flow-vars.js';
@@ -24,9 +35,15 @@ import { httpPage, renderPage, type Fetched, type PageRequest } from './page-fet
 
 /** Follow-ups (continuation pages) stop when less than this is left before the deadline. */
 const FOLLOW_UP_RESERVE_MS = 3000;
+/** A browser escalation is not started with less than this left: it would end as a timeout instead of the wall. */
+const ESCALATION_RESERVE_MS = 5000;
 
 export interface FlowContext {
   msg: TaskMessage;
+  /** This thread owns a browser (a render thread): an escalation runs here, else in a render thread. */
+  canRender: boolean;
+  /** The fetch thread met walls on every plain attempt of this flow: run its browser attempt only. */
+  escalated: boolean;
   env: WorkerEnv;
   device: DeviceName;
   /** The proxy pool's country when `location` chose one: the profile's languages and zone follow it. */
@@ -34,6 +51,8 @@ export interface FlowContext {
   runJs: boolean;
   screenshot: boolean;
   abort: TaskAbort;
+  /** The task's byte budget: each fetch is capped at what is left of it. */
+  budget: TaskBudget;
 }
 
 export interface FlowRun {
@@ -56,11 +75,28 @@ export interface FlowRun {
 interface Memo {
   verdict: Extract<Verdict, { ok: false }> | undefined;
   run: FlowRun | undefined;
+  /** Walls met so far: the next attempt's identity is that many rows further (ProfileRequest.fresh). */
+  walls: number;
+}
+
+/** A plain flow met walls on every attempt and may escalate, in a thread without a browser. */
+export class NeedsBrowser extends Error {
+  constructor(readonly verdict: Extract<Verdict, { ok: false }>) {
+    super(verdict.message);
+  }
 }
 
 export async function runFlow(flow: Flow, ctx: FlowContext, rotation: ProxyRotation): Promise<FlowRun> {
   const { limits } = ctx.env.setup;
-  const memo: Memo = { verdict: undefined, run: undefined };
+  const memo: Memo = { verdict: undefined, run: undefined, walls: 0 };
+  if (ctx.escalated) {
+    // The plain attempts ran in a fetch thread; this render thread gives the browser its turn
+    // on the proxy after them, with the identity after theirs.
+    memo.walls = limits.maxAttempts;
+    const rendered = await escalate(flow, ctx, rotation.pick(limits.maxAttempts), memo);
+    if (rendered) return rendered;
+    throw new GleanerError('REQUEST_FAILED_AFTER_MANY_RETRIES', 'Every plain attempt met a bot wall, and the attempt in the browser did not get the page either.');
+  }
   try {
     return await withAttempts({ maxAttempts: limits.maxAttempts, baseMs: limits.retryBaseMs, abort: ctx.abort, rotation }, (proxy) => {
       memo.verdict = undefined;
@@ -70,17 +106,51 @@ export async function runFlow(flow: Flow, ctx: FlowContext, rotation: ProxyRotat
   } catch (err) {
     const v = memo.verdict;
     if (!v || !(err instanceof GleanerError) || err.code !== 'REQUEST_FAILED_AFTER_MANY_RETRIES') throw err;
-    if (v.lastResort === 'return' && memo.run) return v.uncharged ? { ...memo.run, uncharged: true } : memo.run;
+    const run = memo.run;
+    if (v.wall && mayEscalate(flow, ctx) && !ctx.canRender) throw new NeedsBrowser(v);
+    const rendered = v.wall ? await escalate(flow, ctx, rotation.pick(limits.maxAttempts), memo) : undefined;
+    if (rendered) return rendered;
+    if (v.lastResort === 'return' && run) return v.uncharged ? { ...run, uncharged: true } : run;
     throw new GleanerError(v.code, v.message, v.data);
   }
+}
+
+/**
+ * The browser attempt after plain walls, when the flow's family allows it and time is left:
+ * the run it returns (a page, or the wall the browser met too, returned as the check says),
+ * or undefined to keep the plain outcome (not allowed, no time, or the attempt failed).
+ */
+async function escalate(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, memo: Memo): Promise<FlowRun | undefined> {
+  if (!mayEscalate(flow, ctx)) return undefined;
+  memo.verdict = undefined;
+  memo.run = undefined;
+  try {
+    const run = await attempt(flow, { ...ctx, runJs: true }, proxy, memo);
+    return run.status < 500 && run.status !== 429 ? run : undefined;
+  } catch (err) {
+    // The deadline or a cancel ends the task as it would have anyway.
+    if (ctx.abort.aborted) throw err;
+    // (set by the attempt: the reset above does not narrow what it wrote)
+    const v = memo.verdict as Memo['verdict'];
+    const run = memo.run as Memo['run'];
+    if (v?.wall && v.lastResort === 'return' && run) return v.uncharged ? { ...run, uncharged: true } : run;
+    return undefined;
+  }
+}
+
+function mayEscalate(flow: Flow, ctx: FlowContext): boolean {
+  if (flow.escalate !== 'browser' || ctx.runJs || ctx.abort.aborted) return false;
+  return ctx.msg.task.deadline - Date.now() >= ESCALATION_RESERVE_MS;
 }
 
 async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, memo: Memo): Promise<FlowRun> {
   const { env, abort } = ctx;
   const session = flow.session;
   const reused = session ? env.sessions.take(session.key, proxy?.url) : undefined;
-  // One identity per session (cookie jar + proxy), on both paths (identity/profile.ts).
-  const profile = profileOf(ctx, proxy, session?.key);
+  // One identity per session (cookie jar + proxy), on both paths (identity/profile.ts); a
+  // session made after a wall keeps the fresh identity it was made with.
+  const fresh = reused?.fresh ?? memo.walls;
+  const profile = profileOf(ctx, proxy, session?.key, fresh);
   const jar = reused?.jar ?? new CookieJar();
   const vars: Vars = { ...flow.vars, ...reused?.vars };
   const parts: Record<string, string[]> = {};
@@ -89,10 +159,17 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   let requestBytes = 0;
   let responseBytes = 0;
   const fetchStep = async (req: PageRequest, asPage: boolean): Promise<Fetched> => {
-    const res =
-      asPage && ctx.runJs
-        ? await renderPage(ctx.msg, env, withoutCookieHeader(req), proxy, profile, { screenshot: ctx.screenshot, cookies: browserCookies(jar, req) }, abort.signal)
-        : await httpPage(env, req, proxy, profile, abort, jar);
+    const maxBytes = ctx.budget.cap();
+    let res: Fetched;
+    try {
+      res =
+        asPage && ctx.runJs
+          ? await renderPage(ctx.msg, env, withoutCookieHeader(req), proxy, profile, { screenshot: ctx.screenshot, cookies: browserCookies(jar, req), maxBytes }, abort.signal)
+          : await httpPage(env, req, proxy, profile, abort, jar, maxBytes);
+    } catch (err) {
+      throw ctx.budget.explain(err, maxBytes);
+    }
+    ctx.budget.spend(res.responseBytes);
     requestBytes += res.requestBytes;
     responseBytes += res.responseBytes;
     return res;
@@ -109,6 +186,7 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
         throw new GleanerError(out.verdict.code, out.verdict.message, { ...out.verdict.data, final: true });
       }
       for (const [name, bodies] of Object.entries(out.parts)) (parts[name] ??= []).push(...bodies);
+      ctx.budget.spend(out.page.responseBytes);
       requestBytes += out.page.requestBytes;
       responseBytes += out.page.responseBytes;
       page = out.page;
@@ -139,12 +217,13 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
     if (!verdict.ok) {
       memo.verdict = verdict;
       memo.run = run;
+      if (verdict.wall) memo.walls++;
       if (session) env.sessions.drop(session.key, proxy?.url);
       if (verdict.retry) throw new GleanerError('UPSTREAM_FAILED', verdict.message);
       throw new GleanerError(verdict.code, verdict.message, verdict.data);
     }
   }
-  if (session && !reused && flow.steps.some((s) => s.kind === 'fetch' && s.setup)) env.sessions.save(session.key, proxy?.url, jar, vars, session.ttlMs);
+  if (session && !reused && flow.steps.some((s) => s.kind === 'fetch' && s.setup)) env.sessions.save(session.key, proxy?.url, jar, vars, session.ttlMs, fresh);
   // A media step runs on the attempt's proxy, after the check: stream URLs are often bound to
   // the address that fetched the page, and a refused stream retries from a fresh page.
   const media = flow.steps.find((s): s is MediaStep => s.kind === 'media');
@@ -156,9 +235,9 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   return run;
 }
 
-/** The profile of this flow's session on `proxy` (a named session, else the proxy's own). */
-export function profileOf(ctx: Pick<FlowContext, 'device' | 'country'>, proxy: ProxyEntry | null, session: string | undefined): BrowserProfile {
-  return profileFor({ sessionKey: sessionKeyOf(session, proxy?.url), device: ctx.device, country: ctx.country });
+/** The profile of this flow's session on `proxy` (a named session, else the proxy's own); `fresh`: walls met (ProfileRequest.fresh). */
+export function profileOf(ctx: Pick<FlowContext, 'device' | 'country'>, proxy: ProxyEntry | null, session: string | undefined, fresh = 0): BrowserProfile {
+  return profileFor({ sessionKey: sessionKeyOf(session, proxy?.url), device: ctx.device, country: ctx.country, fresh });
 }
 
 /** Continuation pages of a step: made while `next` asks for one, within `max` and the deadline. */

@@ -45,7 +45,7 @@ export async function deliverMedia(run: FlowRun, media: MediaFile, page: number,
     for (;;) {
       attempts += 1;
       const timeoutMs = Math.max(MIN_UPLOAD_MS, msg.task.deadline - Date.now());
-      answer = await uploadFile(storage, file, creds, { jobId: msg.task.id, signal: abort.signal, timeoutMs, allowPrivate: env.setup.config.allowPrivate });
+      answer = await uploadFile(storage, file, creds, { jobId: msg.task.id, clientId: msg.task.accountId, signal: abort.signal, timeoutMs, allowPrivate: env.setup.config.allowPrivate });
       if (abort.aborted) throw abort.reason;
       if (answer.ok || !answer.retry || attempts >= UPLOAD_ATTEMPTS) break;
       await sleep(UPLOAD_BACKOFF_MS * 2 ** (attempts - 1));

@@ -5,17 +5,18 @@
  * the file's duration with ffprobe. The file is the caller's: it uploads it and removes `dir`.
  *
  * Temp files: one folder per run, removed here on every failure (refusal, network, cap, ffmpeg,
- * abort) and by the caller after the upload; the fetched streams are removed as soon as the
- * remux has read them, so a download holds at most its streams plus the output on disk.
+ * abort) and by the caller after the upload, or by the pool if the thread is terminated
+ * (media/scratch.ts); the fetched streams are removed as soon as the remux has read them, so a
+ * download holds at most its streams plus the output on disk.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GleanerError } from '../../core/errors.js';
 import type { MediaChoice, MediaStep, Vars } from '../../core/targets/flow.js';
 import { mediaHeaders } from '../identity/headers.js';
 import type { BrowserProfile } from '../identity/profile.js';
 import { probeDuration, remux, requireFfmpeg, type RemuxInput } from '../media/ffmpeg.js';
+import { scratchDir } from '../media/scratch.js';
 import type { ProxyEntry } from '../net/proxies.js';
 import { fetchToFile } from '../net/ranged.js';
 import type { FlowContext } from './flow.js';
@@ -55,7 +56,8 @@ export async function runMediaStep(step: MediaStep, page: string, vars: Readonly
     throw new GleanerError('RESPONSE_TOO_LARGE', `The media is larger than ${config.mediaMaxBytes} bytes (GLEANER_MEDIA_MAX_BYTES).`, { maxBytes: config.mediaMaxBytes });
   }
   const signal = abort.signal;
-  const dir = await mkdtemp(join(tmpdir(), 'gleaner-media-'));
+  // Named by this thread: a thread terminated mid-download has its folder removed by the pool.
+  const dir = await scratchDir();
   try {
     const inputs: RemuxInput[] = [];
     let fetchedBytes = 0;
@@ -75,7 +77,7 @@ export async function runMediaStep(step: MediaStep, page: string, vars: Readonly
     const output = join(dir, `out.${choice.container}`);
     await remux(tools, { inputs, output, container: choice.container, start: step.range.start, end: step.range.end, signal });
     await Promise.all(inputs.map((input) => rm(input.path, { force: true })));
-    const [{ size }, duration] = await Promise.all([stat(output), probeDuration(tools, output, signal)]);
+    const [{ size }, duration] = await Promise.all([stat(output), probeDuration(tools, output, choice.container, signal)]);
     if (size === 0 || duration <= 0) {
       throw new GleanerError('MEDIA_NOT_DOWNLOADABLE', 'The requested range holds no media (start_at is past the end of the video?).', { reason: 'empty_range' });
     }

@@ -64,6 +64,7 @@ export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<Pa
       json = extracted.json;
       metadata.json_source = extracted.source;
       if (extracted.unfilled !== undefined) metadata.unfilled = extracted.unfilled;
+      if (extracted.fields !== undefined) metadata.json_fields = extracted.fields;
     } else {
       const parsed = parsePage(ctx.routeId, pageInput(p, ctx));
       if (parsed) {

@@ -41,6 +41,8 @@ export async function httpPage(
   profile: BrowserProfile,
   abort: TaskAbort,
   jar: CookieJar | undefined,
+  /** The response cap: the per-response cap or what is left of the task's budget (budget.ts). */
+  maxBytes: number,
 ): Promise<Fetched> {
   const res = await httpFetch(
     {
@@ -50,7 +52,7 @@ export async function httpPage(
       headers: (hop, cookie) => requestHeaders(profile, { method: hop.method, url: hop.url, headers: req.headers, cookie }),
       body: req.body,
       proxy,
-      maxBytes: env.setup.config.maxResponseBytes,
+      maxBytes,
       abort,
       jar,
     },
@@ -76,6 +78,8 @@ export interface RenderOptions {
   screenshot: boolean;
   /** The flow's cookies for the page's URL; the context is chosen by them (see ContextPool). */
   cookies: readonly BrowserCookie[];
+  /** The response cap: the per-response cap or what is left of the task's budget (budget.ts). */
+  maxBytes: number;
 }
 
 export interface OpenedLease {
@@ -138,7 +142,7 @@ export async function renderPage(
       url: req.url,
       headers: req.headers ? { ...req.headers } : undefined,
       screenshot: opts.screenshot,
-      maxBytes: env.setup.config.maxResponseBytes,
+      maxBytes: opts.maxBytes,
       deadline: msg.task.deadline,
       quietMaxMs: env.setup.limits.quietMaxMs,
       signal,

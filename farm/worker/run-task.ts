@@ -6,18 +6,20 @@
  */
 import { GleanerError, toWireError } from '../../core/errors.js';
 import { planFlows } from '../../core/targets/index.js';
-import type { PageResult, ParseStatus, ScrapeOutcome, StoredMedia, TaskReply } from '../../core/wire.js';
+import type { ScrapeOutcome, StoredMedia, TaskReply } from '../../core/wire.js';
 import { deviceFor } from '../devices.js';
 import type { TaskMessage } from '../messages.js';
 import { ProxyRotation, proxyPoolFor } from '../net/proxies.js';
 import { routeFor } from '../routes.js';
 import { F_TASKS } from '../stats.js';
 import { TaskAbort } from './abort.js';
+import { TaskBudget } from './budget.js';
 import type { WorkerEnv } from './env.js';
-import { runFlow, type FlowContext } from './flow.js';
+import { NeedsBrowser, runFlow, type FlowContext } from './flow.js';
 import { deliverMedia } from './media-delivery.js';
 import { outputFormats, pageResult } from './outputs.js';
 import { persistResults } from './persist.js';
+import { PageResults } from './results.js';
 
 /** After the deadline, how long the reply waits for cleanup (page close) before leaving. */
 const CLEANUP_GRACE_MS = 1500;
@@ -28,7 +30,8 @@ export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskRep
   const timer = setTimeout(() => abort.abort(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT')), Math.max(0, task.deadline - Date.now()));
   const unwatch = env.cancels.watch(msg.seq, () => abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.')));
   env.slot.add(F_TASKS, 1);
-  // Async jobs: the results go to the store from here, not back to the main thread (persist.ts).
+  // Async jobs: the results go to the store from here, not back to the main thread (persist.ts);
+  // sync callers that write them out get them serialised page by page (results.ts).
   const work = execute(msg, env, abort).then((o) => (task.persist ? persistResults(env.setup.config, task.id, o) : o));
   try {
     // On abort, the reply waits for the work's cleanup (page close) at most CLEANUP_GRACE_MS.
@@ -39,6 +42,9 @@ export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskRep
     if (abort.aborted) return { ok: false, error: toWireError(abort.reason) };
     return { ok: true, outcome: await work };
   } catch (err) {
+    // Walls on every plain attempt, in a thread without a browser: the pool reruns the task in a
+    // render thread with these flows marked (flow.ts).
+    if (err instanceof EscalateTask) return { ok: false, error: toWireError(err.first), escalate: err.flows };
     return { ok: false, error: toWireError(err) };
   } finally {
     clearTimeout(timer);
@@ -54,37 +60,56 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   const route = routeFor(task.routeId);
   const params = task.params;
   const formats = outputFormats(params.output);
+  // An assistant's answer is filled whatever `output` says (RouteSpec.outputKind).
+  if (route.outputKind === 'answer') formats.add('json');
   const country = proxyCountry(config.proxies, params.location, route.location);
-  const ctx: FlowContext = { msg, env, device: deviceFor(params.device), country, runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort };
+  const budget = new TaskBudget(config.taskMaxBytes, config.maxResponseBytes);
+  const ctx: FlowContext = { msg, env, device: deviceFor(params.device), country, runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort, budget, canRender: env.setup.pages > 0, escalated: false };
   const pool = proxyPoolFor(config.proxies, params.location, route.location, route.geo);
   const flows = planFlows(route, params, config.targets);
-  const results: PageResult[] = [];
+  const results = new PageResults(task.encode === true && !task.persist);
   let requestBytes = 0;
   let responseBytes = 0;
   let media: StoredMedia | undefined;
   /** Pages returned as a bot wall: answered, but not charged. */
   let uncharged = 0;
-  for (const flow of flows) {
-    const run = await runFlow(flow, ctx, new ProxyRotation(pool));
+  /** A charged page came from the browser (run_js, or a plain flow escalated after walls). */
+  let rendered = ctx.runJs;
+  const escalate: number[] = [];
+  let wall: NeedsBrowser | undefined;
+  for (const [i, flow] of flows.entries()) {
+    // The reply has left at the deadline; the pages after it are not fetched nor converted.
+    if (abort.aborted) throw abort.reason;
+    let run;
+    try {
+      run = await runFlow(flow, { ...ctx, escalated: msg.escalate?.includes(i) === true }, new ProxyRotation(pool, rotationSeed(task.id, i)));
+    } catch (err) {
+      if (!(err instanceof NeedsBrowser)) throw err;
+      escalate.push(i);
+      wall ??= err;
+      continue;
+    }
     if (run.uncharged) uncharged++;
+    else if (run.page.runJs) rendered = true;
     requestBytes += run.requestBytes;
     responseBytes += run.responseBytes;
     if (run.media) {
       // A media step's file goes to the job's bucket; the result names the object.
       const uploaded = await deliverMedia(run, run.media, flow.page, msg, env, abort);
       media = uploaded.stored;
-      results.push(uploaded.result);
+      results.add(uploaded.result);
       continue;
     }
-    results.push(await pageResult(run.page, { routeId: route.id, params, page: flow.page, formats, llm: config.llm, abort, parts: run.parts }));
+    if (abort.aborted) throw abort.reason;
+    results.add(await pageResult(run.page, { routeId: route.id, params, page: flow.page, formats, llm: config.llm, abort, parts: run.parts }));
   }
-  const parse: Partial<Record<ParseStatus, number>> = {};
-  for (const r of results) if (r.metadata.parse_status) parse[r.metadata.parse_status] = (parse[r.metadata.parse_status] ?? 0) + 1;
+  if (wall) throw new EscalateTask(escalate, new GleanerError(wall.verdict.code, wall.verdict.message, wall.verdict.data));
   return {
-    status: results[0]?.metadata.status_code ?? 0,
-    results,
+    status: results.status,
+    results: results.kept,
+    ...(results.encoded ? { encoded: results.encoded } : {}),
     // A browser script (an assistant's chat page) is rendered whatever `run_js` says.
-    usage: { pages: results.length - uncharged, render: ctx.runJs || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started, ...(Object.keys(parse).length ? { parse } : {}) },
+    usage: { pages: results.count - uncharged, render: rendered || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started, ...(Object.keys(results.parse).length ? { parse: results.parse } : {}) },
     ...(media ? { media } : {}),
   };
 }
@@ -94,6 +119,21 @@ function proxyCountry(proxies: Readonly<Record<string, readonly string[]>>, loca
   if (typeof location !== 'string' || kind !== 'country') return undefined;
   const key = location.toLowerCase();
   return proxies[key]?.length ? key : undefined;
+}
+
+/** Where a flow's proxy rotation starts: from the task's id (its low digits vary), the same in every thread. */
+function rotationSeed(taskId: string, flow: number): number {
+  return Number(taskId.slice(-9)) + flow;
+}
+
+/** The flows (indexes) that need the browser, and the error the task ends with if it cannot have it. */
+class EscalateTask extends Error {
+  constructor(
+    readonly flows: number[],
+    readonly first: GleanerError,
+  ) {
+    super(first.message);
+  }
 }
 
 function delay(ms: number): Promise<void> {

@@ -13,6 +13,8 @@ import type { Vars } from '../../core/targets/flow.js';
 interface Saved {
   cookies: SerializedCookieJar;
   vars: Vars;
+  /** The identity the session was made with (`ProfileRequest.fresh`): its cookies belong to that device. */
+  fresh: number;
   expires: number;
 }
 
@@ -27,7 +29,7 @@ export class Sessions {
   }
 
   /** A copy of a live session (its own jar: flows must not write into each other's). */
-  take(key: string, proxy: string | undefined, now = Date.now()): { jar: CookieJar; vars: Vars } | undefined {
+  take(key: string, proxy: string | undefined, now = Date.now()): { jar: CookieJar; vars: Vars; fresh: number } | undefined {
     const id = Sessions.id(key, proxy);
     const s = this.saved.get(id);
     if (!s) return undefined;
@@ -35,15 +37,15 @@ export class Sessions {
       this.saved.delete(id);
       return undefined;
     }
-    return { jar: CookieJar.deserializeSync(s.cookies), vars: { ...s.vars } };
+    return { jar: CookieJar.deserializeSync(s.cookies), vars: { ...s.vars }, fresh: s.fresh };
   }
 
-  save(key: string, proxy: string | undefined, jar: CookieJar, vars: Readonly<Vars>, ttlMs: number, now = Date.now()): void {
+  save(key: string, proxy: string | undefined, jar: CookieJar, vars: Readonly<Vars>, ttlMs: number, fresh = 0, now = Date.now()): void {
     const cookies = jar.serializeSync();
     if (!cookies) return; // only an asynchronous store answers undefined; ours is in memory
     const id = Sessions.id(key, proxy);
     this.saved.delete(id);
-    this.saved.set(id, { cookies, vars: { ...vars }, expires: now + ttlMs });
+    this.saved.set(id, { cookies, vars: { ...vars }, fresh, expires: now + ttlMs });
     if (this.saved.size > MAX_SESSIONS) this.saved.delete(this.saved.keys().next().value as string);
   }
 

@@ -10,7 +10,9 @@
  * synchronous there), so no locking is needed.
  */
 import type { JobEvent } from '../../core/events.js';
+import { ERROR_CODES } from '../../core/errors.js';
 import type { Family } from '../../core/registry/index.js';
+import { RecentJobs } from './recent.js';
 
 export const SLOT_MS = 10_000;
 export const SLOTS = 360;
@@ -23,8 +25,14 @@ BUCKET_BOUNDS.push(Infinity);
 
 /** Route kinds whose latency is "the latency" an operator watches: work done while the caller waits. */
 const SYNC_KINDS = new Set(['scrape', 'search']);
-const RECENT_MAX = 50;
 const STARTED_MAX = 100_000;
+/**
+ * Answers that are no error of a caller's: health probes; and, by path, MCP clients asking for a
+ * stream GET /mcp does not offer, and browsers asking for a favicon.
+ */
+const NOT_ERRORS = new Set(['healthz', 'readyz', 'metrics']);
+/** The documented problem titles (README "Errors"); internal codes are shown as one of them. */
+const DOCUMENTED = new Set(Object.entries(ERROR_CODES).filter(([, spec]) => !('shownAs' in spec)).map(([code]) => code));
 
 interface Slot {
   /** Start of the slot (Unix ms, a multiple of SLOT_MS); 0 when never used. */
@@ -38,22 +46,17 @@ interface Slot {
   syncLatency: Uint32Array;
   jobLatency: Uint32Array;
   errors: Map<string, number>;
+  /** 401 answers (no key, a wrong or revoked one): counted apart from the errors. */
+  unauthorized: number;
+  /** Answers of 400 and over without a problem document (a protocol's own refusals), by status. */
+  other: Map<number, number>;
   /** Highest queue depth seen in the slot, -1 when none was sampled. */
   queueDepth: number;
   /** Built-in parses by `route\u0000status` (route ids are a bounded set). */
   parses: Map<string, number>;
 }
 
-export interface RecentJob {
-  job_id: string;
-  client_id: number;
-  route: string;
-  /** The last event seen: accepted, started, done, failed, delivered, delivery_failed. */
-  state: JobEvent['type'];
-  created_at: number;
-  updated_at: number;
-  error?: string;
-}
+export type { RecentJob } from './recent.js';
 
 export interface Percentiles {
   count: number;
@@ -73,6 +76,8 @@ function emptySlot(): Slot {
     syncLatency: new Uint32Array(BUCKET_BOUNDS.length),
     jobLatency: new Uint32Array(BUCKET_BOUNDS.length),
     errors: new Map(),
+    unauthorized: 0,
+    other: new Map(),
     queueDepth: -1,
     parses: new Map(),
   };
@@ -110,7 +115,8 @@ export function percentiles(histograms: readonly Uint32Array[]): Percentiles {
 export class Activity {
   private readonly slots: Slot[] = Array.from({ length: SLOTS }, emptySlot);
   private readonly startedAt = new Map<string, number>();
-  private readonly recent = new Map<string, RecentJob>();
+  /** Recent jobs, failures kept apart (recent.ts). */
+  readonly jobs = new RecentJobs();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -165,28 +171,22 @@ export class Activity {
       default:
         break;
     }
-    this.remember(event);
+    this.jobs.record(event);
   }
 
-  private remember(event: JobEvent): void {
-    let entry = this.recent.get(event.jobId);
-    if (!entry) {
-      // Deliveries of a job that already left the list do not bring it back.
-      if (event.type !== 'accepted' && event.type !== 'started') return;
-      entry = { job_id: event.jobId, client_id: event.clientId, route: event.routeId, state: event.type, created_at: event.at, updated_at: event.at };
-      this.recent.set(event.jobId, entry);
-      if (this.recent.size > RECENT_MAX) this.recent.delete(this.recent.keys().next().value as string);
-    }
-    entry.state = event.type;
-    entry.updated_at = event.at;
-    if (event.error) entry.error = event.error.code;
-  }
-
-  /** Tap of the request pipeline: every answered request, with its problem title when refused. */
-  request(kind: string, status: number, ms: number, title: string | undefined): void {
+  /**
+   * Tap of the request pipeline: every answered request, with its problem title when refused.
+   * Errors are the answers a caller sees as one, by their documented title; 401s are counted
+   * apart; health probes and `GET /mcp` (an MCP client looking for a server stream) are not
+   * errors; a refusal without a problem document is counted by its status, apart.
+   */
+  request(kind: string, status: number, ms: number, title: string | undefined, path?: string): void {
     const slot = this.slot();
     if (SYNC_KINDS.has(kind)) slot.syncLatency[bucketOf(ms)]++;
-    if (status >= 400) this.error(title ?? (status === 401 ? 'UNAUTHORIZED' : `HTTP_${status}`), slot);
+    if (status < 400 || NOT_ERRORS.has(kind) || (status === 405 && path === '/mcp') || path === '/favicon.ico') return;
+    if (status === 401) slot.unauthorized++;
+    else if (title !== undefined && DOCUMENTED.has(title)) this.error(title, slot);
+    else slot.other.set(status, (slot.other.get(status) ?? 0) + 1);
   }
 
   /** Tap of the usage ledger: charged pages of a route family. */
@@ -210,8 +210,4 @@ export class Activity {
     slot.errors.set(title, (slot.errors.get(title) ?? 0) + 1);
   }
 
-  /** Newest first. */
-  recentJobs(): RecentJob[] {
-    return [...this.recent.values()].reverse().map((j) => ({ ...j }));
-  }
 }

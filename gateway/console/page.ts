@@ -26,6 +26,13 @@ const STYLE = `
   .error { color: #b91c1c; }
   pre { max-height: 420px; overflow: auto; background: #f9fafb; padding: .5rem; font-size: .8rem; }
   #feed-log { max-height: 180px; overflow: auto; font: .75rem monospace; padding: 0; margin: 0; list-style: none; }
+  dialog#job { width: min(960px, 92vw); max-height: 86vh; border: 0; border-radius: 6px; padding: .7rem 1rem; box-shadow: 0 8px 30px #0004; }
+  dialog#job::backdrop { background: #0005; }
+  dialog#job pre { max-height: 70vh; }
+  .filters { display: flex; gap: 1rem; flex-wrap: wrap; margin: 0 0 .5rem; font-size: .85rem; }
+  .note { font-size: .8rem; color: #555; margin: .4rem 0 0; }
+  td.target { max-width: 28rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .chart svg { width: 100%; height: auto; }
 `;
 
 function stat(label: string, path: string, format?: 'mb' | 'ms'): string {
@@ -61,14 +68,15 @@ const DASHBOARD = `
   </section>
   <section><h2>Errors, last hour</h2>
     <table id="errors"><thead><tr><th>title</th><th>count</th></tr></thead><tbody></tbody></table>
+    <p class="note">Not errors of the service: <span data-stat="refused.unauthorized">–</span> refused keys (401)<span id="refused-other"></span>.</p>
   </section>
   <section><h2>Parse status by route, last hour</h2>
     <table id="parses"><thead><tr><th>route</th><th>parsed</th><th>partial</th><th>unrecognised</th><th>blocked</th></tr></thead><tbody></tbody></table>
   </section>
-  <section><h2>Jobs done and failed per minute</h2><div id="chart-jobs"></div></section>
-  <section><h2>Pages per minute by family</h2><div id="chart-pages"></div></section>
-  <section><h2>Sync latency p50 / p95 (ms)</h2><div id="chart-latency"></div></section>
-  <section><h2>Queue depth</h2><div id="chart-queue"></div></section>
+  <section><h2>Jobs finished, last hour</h2><div id="chart-jobs" class="chart"></div></section>
+  <section><h2>Pages by route family, last hour</h2><div id="chart-pages" class="chart"></div></section>
+  <section><h2>Sync latency, last hour</h2><div id="chart-latency" class="chart"></div></section>
+  <section><h2>Queue depth, last hour</h2><div id="chart-queue" class="chart"></div></section>
   <section class="wide" id="cluster" hidden><h2>Cluster nodes (<span id="cluster-totals"></span>)</h2>
     <table id="nodes"><thead><tr><th>node</th><th>role</th><th>capacity</th><th>in flight</th><th>queued</th><th>jobs running</th><th>heartbeat</th></tr></thead><tbody></tbody></table>
   </section>
@@ -76,9 +84,15 @@ const DASHBOARD = `
     <table id="accounts"><thead><tr><th>client</th><th>name</th><th>today</th><th>this month</th><th>quota</th></tr></thead><tbody></tbody></table>
   </section>
   <section class="wide"><h2>Recent jobs</h2>
-    <table id="jobs"><thead><tr><th>job</th><th>route</th><th>state</th><th>client</th><th>updated</th></tr></thead><tbody></tbody></table>
+    <form id="job-filter" class="filters">
+      <label>state <select id="filter-state"><option value="">any</option><option>accepted</option><option>started</option><option>done</option><option value="failed">failed</option><option>delivered</option><option>delivery_failed</option></select></label>
+      <label>route <input id="filter-route" placeholder="se1/* or mkt1/product" size="18" spellcheck="false"></label>
+      <label>account <select id="filter-account"><option value="">any</option></select></label>
+    </form>
+    <table id="jobs"><thead><tr><th>job</th><th>route</th><th>target</th><th>account</th><th>state</th><th>error</th><th>updated</th></tr></thead><tbody></tbody></table>
+    <p class="note">Failed jobs stay listed apart from the last 200 jobs, so a burst does not hide them.</p>
   </section>
-  <section class="wide" id="job" hidden><h2>Job <span id="job-id"></span> <button type="button" id="job-close">close</button></h2><pre id="job-body"></pre></section>
+  <dialog id="job" aria-labelledby="job-title"><h2 id="job-title">Job <span id="job-id"></span> <button type="button" id="job-close">close</button></h2><pre id="job-body"></pre></dialog>
   <section class="wide"><h2>Feed (<span id="feed-count">0</span> events)</h2><ul id="feed-log"></ul></section>
 </main>`;
 

@@ -8,6 +8,8 @@
  * header (fetch) or as a WebSocket subprotocol (the feed) — never in a URL. Every value from
  * the server is written with textContent, never as HTML.
  */
+import { CHART_FUNCTIONS } from './chart-script.js';
+
 export const CONSOLE_SCRIPT = String.raw`
 'use strict';
 (function () {
@@ -73,7 +75,7 @@ export const CONSOLE_SCRIPT = String.raw`
   function start() {
     stop();
     $('#signin-error').textContent = '';
-    api('/v1/status').then(function (doc) {
+    api(statusPath()).then(function (doc) {
       show(true);
       render(doc);
       connectFeed();
@@ -85,6 +87,16 @@ export const CONSOLE_SCRIPT = String.raw`
     });
   }
 
+  /** The status document, its recent jobs filtered as the form says. */
+  function statusPath() {
+    var q = [];
+    var s = $('#filter-state').value, r = $('#filter-route').value.trim(), a = $('#filter-account').value;
+    if (s) q.push('state=' + encodeURIComponent(s));
+    if (r) q.push('route=' + encodeURIComponent(r));
+    if (a) q.push('account=' + encodeURIComponent(a));
+    return '/v1/status' + (q.length ? '?' + q.join('&') : '');
+  }
+
   function schedule() {
     clearTimeout(state.timer);
     state.timer = setTimeout(refresh, POLL_MS);
@@ -92,7 +104,7 @@ export const CONSOLE_SCRIPT = String.raw`
 
   function refresh() {
     if (!key()) return;
-    api('/v1/status').then(function (doc) { render(doc); $('#error').textContent = ''; }, function (err) {
+    api(statusPath()).then(function (doc) { render(doc); $('#error').textContent = ''; }, function (err) {
       $('#error').textContent = err.message;
     }).then(schedule);
   }
@@ -144,10 +156,11 @@ export const CONSOLE_SCRIPT = String.raw`
       node.textContent = format === 'mb' ? mb(value || 0) : format === 'ms' ? ms(value) : value === null || value === undefined ? '–' : String(value);
     }
     renderFamilies(doc);
-    renderErrors(doc.errors);
+    renderErrors(doc.errors, doc.refused);
     renderParses(doc.parse_status);
     renderAccounts(doc.accounts);
     renderNodes(doc.cluster);
+    renderAccountFilter(doc.accounts);
     renderJobs(doc.recent_jobs);
     renderCharts(doc.history);
     $('#updated').textContent = new Date(doc.at * 1000).toLocaleTimeString();
@@ -171,10 +184,24 @@ export const CONSOLE_SCRIPT = String.raw`
     }));
   }
 
-  function renderErrors(errors) {
+  function renderErrors(errors, refused) {
     fill($('#errors tbody'), errors.length === 0 ? [row(['none in the last hour', ''])] : errors.map(function (e) {
       return row([e.title, String(e.count)], { 'data-title': e.title });
     }));
+    var other = (refused && refused.without_problem) || [];
+    $('#refused-other').textContent = other.length === 0 ? '' : ', and answers without a problem document: ' + other.map(function (o) { return o.count + ' × ' + o.status; }).join(', ');
+  }
+
+  /** The account filter's choices follow the accounts; the choice made stays. */
+  function renderAccountFilter(accounts) {
+    var select = $('#filter-account');
+    var chosen = select.value;
+    var wanted = [''].concat(accounts.map(function (a) { return String(a.client_id); }));
+    var have = Array.prototype.map.call(select.options, function (o) { return o.value; });
+    if (wanted.join(',') === have.join(',')) return;
+    while (select.options.length > 1) select.remove(1);
+    accounts.forEach(function (a) { var o = el('option', a.client_id + ' ' + a.name); o.value = String(a.client_id); select.appendChild(o); });
+    select.value = chosen;
   }
 
   function renderParses(parses) {
@@ -208,13 +235,20 @@ export const CONSOLE_SCRIPT = String.raw`
       var link = el('button', j.job_id, 'link');
       link.type = 'button';
       link.addEventListener('click', function () { openJob(j.job_id); });
-      return row([link, j.route, j.state + (j.error ? ' (' + j.error + ')' : ''), String(j.client_id), new Date(j.updated_at).toLocaleTimeString()], { 'data-job': j.job_id, 'data-state': j.state });
+      var target = el('td', j.target || '', 'target');
+      target.title = j.target || '';
+      var tr = row([link, j.route], { 'data-job': j.job_id, 'data-state': j.state });
+      tr.appendChild(target);
+      [j.client_id + ' ' + (j.account || ''), j.state, j.error || '', new Date(j.updated_at).toLocaleTimeString()].forEach(function (c) { tr.appendChild(el('td', c)); });
+      return tr;
     }));
+    if (jobs.length === 0) fill($('#jobs tbody'), [row(['no job matches', '', '', '', '', '', ''])]);
   }
 
+  /** The job opens in a dialog over the page, where the user is looking (not below the fold). */
   function openJob(id) {
     var panel = $('#job');
-    panel.hidden = false;
+    if (!panel.open) panel.showModal();
     $('#job-id').textContent = id;
     $('#job-body').textContent = 'loading…';
     api('/v1/status/jobs/' + encodeURIComponent(id)).then(function (body) {
@@ -227,67 +261,14 @@ export const CONSOLE_SCRIPT = String.raw`
     return typeof v === 'string' && v.length > 2000 ? v.slice(0, 2000) + '… (' + v.length + ' characters)' : v;
   }
 
-  function renderCharts(h) {
-    chart('#chart-jobs', [{ name: 'done', color: '#59a14f', values: h.jobs_done }, { name: 'failed', color: '#e15759', values: h.jobs_failed }], h);
-    chart('#chart-pages', FAMILIES.map(function (f) { return { name: f, color: COLORS[f], values: h.pages[f] }; }), h);
-    chart('#chart-latency', [{ name: 'p50', color: '#4e79a7', values: h.latency_p50 }, { name: 'p95', color: '#f28e2b', values: h.latency_p95 }], h);
-    chart('#chart-queue', [{ name: 'depth', color: '#b07aa1', values: h.queue_depth }], h);
-  }
-
-  var SVG = 'http://www.w3.org/2000/svg';
-  function tspan(text, color) {
-    var t = svg('tspan', { fill: color });
-    t.textContent = text;
-    return t;
-  }
-  function svg(tag, attrs) {
-    var e = document.createElementNS(SVG, tag);
-    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    return e;
-  }
-
-  /** One line per series over the last hour; null points (no data) break the line. */
-  function chart(sel, series, h) {
-    var box = $(sel);
-    var W = 320, H = 110, P = 4;
-    var max = 0;
-    series.forEach(function (s) { s.values.forEach(function (v) { if (v !== null && v > max) max = v; }); });
-    var root = svg('svg', { viewBox: '0 0 ' + W + ' ' + (H + 14), role: 'img' });
-    root.appendChild(svg('rect', { x: 0, y: 0, width: W, height: H, fill: '#fafafa', stroke: '#ddd' }));
-    series.forEach(function (s) {
-      var n = s.values.length;
-      var pts = [];
-      s.values.forEach(function (v, i) {
-        if (v === null) { flush(); return; }
-        var x = P + (i * (W - 2 * P)) / Math.max(1, n - 1);
-        var y = H - P - (max === 0 ? 0 : (v / max) * (H - 2 * P));
-        pts.push(x.toFixed(1) + ',' + y.toFixed(1));
-      });
-      flush();
-      function flush() {
-        if (pts.length === 1) {
-          var xy = pts[0].split(',');
-          root.appendChild(svg('circle', { cx: xy[0], cy: xy[1], r: 2.5, fill: s.color }));
-        } else if (pts.length > 1) {
-          root.appendChild(svg('polyline', { points: pts.join(' '), fill: 'none', stroke: s.color, 'stroke-width': 1.5 }));
-        }
-        pts = [];
-      }
-    });
-    var label = svg('text', { x: 2, y: H + 12, 'font-size': 10, fill: '#666' });
-    label.appendChild(tspan('max ' + max + '  ', '#666'));
-    series.forEach(function (s) { label.appendChild(tspan('■ ' + s.name + '  ', s.color)); });
-    label.appendChild(tspan('per ' + h.step_s + ' s', '#666'));
-    root.appendChild(label);
-    while (box.firstChild) box.removeChild(box.firstChild);
-    box.appendChild(root);
-    box.setAttribute('data-max', String(max));
-  }
-
+` + CHART_FUNCTIONS + String.raw`
   document.addEventListener('DOMContentLoaded', function () {
     $('#signin-form').addEventListener('submit', signIn);
     $('#signout').addEventListener('click', signOut);
-    $('#job-close').addEventListener('click', function () { $('#job').hidden = true; });
+    $('#job-close').addEventListener('click', function () { $('#job').close(); });
+    ['#filter-state', '#filter-account'].forEach(function (s) { $(s).addEventListener('change', refresh); });
+    $('#filter-route').addEventListener('input', refreshSoon);
+    $('#job-filter').addEventListener('submit', function (e) { e.preventDefault(); refresh(); });
     if (key()) start(); else show(false);
   });
 })();

@@ -10,7 +10,8 @@ import { treeRss } from '../../farm/index.js';
 import type { Account } from '../../core/store/accounts.js';
 import type { Family } from '../../core/registry/index.js';
 import type { Services } from '../context.js';
-import { FAMILIES, percentiles, SLOT_MS, type Percentiles, type RecentJob } from './activity.js';
+import { FAMILIES, percentiles, SLOT_MS, type Percentiles } from './activity.js';
+import type { JobFilter, RecentJob } from './recent.js';
 import { accountQuota, type Quota } from './quota.js';
 import { clusterStatus } from '../cluster.js';
 
@@ -39,7 +40,10 @@ export interface StatusDocument {
   farm: { workers: number; in_flight: number; queued: number; contexts: number; pages: number; browser_launches: number };
   pages: { per_second: ByFamily; last_hour: ByFamily };
   latency_ms: { sync: Percentiles; jobs: Percentiles };
+  /** Errors a caller saw, by their documented problem title (README "Errors"). */
   errors: Array<{ title: string; count: number }>;
+  /** Refusals that are not errors of the service: 401s, and answers without a problem document (by status). */
+  refused: { unauthorized: number; without_problem: Array<{ status: number; count: number }> };
   /** Built-in parses of the last hour by route and status; most partial first (a layout change upstream). */
   parse_status: Array<{ route: string; parsed: number; partial: number; unrecognised: number; blocked: number }>;
   outbox: { pending: number; failed_last_hour: number };
@@ -86,7 +90,37 @@ function accountUsage(svc: Services, account: Account, now: number): AccountUsag
 
 const started = Date.now();
 
-export function statusDocument(svc: Services): StatusDocument {
+/** What the caller asked of the job list (`GET /v1/status?state=failed&route=se1/*&account=2`). */
+export function jobFilterOf(query: string): JobFilter {
+  const q = new URLSearchParams(query);
+  const filter: JobFilter = {};
+  const state = q.get('state');
+  if (state) filter.state = state;
+  const route = q.get('route');
+  if (route) filter.route = route;
+  const account = Number(q.get('account'));
+  if (q.get('account') && Number.isInteger(account)) filter.account = account;
+  return filter;
+}
+
+/** The listed jobs with their target and account name (read once per job and kept). */
+async function describedJobs(svc: Services, filter: JobFilter): Promise<RecentJob[]> {
+  const jobs = svc.activity.jobs.list(filter);
+  const names = new Map(svc.store.accounts.listAccounts().map((a) => [a.clientId, a.name]));
+  await Promise.all(
+    jobs
+      .filter((j) => j.target === undefined)
+      .map(async (j) => {
+        const record = await svc.store.jobs.get(j.job_id).catch(() => undefined);
+        const p = record?.params ?? {};
+        const target = typeof p.url === 'string' ? p.url : typeof p.query === 'string' ? p.query : Array.isArray(p.query) ? p.query.join(', ') : undefined;
+        j.target = target === undefined ? '' : target.slice(0, 300);
+      }),
+  );
+  return jobs.map((j) => ({ ...j, account: names.get(j.client_id) ?? '' }));
+}
+
+export async function statusDocument(svc: Services, filter: JobFilter = {}): Promise<StatusDocument> {
   const now = Date.now();
   const activity = svc.activity;
   const depth = svc.store.jobs.queueDepth();
@@ -99,6 +133,8 @@ export function statusDocument(svc: Services): StatusDocument {
   const pagesHour = zeroFamilies();
   const pagesRecent = zeroFamilies();
   const errors = new Map<string, number>();
+  const other = new Map<number, number>();
+  let unauthorized = 0;
   const parses = new Map<string, StatusDocument['parse_status'][number]>();
   let recentJobs = 0;
   let deliveryFailed = 0;
@@ -110,6 +146,8 @@ export function statusDocument(svc: Services): StatusDocument {
     deliveryFailed += s.deliveryFailed;
     for (const f of FAMILIES) pagesHour[f] += s.pages[f];
     for (const [title, n] of s.errors) errors.set(title, (errors.get(title) ?? 0) + n);
+    for (const [status, n] of s.other) other.set(status, (other.get(status) ?? 0) + n);
+    unauthorized += s.unauthorized;
     for (const [key, n] of s.parses) {
       const [route, status] = key.split('\u0000') as [string, 'parsed' | 'partial' | 'unrecognised' | 'blocked'];
       let r = parses.get(route);
@@ -165,11 +203,12 @@ export function statusDocument(svc: Services): StatusDocument {
     pages: { per_second: perSecond, last_hour: pagesHour },
     latency_ms: { sync: percentiles(slots.map((s) => s.syncLatency)), jobs: percentiles(slots.map((s) => s.jobLatency)) },
     errors: [...errors].map(([title, count]) => ({ title, count })).sort((a, b) => b.count - a.count || a.title.localeCompare(b.title)),
+    refused: { unauthorized, without_problem: [...other].map(([status, count]) => ({ status, count })).sort((a, b) => a.status - b.status) },
     parse_status: [...parses.values()].sort((a, b) => b.partial + b.unrecognised - (a.partial + a.unrecognised) || a.route.localeCompare(b.route)),
     outbox: { pending: svc.store.deliveries.pendingCount(), failed_last_hour: deliveryFailed },
     memory: memory(svc),
     accounts: svc.store.accounts.listAccounts().map((a) => accountUsage(svc, a, now)),
-    recent_jobs: activity.recentJobs(),
+    recent_jobs: await describedJobs(svc, filter),
     ...(svc.store.cluster ? { cluster: clusterStatus(svc.store.cluster) } : {}),
     history,
   };

@@ -9,7 +9,7 @@ import type { Handler } from '../context.js';
 
 let scrapersBody: string | undefined;
 let groupedBody: string | undefined;
-let openApiBody: string | undefined;
+let openApiBody: { key: string; body: string } | undefined;
 
 export const scrapers: Handler = (ctx) => {
   const query = new URLSearchParams(ctx.info.query);
@@ -41,7 +41,16 @@ export const options: Handler = (ctx) => {
   ctx.reply.json(200, exampleBody(endpoint), { allow });
 };
 
-export const openapi: Handler = (ctx) => {
-  openApiBody ??= JSON.stringify(openApiDocument());
-  ctx.reply.send(200, { 'content-type': 'application/json' }, openApiBody);
+/**
+ * The document names the servers the caller reaches: the public URLs when configured, else the
+ * host the request came to, with the Job API's ports.
+ */
+export const openapi: Handler = (ctx, svc) => {
+  const { config } = svc;
+  const host = (ctx.info.host || `${config.host}:${config.port}`).replace(/:\d+$/, '');
+  const web = config.publicUrl ?? `http://${ctx.info.host || `${config.host}:${config.port}`}`;
+  const servers = { web, realtime: `http://${host}:${config.realtimePort}`, data: config.dataPublicUrl ?? `http://${host}:${config.dataPort}` };
+  const key = JSON.stringify(servers);
+  if (openApiBody?.key !== key) openApiBody = { key, body: JSON.stringify(openApiDocument(servers)) };
+  ctx.reply.send(200, { 'content-type': 'application/json' }, openApiBody.body);
 };

@@ -10,9 +10,11 @@ import { GleanerError } from '../../core/errors.js';
 import { newId, isId } from '../../core/ids.js';
 import { problemFromWire } from '../../core/problem.js';
 import { routeById } from '../../core/registry/index.js';
-import type { JobRecord } from '../../core/store/jobs.js';
+import { reservationOf, type JobRecord } from '../../core/store/jobs.js';
 import type { Handler, Services } from '../context.js';
+import type { Reply } from '../http.js';
 import { needOf } from '../quota.js';
+import { parseDeliveryConfig, storageRefusal, type DeliveryConfig } from '../../farm/index.js';
 
 function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
@@ -27,6 +29,9 @@ export function newJobRecord(
   opts: { batchId?: string; api?: JobRecord['api']; extra?: Record<string, unknown> } = {},
 ): JobRecord {
   const now = Date.now();
+  // Held against the quota while unfinished; stored only where the parameters alone say less (reservationOf).
+  const need = needOf(params, 1, routeId);
+  const reserve = need.rendered && params.run_js !== true ? { reserve: need } : {};
   return {
     id: newId(now),
     clientId,
@@ -42,6 +47,7 @@ export function newJobRecord(
     deliveries: {},
     ...(opts.batchId ? { batchId: opts.batchId } : {}),
     ...(opts.extra ? { extra: opts.extra } : {}),
+    ...reserve,
   };
 }
 
@@ -55,11 +61,24 @@ function requireMediaTools(svc: Services, jobs: readonly JobRecord[]): void {
   throw new GleanerError('FFMPEG_NOT_AVAILABLE', `Media downloads need ffmpeg and ffprobe on the server: ${ffmpeg.reason}.`);
 }
 
-/** Commits (the store's work queue hands the jobs to a runner) and announces; resolves once durable. */
-export async function acceptJobs(svc: Services, jobs: JobRecord[]): Promise<void> {
+/**
+ * Admits one request's jobs against the account's quota (the whole batch at once), commits them
+ * (the store's work queue hands them to a runner) and announces them; resolves once durable.
+ * Every door that creates jobs comes through here, so none skips the quota. The request's
+ * pages are held here until the commit, then by the store until each job finishes.
+ */
+export async function acceptJobs(svc: Services, jobs: JobRecord[], reply?: Reply): Promise<void> {
   if (!svc.jobs) throw new GleanerError('SERVICE_UNAVAILABLE');
   requireMediaTools(svc, jobs);
-  await svc.store.jobs.enqueue(jobs);
+  if (jobs.length === 0) return;
+  const held = jobs.map(reservationOf);
+  const need = { pages: held.reduce((n, r) => n + r.pages, 0), rendered: held.some((r) => r.rendered > 0) };
+  const hold = svc.quota.reserve(jobs[0].clientId, need, reply);
+  try {
+    await svc.store.jobs.enqueue(jobs);
+  } finally {
+    hold.release();
+  }
   for (const job of jobs) {
     svc.events.publish({ type: 'accepted', jobId: job.id, clientId: job.clientId, routeId: job.routeId, at: job.createdAt, ...(job.batchId ? { batchId: job.batchId } : {}) });
   }
@@ -70,13 +89,14 @@ function submitted(job: JobRecord): Record<string, unknown> {
 }
 
 /**
- * Creates the jobs of one validated async or batch request and returns the 202 body. Shared by
- * the HTTP handlers and the job feed's submit message.
+ * Creates the jobs of one validated async or batch request (admitted against the quota in
+ * `acceptJobs`) and returns the 202 body. Shared by the HTTP handlers, the job feed's submit
+ * message and the MCP tools; `reply` takes the X-RateLimit headers where there is one.
  */
-export async function submitJobs(svc: Services, clientId: number, routeId: string, mode: 'async' | 'batch', params: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function submitJobs(svc: Services, clientId: number, routeId: string, mode: 'async' | 'batch', params: Record<string, unknown>, reply?: Reply): Promise<Record<string, unknown>> {
   if (mode === 'async') {
     const job = newJobRecord(clientId, routeId, params, 'async');
-    await acceptJobs(svc, [job]);
+    await acceptJobs(svc, [job], reply);
     return submitted(job);
   }
   const route = routeById(routeId);
@@ -84,19 +104,55 @@ export async function submitJobs(svc: Services, clientId: number, routeId: strin
   const values = params[route.input] as string[];
   const batchId = newId();
   const jobs = values.map((value) => newJobRecord(clientId, routeId, { ...params, [route.input]: value }, 'batch', { batchId }));
-  await acceptJobs(svc, jobs);
+  await acceptJobs(svc, jobs, reply);
   return { data: jobs.map(submitted) };
 }
 
+/** GLEANER_STORAGE parsed once per configuration (a reload replaces `svc.config.storage`). */
+const parsedStorage = new WeakMap<object, DeliveryConfig>();
+
+/**
+ * 403 when the job's `storage` names a bucket (or prefix) the account's binding in
+ * GLEANER_STORAGE does not allow (farm/delivery/binding.ts): before anything is queued,
+ * counted or charged. Both APIs call it before admission.
+ */
+export function refuseUnboundStorage(svc: Services, clientId: number, params: Record<string, unknown>): void {
+  if (params.storage === undefined || params.storage === null) return;
+  let config = parsedStorage.get(svc.config.storage);
+  if (!config) parsedStorage.set(svc.config.storage, (config = parseDeliveryConfig(svc.config.storage)));
+  const why = storageRefusal(config, clientId, params.storage);
+  if (why) throw new GleanerError('FORBIDDEN', `${why}.`);
+}
+
+/**
+ * The bucket binding, then `submitJobs` (quota admission of the whole batch at once is in
+ * `acceptJobs`): what every front door that creates Web API jobs runs after validation — the
+ * HTTP routes and the job feed's submit. `reply` receives the X-RateLimit headers where there
+ * is one.
+ */
+export async function admitAndSubmit(svc: Services, clientId: number, routeId: string, mode: 'async' | 'batch', params: Record<string, unknown>, reply?: Reply): Promise<Record<string, unknown>> {
+  refuseUnboundStorage(svc, clientId, params);
+  return submitJobs(svc, clientId, routeId, mode, params, reply);
+}
+
+/** A batch above the documented maximum (GLEANER_MAX_BATCH) is 413 (spec part 7), checked before validation. */
+export function checkBatchSize(body: unknown, max: number): void {
+  if (!body || typeof body !== 'object') return;
+  const record = body as Record<string, unknown>;
+  for (const key of ['query', 'url']) {
+    const values = record[key];
+    if (Array.isArray(values) && values.length > max) {
+      throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${max} values; ${key} has ${values.length}.`, { max });
+    }
+  }
+}
+
 export const submit: Handler = async (ctx, svc) => {
-  svc.quota.admit(ctx.account!.clientId, needOf(ctx.params), ctx.reply);
-  ctx.reply.json(202, await submitJobs(svc, ctx.account!.clientId, ctx.route.entitlement!, 'async', ctx.params));
+  ctx.reply.json(202, await admitAndSubmit(svc, ctx.account!.clientId, ctx.route.entitlement!, 'async', ctx.params, ctx.reply));
 };
 
 export const submitBatch: Handler = async (ctx, svc) => {
-  const values = ctx.params[routeById(ctx.route.entitlement!)?.input ?? 'url'];
-  svc.quota.admit(ctx.account!.clientId, needOf(ctx.params, Array.isArray(values) ? values.length : 1), ctx.reply);
-  ctx.reply.json(202, await submitJobs(svc, ctx.account!.clientId, ctx.route.entitlement!, 'batch', ctx.params));
+  ctx.reply.json(202, await admitAndSubmit(svc, ctx.account!.clientId, ctx.route.entitlement!, 'batch', ctx.params, ctx.reply));
 };
 
 /** The Web API collection body of a job (also the webhook's `results` document). */

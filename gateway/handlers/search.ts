@@ -6,7 +6,9 @@
  * - An engine counts as failed when its fetch fails, or its page is not recognised as results.
  * - One engine failing still answers `state: "done"`; all failing answers 500
  *   REQUEST_FAILED_AFTER_MANY_RETRIES with `state: "faulted"` and `params`, not charged.
- * - Engines without a `GLEANER_TARGETS` entry are not queried.
+ * - Engines without a `GLEANER_TARGETS` entry are not queried; with neither configured the
+ *   search is refused before anything is admitted or charged: 501 TARGET_NOT_CONFIGURED, as on
+ *   every dedicated route whose target has no upstream.
  */
 import { GleanerError, toWireError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
@@ -15,6 +17,7 @@ import { validate } from '../../core/schema/index.js';
 import type { ScrapeOutcome } from '../../core/wire.js';
 import type { Handler, Services } from '../context.js';
 import type { Reply } from '../http.js';
+import type { QuotaHold } from '../quota.js';
 import { charge } from '../usage.js';
 
 /** Engines in rank-tie order, with their weight in the merge. */
@@ -75,24 +78,33 @@ export async function runSearch(svc: Services, validated: Record<string, unknown
   if (!svc.farm) throw new GleanerError('SERVICE_UNAVAILABLE');
   const params = { query: validated.query, location: validated.location ?? null, max_results: validated.max_results };
   const engines = ENGINES.filter((e) => svc.config.targets[e.target]);
+  if (engines.length === 0) {
+    throw new GleanerError(
+      'TARGET_NOT_CONFIGURED',
+      'No search engine is configured on this server: the operator adds {"se1": {"baseUrl": "https://..."}} (or se2) to the GLEANER_TARGETS file.',
+      { targets: ENGINES.map((e) => e.target) },
+    );
+  }
   if (!svc.admission.acquire(clientId)) throw new GleanerError('TOO_MANY_REQUESTS');
   let answers: EngineAnswer[];
+  let ok: Array<EngineAnswer & { results: EngineResults; outcome: ScrapeOutcome }>;
+  let hold: QuotaHold | undefined;
   try {
-    // One page per engine asked.
-    svc.quota.admit(clientId, { pages: Math.max(1, engines.length), rendered: false }, reply);
+    // One page per engine asked, held until the engines that answered are charged (durably, before the answer).
+    hold = svc.quota.reserve(clientId, { pages: Math.max(1, engines.length), rendered: false }, reply);
     answers = await Promise.all(engines.map((e) => ask(svc, e, params, clientId, signal)));
+    ok = answers.filter((a): a is EngineAnswer & { results: EngineResults; outcome: ScrapeOutcome } => a.results !== undefined);
+    await Promise.all(ok.map((a) => charge(svc, { clientId, routeId: a.engine.routeId, params: a.params, mode: 'realtime', usage: a.outcome.usage })));
   } finally {
+    hold?.release();
     svc.admission.release(clientId);
   }
-  const ok = answers.filter((a): a is EngineAnswer & { results: EngineResults; outcome: ScrapeOutcome } => a.results !== undefined);
   for (const failed of answers.filter((a) => a.error)) {
     svc.log.warn({ request_id: requestId, engine: failed.engine.target, error: failed.error }, 'search engine failed');
   }
   if (ok.length === 0) {
-    const detail = engines.length === 0 ? 'No search engine is configured (GLEANER_TARGETS has neither se1 nor se2).' : 'Every search engine failed.';
-    return { ok: false, detail, params };
+    return { ok: false, detail: 'Every search engine failed.', params };
   }
-  for (const a of ok) charge(svc, { clientId, routeId: a.engine.routeId, params: a.params, mode: 'realtime', usage: a.outcome.usage });
   const merged = mergeResults(
     ok.map((a) => a.results),
     { maxResults: params.max_results as number, weights: Object.fromEntries(ENGINES.map((e) => [e.target, e.weight])) },

@@ -7,11 +7,12 @@ import { GleanerError } from '../../core/errors.js';
 import { isId } from '../../core/ids.js';
 import type { Handler } from '../context.js';
 import { CONSOLE_HTML } from '../console/page.js';
-import { statusDocument } from '../console/status.js';
+import { jobFilterOf, statusDocument } from '../console/status.js';
 import { collectionBody } from './jobs.js';
 
-export const status: Handler = (ctx, svc) => {
-  ctx.reply.json(200, statusDocument(svc), { 'cache-control': 'no-store' });
+/** `?state=`, `?route=` (a pattern: `se1/*`) and `?account=` filter the document's recent jobs. */
+export const status: Handler = async (ctx, svc) => {
+  ctx.reply.json(200, await statusDocument(svc, jobFilterOf(ctx.info.query)), { 'cache-control': 'no-store' });
 };
 
 export const statusJob: Handler = async (ctx, svc) => {

@@ -14,15 +14,11 @@ import { entitled } from '../../core/store/accounts.js';
 import type { Services } from '../context.js';
 import { requireTarget } from '../runnable.js';
 import type { Reply } from '../http.js';
-import { needOf, quotaReport } from '../quota.js';
-import { charge } from '../usage.js';
-import { acceptJobs, newJobRecord } from '../handlers/jobs.js';
+import { quotaReport } from '../quota.js';
+import { acceptJobs, newJobRecord, refuseUnboundStorage } from '../handlers/jobs.js';
 import { runAdmitted } from '../handlers/scrape.js';
 import { jobObject, resultEntries } from './objects.js';
 import { parseStatsQuery, statsDocument } from './stats.js';
-
-/** The Job API's documented batch maximum (spec 8). */
-export const JOB_API_MAX_BATCH = 5000;
 
 export interface JobApiCtx {
   reply: Reply;
@@ -72,9 +68,8 @@ export async function realtime(ctx: JobApiCtx, svc: Services): Promise<void> {
   const outcome = await runAdmitted(
     svc,
     { id: ctx.requestId, routeId: mapped.route.id, params: mapped.params, accountId: ctx.account.clientId, deadline: started + svc.config.syncTimeoutMs },
-    { reply: ctx.reply },
+    { reply: ctx.reply, source: mapped.source },
   );
-  charge(svc, { clientId: ctx.account.clientId, routeId: mapped.route.id, source: mapped.source, params: mapped.params, mode: 'realtime', usage: outcome.usage });
   const finished = Date.now();
   const job: JobRecord = { ...jobRecord(ctx.account, mapped, input, checked.warnings), id: ctx.requestId, status: 'done', upstreamStatus: outcome.status, createdAt: started, updatedAt: finished, finishedAt: finished };
   ctx.reply.json(200, {
@@ -87,16 +82,18 @@ export async function submit(ctx: JobApiCtx, svc: Services): Promise<void> {
   const checked = checkJobApiInput(ctx.body, false);
   if (!checked.ok) invalid(checked.errors);
   const job = jobRecord(ctx.account, mapOrThrow(svc, ctx.account, checked.input, 'async'), checked.input, checked.warnings);
-  svc.quota.admit(ctx.account.clientId, needOf(job.params), ctx.reply);
-  await acceptJobs(svc, [job]);
+  refuseUnboundStorage(svc, ctx.account.clientId, job.params);
+  await acceptJobs(svc, [job], ctx.reply);
   ctx.reply.json(200, jobObject(job, ctx.dataUrl));
 }
 
 export async function submitBatch(ctx: JobApiCtx, svc: Services): Promise<void> {
   const body = ctx.body as Record<string, unknown> | null;
   const values = body && typeof body === 'object' ? (body.url ?? body.query) : undefined;
-  if (Array.isArray(values) && values.length > JOB_API_MAX_BATCH) {
-    throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${JOB_API_MAX_BATCH} values; got ${values.length}.`, { max: JOB_API_MAX_BATCH });
+  // The same cap as the Web API's batches (GLEANER_MAX_BATCH, 5,000 by default: spec 8).
+  const max = svc.config.maxBatch;
+  if (Array.isArray(values) && values.length > max) {
+    throw new GleanerError('PAYLOAD_TOO_LARGE', `A batch takes at most ${max} values; got ${values.length}.`, { max });
   }
   const checked = checkJobApiInput(ctx.body, true);
   if (!checked.ok) invalid(checked.errors);
@@ -118,8 +115,8 @@ export async function submitBatch(ctx: JobApiCtx, svc: Services): Promise<void> 
     jobs.push(jobRecord(ctx.account, mapped.mapped, single, checked.warnings, batchId));
   });
   if (errors.length > 0) invalid([...new Map(errors.map((e) => [e.pointer, e])).values()]);
-  svc.quota.admit(ctx.account.clientId, needOf(jobs[0].params, jobs.length), ctx.reply);
-  await acceptJobs(svc, jobs);
+  refuseUnboundStorage(svc, ctx.account.clientId, jobs[0].params);
+  await acceptJobs(svc, jobs, ctx.reply);
   ctx.reply.json(200, { queries: jobs.map((job) => jobObject(job, ctx.dataUrl)) });
 }
 

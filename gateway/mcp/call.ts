@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GleanerError, toWireError, type FieldError, type WireError } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { problemFromWire, type ProblemDocument } from '../../core/problem.js';
-import { validate } from '../../core/schema/index.js';
+import { checkJsonText, validate } from '../../core/schema/index.js';
 import { entitled, type Account } from '../../core/store/accounts.js';
 import type { JobRecord } from '../../core/store/jobs.js';
 import type { PageResult, ScrapeTask } from '../../core/wire.js';
@@ -17,8 +17,6 @@ import { collectionBody, submitJobs } from '../handlers/jobs.js';
 import { runAdmitted, scrapeResponse } from '../handlers/scrape.js';
 import { runSearch } from '../handlers/search.js';
 import { refuseUnrunnable } from '../runnable.js';
-import { needOf } from '../quota.js';
-import { charge } from '../usage.js';
 import { EXTRACT_FIELDS, type ToolDef } from './tools.js';
 
 export interface CallContext {
@@ -92,7 +90,10 @@ async function runTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: Call
     if (!entitled(account.entitlements, tool.entitlement)) {
       throw new GleanerError('FORBIDDEN', `This account is not entitled to the ${tool.name} tool (route ${tool.entitlement}).`);
     }
-    let args = rawArgs;
+    // The HTTP API's checks on any body: well-formed text (no lone surrogate), bounded nesting.
+    const badText = checkJsonText(rawArgs);
+    if (badText) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: [badText] });
+    let args: Record<string, unknown> = { ...tool.defaults, ...rawArgs };
     if (tool.kind === 'extract') {
       const mapped = extractBody(rawArgs);
       if ('pointer' in mapped) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: [mapped] });
@@ -114,7 +115,6 @@ async function runTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: Call
     const routeId = tool.endpoint.kind === 'scrape' ? tool.endpoint.routeId : 'universal';
     const task: ScrapeTask = { id: requestId, routeId, params, accountId: account.clientId, deadline: Date.now() + svc.config.syncTimeoutMs };
     const outcome = await runAdmitted(svc, task, { signal: cc.signal });
-    charge(svc, { clientId: account.clientId, routeId, params, mode: 'realtime', usage: outcome.usage });
     const body = scrapeResponse(outcome, params, requestId);
     return scrapeResult(body as { status: number; results: PageResult[]; params: unknown; metadata: unknown });
   } catch (err) {
@@ -130,8 +130,7 @@ async function runTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: Call
  */
 async function viaJob(routeId: string, params: Record<string, unknown>, cc: CallContext): Promise<CallToolResult> {
   const { svc, account } = cc;
-  // The same quota as an HTTP submission (no response headers to carry it here).
-  svc.quota.admit(account.clientId, needOf(params), undefined);
+  // Admitted against the quota like an HTTP submission (no response headers to carry it here).
   const submitted = await submitJobs(svc, account.clientId, routeId, 'async', params);
   const jobId = (submitted.metadata as { request_id: string }).request_id;
   cc.progress(`job ${jobId} accepted`);

@@ -11,6 +11,7 @@ import { DEFAULT_LIMITS, type TaskMessage } from '../../farm/messages.js';
 import { ProxyRotation } from '../../farm/net/proxies.js';
 import { createStatsBuffer } from '../../farm/stats.js';
 import { TaskAbort } from '../../farm/worker/abort.js';
+import { TaskBudget } from '../../farm/worker/budget.js';
 import { createEnv, type WorkerEnv } from '../../farm/worker/env.js';
 import { runFlow, type FlowRun } from '../../farm/worker/flow.js';
 import { task } from './farm.js';
@@ -37,7 +38,8 @@ export function createFlowRunner(): FlowRunner {
     env,
     run(flow, opts = {}) {
       const msg = { seq: 1, task: task({}, { timeoutMs: opts.timeoutMs }), browser: undefined } as unknown as TaskMessage;
-      const ctx = { msg, env, device: 'desktop' as const, country: undefined, runJs: opts.runJs === true, screenshot: false, abort: new TaskAbort() };
+      const budget = new TaskBudget(env.setup.config.taskMaxBytes, env.setup.config.maxResponseBytes);
+      const ctx = { msg, env, device: 'desktop' as const, country: undefined, runJs: opts.runJs === true, screenshot: false, abort: new TaskAbort(), budget, canRender: true, escalated: false };
       return runFlow(flow, ctx, new ProxyRotation([]));
     },
     async close() {

@@ -28,7 +28,12 @@ export async function startGateway(overrides: Partial<Config> = {}): Promise<Tes
     {},
     { host: '127.0.0.1', port: 0, realtimePort: 0, dataPort: 0, dataDir, bootstrapApiKey: TEST_KEY, bootstrapUser: `${TEST_USER}:${TEST_PASSWORD}`, workers: 1, allowPrivate: true, logLevel: 'silent', ...overrides },
   );
-  const server = await startServer({ config, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  const server = await startServer({ config, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') }).catch((err: unknown) => {
+    // A refused start (a taken port, a data directory in use) leaves no temp folder behind
+    // (the folder made here; a dataDir given in overrides belongs to the caller).
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  });
   return {
     url: server.url,
     key: TEST_KEY,

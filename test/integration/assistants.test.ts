@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { TargetConfig } from '../../core/config.js';
 import { call, postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { until } from '../helpers/wait.js';
 import { llm1Answer, llm2Answer, llm3Answer, slugOf } from '../sites/assistant-answers.js';
 import { ASKED, SIGNED_IN_COOKIE } from '../sites/assistants.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
@@ -50,12 +51,10 @@ async function ask(route: string, body: Record<string, unknown>): Promise<any> {
 }
 
 async function waitDone(id: string): Promise<any> {
-  for (let i = 0; i < 600; i++) {
+  return until(async () => {
     const a = await call(`${gw.url}/v1/async/scrape/${id}`, { headers: gw.auth });
-    if (a.body?.status !== 'pending') return a.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`job ${id} still pending`);
+    return a.body?.status !== 'pending' && a.body;
+  }, `job ${id} to finish`, 60_000, 100);
 }
 
 const askedOf = (assistant: string, question: string) => ASKED.filter((a) => a.assistant === assistant && a.question === question);
@@ -77,6 +76,16 @@ describe('answers', () => {
     expect(json.links).toEqual([{ url: `https://docs.example.org/${slug}`, text: 'guide' }]);
     expect(done.results[0].metadata.parse_status).toBe('parsed');
     expect(askedOf('llm1', question)).toEqual([{ assistant: 'llm1', question, search: true }]);
+  }, 60_000);
+
+  test('the answer is filled whatever output says; HTML comes alongside only when asked', async () => {
+    const question = 'What does output change?';
+    const submitted = await postJson(gw, '/v1/async/scrape/llm1', { query: question, search: false });
+    expect([submitted.status, submitted.body.params.output]).toEqual([202, ['json']]);
+    const plain = await waitDone(submitted.body.metadata.request_id);
+    expect([plain.status, plain.results[0].json.response_text, plain.results[0].html]).toEqual(['done', llm1Answer(question, false).markdown, null]);
+    const withHtml = await ask('llm2', { query: question, output: ['html'] });
+    expect([withHtml.results[0].json.model, typeof withHtml.results[0].html, withHtml.results[0].markdown]).toEqual([llm2Answer(question).model, 'string', null]);
   }, 60_000);
 
   test('llm1: search false leaves the toggle off, and the page is asked without browsing', async () => {
@@ -168,11 +177,20 @@ describe('failure modes', () => {
   }, 90_000);
 
   test('failures are counted per assistant and kind in /metrics', async () => {
-    const m = await call(`${gw.url}/metrics`, { headers: gw.auth });
-    expect(m.text).toContain('gleaner_assistant_failures_total{assistant="llm1",kind="login"} 1');
-    expect(m.text).toContain('gleaner_assistant_failures_total{assistant="llm2",kind="selector"} 1');
-    expect(m.text).toContain('gleaner_assistant_failures_total{assistant="llm3",kind="rate_limit"} 1');
-    expect(m.text).toContain('gleaner_assistant_failures_total{assistant="llm1",kind="incomplete"} 1');
+    // A job reads as finished once its record is committed; the counter moves when the runner
+    // announces it, a moment later (under load, later still): wait for the lines, with a deadline.
+    const lines = [
+      'gleaner_assistant_failures_total{assistant="llm1",kind="login"} 1',
+      'gleaner_assistant_failures_total{assistant="llm2",kind="selector"} 1',
+      'gleaner_assistant_failures_total{assistant="llm3",kind="rate_limit"} 1',
+      'gleaner_assistant_failures_total{assistant="llm1",kind="incomplete"} 1',
+    ];
+    const text = await until(async () => {
+      const m = await call(`${gw.url}/metrics`, { headers: gw.auth });
+      expect(m.status).toBe(200);
+      return lines.every((line) => m.text.includes(line)) && m.text;
+    }, `the failure counters ${lines.join(', ')}`, 10_000);
+    expect(text.split('\n').filter((l) => l.startsWith('gleaner_assistant_failures_total{'))).toEqual(expect.arrayContaining(lines));
   });
 });
 

@@ -200,16 +200,17 @@ describe.concurrent('templates, rendering, blocked pages', () => {
     expect([s.body.results[0].metadata.parse_status, s.body.results[0].json]).toEqual(['parsed', productJson({ origin: sim.origin, token: 'social1', url: sUrl, currency: 'GBP', style: 'api' }, 'P1006')]);
   });
 
-  test('a blocked page is retried on the other proxy of the pool, then returned as blocked', async () => {
+  test('a blocked page is retried on the other proxy of the pool, then once in the browser, then returned as blocked', async () => {
     const a = await postJson(gw, '/v1/scrape/grocery1/search', { query: 'blocked', location: 'GB', output: ['json'] });
     const url = `${sim.origin}/grocery1/search?q=blocked`;
     expect(a.status).toBe(200);
-    expect(a.body.results[0].metadata).toEqual({ page: 1, run_js: false, url, status_code: 200, json_source: 'builtin', parse_status: 'blocked' });
+    // The browser's attempt (commerce escalates, test/integration/escalation.test.ts) met the wall too.
+    expect(a.body.results[0].metadata).toEqual({ page: 1, run_js: true, url, status_code: 200, json_source: 'builtin', parse_status: 'blocked' });
     expect(a.body.results[0].json).toEqual({ url, page_type: 'search', query: 'blocked', page: 1, total_results_count: null, next_page_url: null, results: [] });
-    // Three attempts, alternating between the two proxies of the GB pool.
+    // Three plain attempts and the browser's, alternating between the two proxies of the GB pool.
     const through = proxies.map((p) => p.served.filter((s) => s === `GET ${url}`).length).sort();
-    expect(through).toEqual([1, 2]);
-    expect(sim.log.filter((l) => l === 'GET /grocery1/search?q=blocked')).toHaveLength(3);
+    expect(through).toEqual([2, 2]);
+    expect(sim.log.filter((l) => l === 'GET /grocery1/search?q=blocked')).toHaveLength(4);
   });
 
   test('a page blocked once is fetched again through the other proxy and parsed', async () => {

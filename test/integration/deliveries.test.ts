@@ -13,6 +13,7 @@ import { startSimulator, type Simulator } from '../sites/server.js';
 import { postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
+import { until as untilTruthy } from '../helpers/wait.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const HORIZON_MS = 3000;
@@ -28,7 +29,7 @@ beforeAll(async () => {
     deliveryHorizonMs: HORIZON_MS,
     deliveryBaseMs: 10,
     deliveryMaxMs: 60,
-    storage: { s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1' } },
+    storage: { s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1', buckets: { '*': ['results'] } } },
   });
 });
 afterAll(async () => {
@@ -47,14 +48,12 @@ function cli(...args: string[]): { status: number | null; stdout: string; stderr
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-async function until<T>(get: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
+/** The first defined value of `get` (undefined: not yet), with a deadline that fails the test. */
+async function until<T>(get: () => T | undefined | Promise<T | undefined>, ms = 15_000, what = 'the awaited delivery state'): Promise<T> {
+  return (await untilTruthy(async () => {
     const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+    return v === undefined ? undefined : { v };
+  }, what, ms, 20)).v;
 }
 
 const delivery = (id: string, kind: 'webhook' | 'storage', state: string) => async () => {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator, type Simulator } from '../sites/server.js';
 import { EXECUTABLE, executableUnavailable, runGleaner, startGleaner, type GleanerProcess } from '../helpers/executable.js';
+import { until } from '../helpers/wait.js';
 
 const unavailable = executableUnavailable();
 // CI builds the executable first and sets this: there a missing or stale one is a failure.
@@ -90,6 +91,10 @@ describe.skipIf(unavailable !== undefined && !required)(`the executable from an 
     const plain = await postWeb('/v1/scrape', { url: `${sim.origin}/static`, output: ['markdown'] });
     expect(plain.status).toBe(200);
     expect(plain.body.results[0].markdown).toContain('# ');
+    // The plain path is the embedded wreq-js client with the session's Chrome headers.
+    const headers = await postWeb('/v1/scrape', { url: `${sim.origin}/headers`, output: ['html'] });
+    const sent = JSON.parse(headers.body.results[0].html) as Record<string, string>;
+    expect([sent['user-agent'], sent['sec-ch-ua-mobile'], sent['sec-fetch-mode']]).toEqual([expect.stringMatching(/^Mozilla\/5\.0 .* Chrome\/\d+\.0\.0\.0 /), '?0', 'navigate']);
     const rendered = await postWeb('/v1/scrape', { url: `${sim.origin}/js-only`, output: ['html', 'screenshot'], run_js: true });
     expect(rendered.status).toBe(200);
     expect(rendered.body.results[0].screenshot).toMatch(/^iVBORw0KGgo/);
@@ -101,12 +106,10 @@ describe.skipIf(unavailable !== undefined && !required)(`the executable from an 
   test('serve: async job, Job API realtime with a parser, push-pull', async () => {
     const submitted = await postWeb('/v1/async/scrape', { url: `${sim.origin}/static` });
     expect(submitted.status).toBe(202);
-    let job: any;
-    for (let i = 0; i < 300; i++) {
-      job = (await json(`${web}/v1/async/scrape/${submitted.body.metadata.request_id}`, { headers: bearer() })).body;
-      if (job.status !== 'pending') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const job = await until(async () => {
+      const j = (await json(`${web}/v1/async/scrape/${submitted.body.metadata.request_id}`, { headers: bearer() })).body;
+      return j.status !== 'pending' && j;
+    }, 'the async job to finish', 30_000);
     expect(job.status).toBe('done');
 
     const rt = await postJob(realtime, '/v1/queries', { source: 'se1_search', query: 'trail shoes', parse: true });
@@ -114,11 +117,13 @@ describe.skipIf(unavailable !== undefined && !required)(`the executable from an 
     expect(rt.body.results[0].content.organic.length).toBeGreaterThan(0);
     const pushed = await postJob(data, '/v1/queries', { source: 'universal', url: `${sim.origin}/static` });
     expect(pushed.status).toBe(200);
-    let state = pushed.body;
-    for (let i = 0; i < 300 && state.status === 'pending'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      state = (await json(`${data}/v1/queries/${pushed.body.id}`, { headers: basic })).body;
-    }
+    const state =
+      pushed.body.status !== 'pending'
+        ? pushed.body
+        : await until(async () => {
+            const s = (await json(`${data}/v1/queries/${pushed.body.id}`, { headers: basic })).body;
+            return s.status !== 'pending' && s;
+          }, 'the push-pull job to finish', 30_000);
     expect(state.status).toBe('done');
     expect((await json(`${data}/v1/queries/${pushed.body.id}/results`, { headers: basic })).body.results[0].content).toContain('<h1');
   });

@@ -36,9 +36,21 @@ describe('json.schema without a model: offline extraction', () => {
     const a = await postJson(offline, '/v1/scrape', { url: `${sim.origin}/x/product-jsonld`, output: ['json'], json: { schema: PRODUCT } });
     expect(a.status).toBe(200);
     expect(a.body.results[0].json).toEqual({ name: 'Aero 3000 Espresso Machine', brand: 'Aero', price: 1299, currency: 'EUR' });
-    expect(a.body.results[0].metadata).toMatchObject({ json_source: 'offline', unfilled: [] });
+    expect(a.body.results[0].metadata).toMatchObject({
+      json_source: 'offline',
+      unfilled: [],
+      json_fields: { name: 'jsonld:Product.name', brand: 'jsonld:Product.brand', price: 'jsonld:Product.offers.price', currency: 'jsonld:Product.offers.priceCurrency' },
+    });
     expect(a.body.results[0].html).toBeNull();
     expect(a.body.params.json).toEqual({ prompt: null, schema: PRODUCT });
+  });
+
+  test('issue 25: fields the page does not clearly have stay unfilled; each value says where it was read', async () => {
+    const schema = { type: 'object', properties: { heading: { type: 'string' }, title: { type: 'string' }, alpha: { type: 'integer' }, author: { type: 'string' }, price: { type: 'number' } } };
+    const a = await postJson(offline, '/v1/scrape', { url: `${sim.origin}/static`, output: ['json'], json: { schema } });
+    expect(a.status).toBe(200);
+    expect(a.body.results[0].json).toEqual({ heading: 'Static heading', title: 'Static page', alpha: 1 });
+    expect(a.body.results[0].metadata).toMatchObject({ json_source: 'offline', unfilled: ['/author', '/price'], json_fields: { heading: 'h1', title: 'title', alpha: 'table:alpha' } });
   });
 
   test('a route without a built-in parser works with json (se1/maps)', async () => {

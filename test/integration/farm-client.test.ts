@@ -1,6 +1,6 @@
 /**
- * The farm as an HTTP client. The plain path asks for compressed bodies (`Accept-Encoding:
- * gzip, deflate, br`) and inflates them with undici's decompress interceptor, error pages
+ * The farm as an HTTP client. The plain path asks for compressed bodies as Chrome does
+ * (`Accept-Encoding: gzip, deflate, br, zstd`) and its client inflates them, error pages
  * included; the size cap applies to the inflated bytes. Both paths name the Chrome major
  * version of the browser the farm runs. Real farm and Chromium, simulator pages compressed by
  * node:zlib.
@@ -29,7 +29,7 @@ test.each(['gzip', 'br', 'deflate'])('a %s body is inflated; the request said wh
   const out = await farm.run(task({ url: `${sim.origin}/compressed?enc=${enc}`, output: ['html', 'markdown'] }));
   const r = out.results[0]!;
   expect([out.status, r.metadata.status_code]).toEqual([200, 200]);
-  expect(r.html).toContain(`<h1>Compressed with ${enc}</h1><p id="ae">gzip, deflate, br</p>`);
+  expect(r.html).toContain(`<h1>Compressed with ${enc}</h1><p id="ae">gzip, deflate, br, zstd</p>`);
   expect(r.markdown!.split('\n')[0]).toBe(`# Compressed with ${enc}`);
 });
 

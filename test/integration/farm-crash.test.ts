@@ -10,6 +10,7 @@ import { createFarm, type Farm } from '../../farm/index.js';
 import { failure, task, waitFor } from '../helpers/farm.js';
 import { call, postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
+import { until } from '../helpers/wait.js';
 
 let sim: Simulator;
 
@@ -77,12 +78,10 @@ describe('through the gateway', () => {
     const submitted = await postJson(gw, '/v1/async/scrape', { url: `${sim.origin}${path}`, run_js: true });
     const id = submitted.body.metadata.request_id as string;
     await killOnEachHit(() => gw.server.farm, path, 2);
-    let job: any;
-    for (let i = 0; i < 400; i++) {
-      job = (await call(`${gw.url}/v1/async/scrape/${id}`, { headers: gw.auth })).body;
-      if (job.status !== 'pending') break;
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    const job = await until(async () => {
+      const j = (await call(`${gw.url}/v1/async/scrape/${id}`, { headers: gw.auth })).body;
+      return j.status !== 'pending' && j;
+    }, `job ${id} to end`, 30_000);
     expect([job.status, job.error]).toEqual(['faulted', { title: 'REQUEST_FAILED_AFTER_MANY_RETRIES', status: 500, detail: DETAIL }]);
     const stats = await call(`${gw.url.replace(/:\d+$/, `:${gw.server.dataPort}`)}/v2/stats`, {
       headers: { authorization: `Basic ${Buffer.from('tester:tester-password').toString('base64')}` },

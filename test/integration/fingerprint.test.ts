@@ -1,8 +1,9 @@
 /**
- * What a site sees of the plain path, against what the local Chromium itself sends to the same
- * recording server in the same run (test/helpers/recorder/): JA4, ALPN, HTTP/2 frames, header
- * order and values, client hints. Nothing here is a hard-coded fingerprint: a Chromium upgrade
- * changes the reference and this test says what no longer matches.
+ * What a site sees of the plain path and of the rendered path (`run_js`), against what the local
+ * Chromium itself sends to the same recording server in the same run (test/helpers/recorder/):
+ * JA4, ALPN, HTTP/2 frames, header order and values, client hints. Nothing here is a hard-coded
+ * fingerprint: a Chromium upgrade changes the reference and this test says what no longer
+ * matches. The recorder's CA is trusted only through GLEANER_CA_FILE, on both paths.
  *
  * Known and asserted difference (net/emulation.ts): the client library's newest Chrome TLS
  * preset lacks two things Chromium 156 sends, the Trust Anchor Identifiers extension (0xca34)
@@ -88,6 +89,20 @@ describe.runIf(hasBrowser(FULL_CHROMIUM))('the plain path against Chromium 156 (
   });
 });
 
+describe.runIf(hasBrowser(FULL_CHROMIUM))('the rendered path (run_js) against Chromium 156 (same run, same recorder)', () => {
+  // The recorder's CA reaches the browser only through GLEANER_CA_FILE (browser/trust.ts): this
+  // page loading at all is the browser trusting the file.
+  test('10 network facts of a rendered page, scored as the plain path: all equal', async () => {
+    await guarded.run(task({ url: `${rec.origin}/r/rendered`, output: ['html'], run_js: true }, { timeoutMs: 60_000 }));
+    const ours = factsOf(await rec.waitFor('rendered'));
+    const theirs = factsOf(reference, { normalizeHeadless: true });
+    const result = score(ours, theirs, 'gleaner run_js');
+    console.log(result.table);
+    expect(result.differing).toEqual([]);
+    expect(result.equal).toBe(10);
+  }, 90_000);
+});
+
 describe.runIf(hasBrowser(HEADLESS_SHELL))('for the record: the headless shell', () => {
   test('its own facts against full Chromium (what run_js on the shell would present)', async () => {
     const shell = await chromiumVisit(HEADLESS_SHELL, rec, 'shell');
@@ -111,6 +126,30 @@ describe('bodies and trust', () => {
     expect(failed).toMatchObject({ code: 'REQUEST_FAILED_AFTER_MANY_RETRIES', message: expect.stringContaining('certificate not trusted') });
     expect(stranger.requests).toEqual([]);
   });
+
+  test('the browser trusts GLEANER_CA_FILE and nothing else; without the file the same page is a certificate error', async () => {
+    const other = await guarded.run(task({ url: `${stranger.origin}/r/untrusted-rendered`, output: ['html'], run_js: true }, { timeoutMs: 60_000 })).catch((err: { code: string; message: string }) => err);
+    expect(other).toMatchObject({ code: 'REQUEST_FAILED_AFTER_MANY_RETRIES', message: expect.stringContaining('ERR_CERT_AUTHORITY_INVALID') });
+    const bare = await createFarm({ config: loadConfig({}, { allowPrivate: true, workers: 1 }), limits: { retryBaseMs: 20, maxAttempts: 1 } });
+    try {
+      const failed = await bare.run(task({ url: `${rec.origin}/r/no-ca-file`, output: ['html'], run_js: true }, { timeoutMs: 60_000 })).catch((err: { code: string; message: string }) => err);
+      expect(failed).toMatchObject({ code: 'REQUEST_FAILED_AFTER_MANY_RETRIES', message: expect.stringContaining('ERR_CERT_AUTHORITY_INVALID') });
+    } finally {
+      await bare.close();
+    }
+    expect(rec.requests.filter((r) => r.tag === 'no-ca-file')).toEqual([]);
+    expect(stranger.requests).toEqual([]);
+  }, 120_000);
+
+  test.runIf(hasBrowser(HEADLESS_SHELL))('the headless shell, when it is the configured browser, trusts GLEANER_CA_FILE the same way', async () => {
+    const shell = await createFarm({ config: loadConfig({}, { allowPrivate: true, workers: 1, caFile: rec.ca.caFile, chromium: HEADLESS_SHELL }), limits: { retryBaseMs: 20, maxAttempts: 1 } });
+    try {
+      const out = await shell.run(task({ url: `${rec.origin}/r/shell-rendered`, output: ['html'], run_js: true }, { timeoutMs: 60_000 }));
+      expect(out.results[0].html).toContain('<h1>Recorded /r/shell-rendered</h1>');
+    } finally {
+      await shell.close();
+    }
+  }, 120_000);
 
   test('webhook and bucket clients trust GLEANER_CA_FILE too, and nothing else', async () => {
     useCaFile(rec.ca.caFile);

@@ -245,7 +245,7 @@ describe('operations', () => {
 
   test('metrics count requests by route and status', async () => {
     await call(`${gw.url}/v1/nope`);
-    const a = await call(`${gw.url}/metrics`);
+    const a = await call(`${gw.url}/metrics`, { headers: gw.auth });
     expect(a.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(a.text).toMatch(/^gleaner_http_requests_total\{method="GET",route="unmatched",status="404"\} \d+$/m);
     expect(a.text).toMatch(/^gleaner_http_request_duration_seconds_bucket\{method="GET",route="\/healthz",le="\+Inf"\} \d+$/m);

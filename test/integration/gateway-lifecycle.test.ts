@@ -72,12 +72,22 @@ describe('gleaner CLI', () => {
     expect(r.stdout).toMatch(/gleaner keys revoke/);
   });
 
-  test('a fresh store prints one generated key and user once; keys are managed offline; SIGTERM drains', async () => {
+  test('not on a terminal (a journal), a fresh store says which account it created and prints no secret', async () => {
+    const s = await serve(tempDir());
+    expect(s.out()).toMatch(/created first credentials on account 1 \("bootstrap", admin\) and did not print them: stdout is not a terminal/);
+    expect(s.out()).toMatch(/gleaner keys create --account 1 --admin/);
+    expect(s.out()).not.toMatch(/glk_|Web API key|Job API user: gleaner:|Webhook signing secret/);
+    s.child.kill('SIGTERM');
+    expect(await exited(s.child)).toBe(0);
+  });
+
+  test('a fresh store prints one generated key and user once (asked to: GLEANER_PRINT_CREDENTIALS=1); keys are managed offline; SIGTERM drains', async () => {
     const dataDir = tempDir();
-    const first = await serve(dataDir);
+    const first = await serve(dataDir, { GLEANER_PRINT_CREDENTIALS: '1' });
     const key = /Web API key: {2}(glk_[0-9a-f]{16}_[A-Za-z0-9_-]{43})/.exec(first.out())?.[1];
     expect(key).toBeDefined();
     expect(first.out()).toMatch(/Job API user: gleaner:[A-Za-z0-9_-]{16}/);
+    expect(first.out()).toMatch(/first credentials on account 1 \("bootstrap", admin; shown once/);
     const secret = /Webhook signing secret: (\S+)/.exec(first.out())?.[1];
     expect((await cli(dataDir, 'accounts', 'list')).stdout).toContain(`webhook_secret=${secret}`);
     const base = `http://127.0.0.1:${first.port}`;
@@ -104,7 +114,8 @@ describe('gleaner CLI', () => {
     expect(again.out()).not.toMatch(/Web API key/);
     again.child.kill('SIGTERM');
     expect(await exited(again.child)).toBe(0);
-  });
+    // Two services and five CLI runs, each a tsx process: ~50 s at load average 20.
+  }, 120_000);
 
   test('GLEANER_BOOTSTRAP_API_KEY creates that key; no secret reaches the logs', async () => {
     const dataDir = tempDir();

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkAliases, resolveSource } from '../../core/jobapi/aliases.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
 import { call, postJson, startGateway, TEST_PASSWORD, TEST_USER, type HttpAnswer, type TestGateway } from '../helpers/gateway.js';
+import { until } from '../helpers/wait.js';
 
 let sim: Simulator;
 let gw: TestGateway;
@@ -97,9 +98,12 @@ describe('source aliases', () => {
   });
 
   test('/v2/stats counts aliased work under the real source', async () => {
-    await new Promise((r) => setTimeout(r, 100));
-    const s = await call(`${data}/v2/stats`, { headers: basic });
-    const sources = s.body.data.products.flatMap((p: any) => p.sources.map((x: any) => x.title));
+    // Charging is committed just after the answer leaves: wait for the work to be counted.
+    const sources = await until(async () => {
+      const s = await call(`${data}/v2/stats`, { headers: basic });
+      const titles: string[] = s.body.data.products.flatMap((p: any) => p.sources.map((x: any) => x.title));
+      return titles.includes('se1_search') && titles.includes('universal') && titles;
+    }, 'the aliased work in /v2/stats');
     expect(sources).toContain('se1_search');
     expect(sources).not.toContain('engine_one_search');
     expect(sources).not.toContain('universal_web');

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator, type Simulator } from '../sites/server.js';
+import { until } from '../helpers/wait.js';
 import { call, startGateway, TEST_PASSWORD, TEST_USER, type HttpAnswer, type TestGateway } from '../helpers/gateway.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   ]);
   gw = await startGateway({
     targets: { se1: { baseUrl: `${sim.origin}/se1` }, se2: { baseUrl: `${sim.origin}/se2` } },
-    storage: { s3: { accessKeyId: 'AKJOB', secretAccessKey: 'job-secret', endpoint: s3.endpoint, region: 'us-east-1' } },
+    storage: { s3: { accessKeyId: 'AKJOB', secretAccessKey: 'job-secret', endpoint: s3.endpoint, region: 'us-east-1', buckets: { '*': ['jobapi/out'] } } },
     deliveryBaseMs: 20,
     deliveryMaxMs: 100,
     proxies: { de: [proxy.url] },
@@ -50,11 +51,10 @@ async function runJob(body: Record<string, unknown>): Promise<{ job: any; result
   const submitted = await post(data, '/v1/queries', body);
   expect(submitted.status).toBe(200);
   const self = submitted.body._links.find((l: any) => l.rel === 'self').href;
-  let job = submitted.body;
-  while (job.status === 'pending') {
-    await new Promise((r) => setTimeout(r, 30));
-    job = (await call(self, { headers: basic })).body;
-  }
+  const job = submitted.body.status !== 'pending' ? submitted.body : await until(async () => {
+    const polled = (await call(self, { headers: basic })).body;
+    return polled.status !== 'pending' && polled;
+  }, `job ${submitted.body.id} finished`);
   const resultsHref = job._links.find((l: any) => l.rel === 'results').href;
   const results = job.status === 'done' ? (await call(resultsHref, { headers: basic })).body : undefined;
   return { job, results };
@@ -196,8 +196,8 @@ describe('push-pull', () => {
   test('storage_type and storage_url deliver the results to the bucket', async () => {
     const submitted = await post(data, '/v1/queries', { source: 'universal', url: `${sim.origin}/static?st=1`, storage_type: 's3', storage_url: 's3://jobapi/out' });
     const id = submitted.body.id;
-    for (let i = 0; i < 400 && !s3.getObject('jobapi', `out/${id}.json`); i++) await new Promise((r) => setTimeout(r, 30));
-    const stored = JSON.parse(s3.getObject('jobapi', `out/${id}.json`)!.body.toString());
+    const object = await until(() => s3.getObject('jobapi', `out/${id}.json`), `the results of job ${id} in the bucket`);
+    const stored = JSON.parse(object.body.toString());
     expect(stored.results.map((r: any) => [r.job_id, r.page, r.status_code])).toEqual([[id, 1, 200]]);
   }, 60_000);
 });
@@ -215,15 +215,12 @@ describe('usage statistics', () => {
     const faulted = await rt({ source: 'universal', url: `${sim.origin}/status?code=500&s=5` });
     expect(faulted.status).toBe(500);
     const pushed = await post(data, '/v1/queries', { source: 'universal_ecommerce', url: `${sim.origin}/static?s=6` }, headers);
-    for (let i = 0; i < 300; i++) {
-      const j = await call(`${data}/v1/queries/${pushed.body.id}`, { headers });
-      if (j.body.status !== 'pending') break;
-      await new Promise((r) => setTimeout(r, 30));
-    }
-    // The ledger write follows the job's completion by a moment.
-    await new Promise((r) => setTimeout(r, 100));
-
-    const all = await call(`${data}/v2/stats`, { headers });
+    await until(async () => (await call(`${data}/v1/queries/${pushed.body.id}`, { headers })).body.status !== 'pending', `job ${pushed.body.id} finished`);
+    // The ledger write follows the job's completion by a moment: wait for its row.
+    const all = await until(async () => {
+      const stats = await call(`${data}/v2/stats`, { headers });
+      return stats.body.data?.products?.some((p: any) => p.title === 'ecommerce_scraper_api') && stats;
+    }, 'the pushed job counted in /v2/stats');
     expect(all.status).toBe(200);
     expect(all.body.meta).toEqual({ group_by: null, date_from: null, date_to: null, source: null, product: null });
     const byTitle = Object.fromEntries(all.body.data.products.map((p: any) => [p.title, p]));

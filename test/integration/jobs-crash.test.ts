@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSimulator, type Simulator } from '../sites/server.js';
 import { call } from '../helpers/gateway.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { until } from '../helpers/wait.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const KEY = 'crash-test-key-0123456789';
@@ -82,11 +83,11 @@ test('kill -9 mid-batch: after restart every job completes once and every webhoo
   const ids: string[] = submitted.body.data.map((d: any) => d.metadata.request_id);
 
   // Let some jobs finish and some run, then kill without warning.
-  for (;;) {
-    const states = await Promise.all(ids.slice(0, 6).map((id) => statusOf(first.base, id)));
-    if (states.filter((s) => s.status === 'done').length >= 2) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(
+    async () => (await Promise.all(ids.slice(0, 6).map((id) => statusOf(first.base, id)))).filter((s) => s.status === 'done').length >= 2,
+    'two of the first jobs to be done before the kill',
+    60_000,
+  );
   first.child.kill('SIGKILL');
   await new Promise((r) => first.child.once('exit', r));
 
@@ -98,23 +99,22 @@ test('kill -9 mid-batch: after restart every job completes once and every webhoo
 
   const finals = [];
   for (const id of ids) {
-    let s = await statusOf(second.base, id);
-    for (let i = 0; s.status === 'pending' && i < 600; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      s = await statusOf(second.base, id);
-    }
-    finals.push(s);
+    finals.push(
+      await until(async () => {
+        const s = await statusOf(second.base, id);
+        return s.status !== 'pending' && s;
+      }, `job ${id} to finish after the restart`, 60_000),
+    );
   }
   expect(finals.map((s) => s.status)).toEqual(ids.map(() => 'done'));
   expect(finals.map((s) => s.results.length)).toEqual(ids.map(() => 1));
   expect(finals.map((s) => s.results[0].metadata.url)).toEqual(urls);
 
   // Every job's webhook arrives (at least once: a delivery cut by the kill is repeated).
-  for (let i = 0; i < 200; i++) {
-    const delivered = new Set(hooks.requests.map((r) => JSON.parse(r.body.toString()).job_id));
-    if (ids.every((id) => delivered.has(id))) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(() => {
+    const got = new Set(hooks.requests.map((r) => JSON.parse(r.body.toString()).job_id));
+    return ids.every((id) => got.has(id));
+  }, "every job's webhook", 30_000);
   const delivered = new Set(hooks.requests.map((r) => JSON.parse(r.body.toString()).job_id));
   expect(ids.filter((id) => !delivered.has(id))).toEqual([]);
 

@@ -99,7 +99,15 @@ test('a job that takes the process down is given up after GLEANER_JOB_MAX_STARTS
     if (job.status !== 'pending') break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  expect([job.status, job.error]).toEqual(['faulted', { title: 'INTERNAL_ERROR', status: 500, detail: 'An internal error occurred.' }]);
+  // GET says why (the webhook and the log are not the only place that does).
+  expect([job.status, job.error]).toEqual([
+    'faulted',
+    {
+      title: 'INTERNAL_ERROR',
+      status: 500,
+      detail: 'The job was started 2 times and never finished: each run ended with the service process (GLEANER_JOB_MAX_STARTS is 2), so it is not run again and not charged.',
+    },
+  ]);
   expect(sim.hits.get(path)).toBe(2);
   // Logs are written in batches: give the line a moment to arrive.
   for (let i = 0; i < 100 && !svc.out().includes('"job given up'); i++) await new Promise((r) => setTimeout(r, 50));

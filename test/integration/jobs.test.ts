@@ -11,6 +11,7 @@ import { startSimulator, type Simulator } from '../sites/server.js';
 import { call, postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startS3Server, type S3Server } from '../helpers/s3.js';
+import { until } from '../helpers/wait.js';
 
 let sim: Simulator;
 let gw: TestGateway;
@@ -29,8 +30,9 @@ beforeAll(async () => {
     deliveryBaseMs: 20,
     deliveryMaxMs: 100,
     storage: {
-      s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1' },
-      s3_compatible: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key' },
+      // The test key's account (client id 1) may write these prefixes only (GLEANER_STORAGE `buckets`).
+      s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1', buckets: { '1': ['results/plain', 'results/gz'] } },
+      s3_compatible: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', buckets: { '1': ['results/compat'] } },
     },
   });
 });
@@ -40,22 +42,18 @@ afterAll(async () => {
 });
 
 async function waitDone(id: string, g: TestGateway = gw): Promise<any> {
-  for (let i = 0; i < 400; i++) {
+  return until(async () => {
     const a = await call(`${g.url}/v1/async/scrape/${id}`, { headers: g.auth });
-    if (a.body?.status !== 'pending') return a.body;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${id} still pending`);
+    return a.body?.status !== 'pending' && a.body;
+  }, `job ${id} to finish`, 30_000);
 }
 
-async function waitFor<T>(get: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
+/** The first defined value of `get` (undefined: not yet), with a deadline that fails the test. */
+async function waitFor<T>(get: () => T | undefined | Promise<T | undefined>, ms = 10_000, what = 'the awaited job state'): Promise<T> {
+  return (await until(async () => {
     const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+    return v === undefined ? undefined : { v };
+  }, what, ms, 20)).v;
 }
 
 describe('async jobs', () => {
@@ -86,6 +84,24 @@ describe('async jobs', () => {
     expect(done.status).toBe('faulted');
     expect(done.results).toEqual([]);
     expect(done.error).toEqual({ title: 'REQUEST_FAILED_AFTER_MANY_RETRIES', status: 500, detail: expect.any(String) });
+  });
+
+  test('a job past its deadline says so in its own words, not the synchronous deadline', async () => {
+    const short = await startGateway({ jobTimeoutMs: 1500 });
+    try {
+      const a = await postJson(short, '/v1/async/scrape', { url: `${sim.origin}/slow?ms=30000` });
+      const done = await waitDone(a.body.metadata.request_id, short);
+      expect([done.status, done.error]).toEqual([
+        'faulted',
+        {
+          title: 'REQUEST_FAILED_SCRAPE_TIMEOUT',
+          status: 408,
+          detail: 'The job did not finish within its deadline of 1.5 s (GLEANER_JOB_TIMEOUT_MS); it was stopped and is not charged.',
+        },
+      ]);
+    } finally {
+      await short.close();
+    }
   });
 
   test("another account's job id is 404", async () => {

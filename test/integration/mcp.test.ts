@@ -6,13 +6,13 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, type CallToolResult, type McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { OUTPUT_SCHEMAS } from '../../core/targets/index.js';
-import { ROUTES } from '../../core/registry/index.js';
-import { jsonSchemaFor } from '../../core/schema/index.js';
+import { ROUTES, routeById } from '../../core/registry/index.js';
 import { waitFor } from '../helpers/farm.js';
-import { call, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { call, postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { SESSIONS_PER_ACCOUNT } from '../../gateway/mcp/sessions.js';
+import type { LmdbStore } from '../../core/store/lmdb/index.js';
 import { se1Docs } from '../sites/se-data.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
 
@@ -86,22 +86,28 @@ describe('protocol', () => {
 });
 
 describe('tools from the registry', () => {
-  test('scrape, search, extract and one tool per dedicated route, with the route schemas', async () => {
+  test('scrape, extract, search and the dedicated routes of the configured targets, compact, without output schemas', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    expect(names.slice(0, 3)).toEqual(['scrape', 'extract', 'search']);
-    expect(names.slice(3)).toEqual(ROUTES.filter((r) => r.id !== 'universal').map((r) => r.source));
+    const configured = new Set(['se1', 'se2', 'llm2']);
+    expect(names).toEqual(['scrape', 'extract', 'search', ...ROUTES.filter((r) => configured.has(r.target)).map((r) => r.source)]);
+    expect(tools.every((t) => t.outputSchema === undefined)).toBe(true);
     const se1 = tools.find((t) => t.name === 'se1_search')!;
-    expect(se1.inputSchema).toEqual(jsonSchemaFor({ kind: 'scrape', routeId: 'se1/search', mode: 'sync' }));
-    const json = (se1.outputSchema as any).properties.results.items.properties.json;
-    expect(json).toEqual({ anyOf: [OUTPUT_SCHEMAS['se1/search'], { type: 'null' }] });
-    expect(tools.find((t) => t.name === 'search')!.inputSchema).toEqual(jsonSchemaFor({ kind: 'search' }));
-    // Async-only routes drop the delivery parameters: the call waits for the job itself.
-    const llm1 = tools.find((t) => t.name === 'llm1')!;
-    expect(Object.keys(llm1.inputSchema.properties!).some((k) => k === 'callback_url' || k === 'storage')).toBe(false);
+    expect(se1.description).toBe('se1 — the configured main web search engine: web search results, parsed.');
+    // The route's parameters by name, each compact; the shared ones described once in the instructions.
+    expect(Object.keys(se1.inputSchema.properties!)).toEqual([...Object.keys(routeById('se1/search')!.params), 'location']);
+    expect(se1.inputSchema.properties!.pages).toEqual({ type: 'integer', default: 1, minimum: 1, maximum: 100 });
+    expect(se1.inputSchema.required).toEqual(['query']);
+    expect(client.getInstructions()).toMatch(/store_id: Store whose catalogue and prices are returned/);
+    // Routes with no sync mode wait for their job: no delivery parameters.
+    const llm2 = tools.find((t) => t.name === 'llm2')!;
+    expect([llm2.description, Object.keys(llm2.inputSchema.properties!)]).toEqual([
+      'llm2 — the configured second AI chat assistant: answer: response_text, markdown_text, model. Runs as a job the call waits for.',
+      ['query'],
+    ]);
   });
 
-  test('a restricted key lists and may call only its routes', async () => {
+  test('a restricted key lists only its routes; another tool is refused as on HTTP (FORBIDDEN)', async () => {
     const account = await gw.server.store.accounts.createAccount({ name: 'se1 only', entitlements: ['se1/*'] });
     const { key } = await gw.server.store.accounts.createKey(account.clientId, 'se1');
     const restricted = await connect(key);
@@ -112,6 +118,13 @@ describe('tools from the registry', () => {
       expect([refused.isError, texts(refused)[0].split(':')[0]]).toEqual([true, 'FORBIDDEN']);
     } finally {
       await restricted.client.close();
+    }
+  });
+
+  test('an unknown tool, or one whose target is not configured here, is a JSON-RPC invalid-params error', async () => {
+    for (const name of ['no_such_tool', 'mkt1_product']) {
+      const err = await client.callTool({ name, arguments: { query: 'x' } }).then(() => undefined, (e: McpError) => e);
+      expect([err?.code, err?.message]).toEqual([-32602, `MCP error -32602: Unknown tool: ${name} (tools/list names the tools this server offers this key).`]);
     }
   });
 });
@@ -194,5 +207,118 @@ describe('calls', () => {
     // The session still works after a cancellation.
     const after = (await client.callTool({ name: 'scrape', arguments: { url: `${sim.origin}/static`, output: ['markdown'] } })) as CallToolResult;
     expect(after.isError).toBeFalsy();
+  });
+});
+
+/** A raw JSON-RPC exchange on an open session: the answer's JSON (the SSE `data:` line, or the JSON body). */
+async function rpc(session: { id: string; auth: Record<string, string> }, message: unknown): Promise<any> {
+  const res = await call(`${gw.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': session.id,
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+      ...session.auth,
+    },
+    body: JSON.stringify(message),
+  });
+  if (res.body !== undefined) return res.body;
+  const data = res.text.split('\n').filter((l) => l.startsWith('data: ')).pop();
+  return data ? JSON.parse(data.slice(6)) : { status: res.status, text: res.text };
+}
+
+/** Opens a session with a raw initialize; its id and the key's header. */
+async function openSession(key: string): Promise<{ id: string; auth: Record<string, string>; status: number }> {
+  const auth = { authorization: `Bearer ${key}` };
+  const res = await call(`${gw.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }),
+  });
+  const id = res.headers.get('mcp-session-id') ?? '';
+  await rpc({ id, auth }, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  return { id, auth, status: res.status };
+}
+
+describe('protocol edges (issue 24 F, B, 7)', () => {
+  test('a JSON-RPC id reused while its request runs is refused at once; the first request still gets its answer', async () => {
+    const session = await openSession(gw.key);
+    const slow = rpc(session, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'scrape', arguments: { url: `${sim.origin}/slow?ms=1500` } } });
+    await waitFor(() => gw.server.farm.stats().inFlight > 0, 10_000);
+    const reused = await rpc(session, { jsonrpc: '2.0', id: 7, method: 'tools/list' });
+    expect([reused.id, reused.error.code]).toEqual([7, -32600]);
+    const first = await slow;
+    expect([first.id, first.result.isError ?? false]).toEqual([7, false]);
+    // Once answered, the id is free again.
+    expect((await rpc(session, { jsonrpc: '2.0', id: 7, method: 'tools/list' })).result.tools.length).toBeGreaterThan(0);
+  });
+
+  test('arguments that are not an object: -32602 with the pointer the HTTP API gives, not the SDK\'s -32603', async () => {
+    const session = await openSession(gw.key);
+    const answer = await rpc(session, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'scrape', arguments: 'https://example.com/' } });
+    const http = await postJson(gw, '/v1/scrape', '"https://example.com/"');
+    expect([answer.error.code, answer.error.data.title, answer.error.data.errors]).toEqual([-32602, 'VALIDATION_ERROR', [{ pointer: '#', detail: 'must be an object' }]]);
+    expect(http.body.errors.map((e: any) => e.pointer)).toEqual(['#']);
+  });
+
+  test('a lone surrogate is refused with the HTTP API\'s validation error; nothing runs or is stored', async () => {
+    const raw = '{"url":"http://127.0.0.1/\\ud800x"}';
+    const http = await postJson(gw, '/v1/scrape', raw);
+    const jobsBefore = gw.server.store.jobs.queueDepth();
+    const session = await openSession(gw.key);
+    const res = await call(`${gw.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION, ...session.auth },
+      body: `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"llm2","arguments":${raw.replace('127.0.0.1/', '127.0.0.1/').replace('"url"', '"query"')}}}`,
+    });
+    const answer = JSON.parse(res.text.split('\n').find((l) => l.startsWith('data: '))!.slice(6));
+    const problem = JSON.parse(answer.result.content[1].text);
+    expect([http.status, http.body.title]).toEqual([400, 'VALIDATION_ERROR']);
+    expect([answer.result.isError, problem.title, problem.errors]).toEqual([true, 'VALIDATION_ERROR', [{ pointer: '#/query', detail: http.body.errors[0].detail }]]);
+    expect(gw.server.store.jobs.queueDepth()).toBe(jobsBefore);
+  });
+
+  test('revoking a key closes its sessions within a second: the open call\'s stream ends, its farm task stops, the session is gone', async () => {
+    const account = await gw.server.store.accounts.createAccount({ name: 'to revoke' });
+    const { key, info } = await gw.server.store.accounts.createKey(account.clientId, 'revoked soon');
+    const session = await openSession(key);
+    const stream = call(`${gw.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION, ...session.auth },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'scrape', arguments: { url: `${sim.origin}/slow?ms=60000` } } }),
+    });
+    await waitFor(() => gw.server.farm.stats().inFlight > 0, 10_000);
+    await gw.server.store.accounts.revokeKey(info.id);
+    // The server ends the stream (no answer in it) long before the page would answer (60 s).
+    const ended = await Promise.race([stream, new Promise<undefined>((r) => setTimeout(() => r(undefined), 15_000))]);
+    expect(ended && ended.text.includes('"result"')).toBe(false);
+    expect(ended).toBeDefined();
+    await waitFor(() => gw.server.farm.stats().inFlight === 0, 10_000);
+    const again = await rpc({ id: session.id, auth: { authorization: `Bearer ${gw.key}` } }, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(again.status).toBe(404);
+  });
+
+  test('sessions are capped per account: one tenant opening many never ends another tenant\'s session', async () => {
+    const [a, b] = await Promise.all([gw.server.store.accounts.createAccount({ name: 'busy tenant' }), gw.server.store.accounts.createAccount({ name: 'quiet tenant' })]);
+    const [keyA, keyB] = await Promise.all([gw.server.store.accounts.createKey(a.clientId), gw.server.store.accounts.createKey(b.clientId)]);
+    const quiet = await openSession(keyB.key);
+    const first = await openSession(keyA.key);
+    for (let i = 0; i < SESSIONS_PER_ACCOUNT + 5; i++) expect((await openSession(keyA.key)).status).toBe(200);
+    // The busy tenant's own oldest session made room; the quiet tenant's still answers.
+    expect((await rpc(first, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(404);
+    expect((await rpc(quiet, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).result.tools.length).toBeGreaterThan(0);
+  });
+
+  test('the account is read on each call, not kept from initialize', async () => {
+    const account = await gw.server.store.accounts.createAccount({ name: 'changing', entitlements: ['se1/*'] });
+    const { key } = await gw.server.store.accounts.createKey(account.clientId);
+    const session = await openSession(key);
+    const before = (await rpc(session, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).result.tools.map((t: any) => t.name);
+    // An operator widens the account's entitlements (written straight into the LMDB store: the
+    // store has no update call, and another process could write it so).
+    await (gw.server.store as LmdbStore).dbs.accounts.put(account.clientId, { ...account, entitlements: ['se1/*', 'se2/*'] });
+    const after = (await rpc(session, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).result.tools.map((t: any) => t.name);
+    expect([before.includes('se2_search'), after.includes('se2_search'), after.includes('se1_search')]).toEqual([false, true, true]);
   });
 });

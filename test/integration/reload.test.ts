@@ -11,6 +11,7 @@ import { readReloadable } from '../../gateway/reload.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
 import { postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
+import { until } from '../helpers/wait.js';
 
 let sim: Simulator;
 let proxy: TestProxy;
@@ -35,7 +36,8 @@ test('new proxies and targets apply at once; the request in flight on the old wo
   expect(search.status).toBe(500);
 
   const slow = postJson(gw, '/v1/scrape', { url: `${sim.origin}/slow?ms=1500` });
-  await new Promise((r) => setTimeout(r, 300)); // in flight on the old pool
+  // In flight on the old pool: the site has the request.
+  await until(() => sim.hits.get('/slow?ms=1500') === 1, 'the slow request to reach the site');
   const reloaded = gw.server.reload({ targets: { se1: { baseUrl: `${sim.origin}/se1` } }, proxies: { de: [proxy.url] }, storage: {} });
 
   const after = await postJson(gw, '/v1/scrape', { url: `${sim.origin}/static?via=de`, location: 'de' });

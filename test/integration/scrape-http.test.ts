@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSimulator, type Simulator } from '../sites/server.js';
+import { COLD_RENDER_MS } from '../helpers/farm.js';
 import { postJson, startGateway, type TestGateway } from '../helpers/gateway.js';
 
 let sim: Simulator;
@@ -13,7 +14,16 @@ let gw: TestGateway;
 beforeAll(async () => {
   sim = await startSimulator();
   gw = await startGateway({ syncTimeoutMs: 4_000 });
-});
+  // The short sync deadline is for the 408 test; the farm's threads (a fetch thread, a render
+  // thread with its browser) start on first use, which on a loaded machine takes longer than
+  // that. Warm both first: a request answered 408 while its thread starts is asked again.
+  for (const run_js of [false, true]) {
+    const until = Date.now() + COLD_RENDER_MS;
+    let status = 0;
+    while (status !== 200 && Date.now() < until) status = (await postJson(gw, '/v1/scrape', { url: `${sim.origin}/static?warm=${run_js}`, run_js })).status;
+    if (status !== 200) throw new Error(`the farm did not warm up (run_js ${run_js}: last status ${status})`);
+  }
+}, COLD_RENDER_MS * 2 + 10_000);
 afterAll(async () => {
   await gw?.close();
   await sim?.close();
@@ -65,6 +75,17 @@ describe('outputs', () => {
     const a = await postJson(gw, '/v1/scrape', { url: `${sim.origin}/redirect/3` });
     expect(a.body.results[0].metadata.url).toBe(`${sim.origin}/static`);
   });
+
+  test.each(['http://[zz', 'http://[fe80::1%25eth0]/x', 'http://host:99999/'])(
+    'a Location the redirect cannot follow (%s) is a clear problem naming it, not retried',
+    async (location) => {
+      const path = `/redirect-raw?to=${encodeURIComponent(location)}`;
+      const a = await postJson(gw, '/v1/scrape', { url: `${sim.origin}${path}` });
+      expect([a.status, a.body.title]).toEqual([500, 'REQUEST_FAILED_AFTER_MANY_RETRIES']);
+      expect(a.body.detail).toBe(`Every attempt to fetch the target failed (last: The target redirected to an invalid location ${JSON.stringify(location)}.).`);
+      expect(sim.hits.get(path)).toBe(1);
+    },
+  );
 
   test('device mobile sends a phone user agent', async () => {
     const a = await postJson(gw, '/v1/scrape', { url: `${sim.origin}/headers`, device: 'mobile' });

@@ -142,4 +142,18 @@ describe('POST /v1/search', () => {
       detail: 'Every search engine failed.',
     });
   });
+
+  test('neither engine configured: 501 TARGET_NOT_CONFIGURED before anything is charged, like a dedicated route', async () => {
+    const none = await startGateway({ targets: {} });
+    try {
+      const a = await postJson(none, '/v1/search', { query: 'nothing configured' });
+      const dedicated = await postJson(none, '/v1/scrape/se1/search', { query: 'nothing configured' });
+      expect([a.status, a.headers.get('content-type'), a.body.title]).toEqual([501, 'application/problem+json', 'TARGET_NOT_CONFIGURED']);
+      expect(a.body.detail).toMatch(/GLEANER_TARGETS/);
+      expect([dedicated.status, dedicated.body.title]).toEqual([501, 'TARGET_NOT_CONFIGURED']);
+      expect(await none.server.store.usage.rows(1)).toEqual([]);
+    } finally {
+      await none.close();
+    }
+  });
 });

@@ -34,12 +34,12 @@ describe('the unit', () => {
     expect(installService(['--dry-run', '--exec', '/usr/local/bin/gleaner'], (l) => out.push(l))).toBe(0);
     const text = out.join('\n');
     expect(text).toContain('# /etc/systemd/system/gleaner.service');
-    expect(text).toContain(serviceUnit({ exec: '/usr/local/bin/gleaner', user: 'gleaner', envFile: '/etc/gleaner/gleaner.env' }));
+    expect(text).toContain(serviceUnit({ exec: ['/usr/local/bin/gleaner'], user: 'gleaner', envFile: '/etc/gleaner/gleaner.env' }));
     expect(text).toContain(environmentFile());
   });
 
   test('hardening, a dedicated user, state and cache directories, reload and drain', () => {
-    const u = unitLines(serviceUnit({ exec: '/usr/local/bin/gleaner', user: 'gleaner', envFile: '/etc/gleaner/gleaner.env' }));
+    const u = unitLines(serviceUnit({ exec: ['/usr/local/bin/gleaner'], user: 'gleaner', envFile: '/etc/gleaner/gleaner.env' }));
     const expected: Record<string, string> = {
       User: 'gleaner',
       Group: 'gleaner',
@@ -66,7 +66,7 @@ describe('the unit', () => {
   test('--root writes the unit and the environment file, and keeps an existing environment file', () => {
     const out: string[] = [];
     installService(['--root', root, '--exec', '/usr/local/bin/gleaner'], (l) => out.push(l));
-    expect(readFileSync(join(root, 'etc/systemd/system/gleaner.service'), 'utf8')).toBe(serviceUnit({ exec: '/usr/local/bin/gleaner', user: 'gleaner', envFile: '/etc/gleaner/gleaner.env' }));
+    expect(readFileSync(join(root, 'etc/systemd/system/gleaner.service'), 'utf8')).toBe(serviceUnit({ exec: ['/usr/local/bin/gleaner'], user: 'gleaner', envFile: '/etc/gleaner/gleaner.env' }));
     const envPath = join(root, 'etc/gleaner/gleaner.env');
     expect(statSync(envPath).mode & 0o777).toBe(0o640);
     writeFileSync(envPath, 'GLEANER_PORT=9999\n');
@@ -82,11 +82,61 @@ describe('the unit', () => {
     const envFile = join(dir, 'gleaner.env');
     writeFileSync(envFile, environmentFile());
     // ExecStart must name an existing executable for verify: the built one, else node.
-    const exec = noExecutable ? `${process.execPath} /dev/null` : EXECUTABLE;
+    const exec = noExecutable ? [process.execPath, '/dev/null'] : [EXECUTABLE];
     writeFileSync(join(dir, 'gleaner.service'), serviceUnit({ exec, user: 'gleaner', envFile }));
     const r = spawnSync('systemd-analyze', ['verify', join(dir, 'gleaner.service')], { encoding: 'utf8' });
     expect(r.stderr.trim()).toBe('');
     expect(r.status).toBe(0);
+  });
+});
+
+describe('hostile paths and --exec values (issue 24 item 9)', () => {
+  // Each is a real, executable file: systemd-analyze verify finds it only if the unit's
+  // quoting gives back exactly this path.
+  const HOSTILE = ['dir with space', '100%n %i', 'dollar $HOME ${USER}', 'semi;colon', 'not ascii é', '-dash @at +plus !bang :colon'];
+
+  function hostileExecutable(name: string): string {
+    const dir = join(root, 'hostile', name);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'gleaner bin');
+    writeFileSync(file, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    return file;
+  }
+
+  test('ExecStart escapes %, $, quotes and backslashes and quotes words with spaces (by content)', () => {
+    const u = unitLines(serviceUnit({ exec: ['/opt/my gleaner/100%/$X', '/a;b "q" \\b $Y', ''], user: 'gleaner', envFile: '/etc/gleaner/100%.env' }));
+    // `$` is expanded in arguments only, not in the executable's path.
+    expect(u.get('ExecStart')).toEqual(['"/opt/my gleaner/100%%/$X" "/a;b \\"q\\" \\\\b $$Y" "" serve']);
+    expect(u.get('EnvironmentFile')).toEqual(['/etc/gleaner/100%%.env']);
+  });
+
+  test('control characters and relative paths are refused before anything is written', () => {
+    const dir = join(root, 'refused');
+    for (const exec of ['/usr/bin/gleaner\nExecStartPre=/bin/sh -c "touch /tmp/pwned"', '/usr/bin/glea\rner', '/usr/bin/\tgleaner', '/usr/bin/x\u0000y', 'gleaner', '-/usr/bin/gleaner', '/opt/q"uote', "/opt/it's", '/opt/back\\slash']) {
+      expect(() => installService(['--root', dir, `--exec=${exec}`], () => undefined), JSON.stringify(exec)).toThrow(/control characters|must be an absolute path|holds a quote or a backslash/);
+    }
+    expect(() => installService(['--root', dir, '--user', 'gleaner\nUser=root'], () => undefined)).toThrow('not a valid system user name');
+    expect(spawnSync('ls', [dir]).status).not.toBe(0); // nothing written
+  });
+
+  test.skipIf(noAnalyze !== undefined)(`systemd-analyze verify finds each hostile executable through the unit's quoting${noAnalyze ? ` — skipped: ${noAnalyze}` : ''}`, () => {
+    const envFile = join(root, 'hostile', 'gleaner.env');
+    mkdirSync(join(root, 'hostile'), { recursive: true });
+    writeFileSync(envFile, environmentFile());
+    for (const name of HOSTILE) {
+      const exec = hostileExecutable(name);
+      const out: string[] = [];
+      installService(['--dry-run', '--exec', exec], (l) => out.push(l));
+      const unit = out[1].replace(/^EnvironmentFile=.*$/m, `EnvironmentFile=${envFile}`);
+      const file = join(root, 'hostile', `unit-${HOSTILE.indexOf(name)}.service`);
+      writeFileSync(file, unit);
+      const r = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8' });
+      expect([name, r.stderr.trim(), r.status]).toEqual([name, '', 0]);
+    }
+    // A path that does not exist is reported: the check above is not vacuous.
+    const missing = join(root, 'hostile', 'missing.service');
+    writeFileSync(missing, serviceUnit({ exec: [join(root, 'hostile', 'dir with space', 'no such')], user: 'gleaner', envFile }));
+    expect(spawnSync('systemd-analyze', ['verify', missing], { encoding: 'utf8' }).stderr).toMatch(/no such/i);
   });
 });
 

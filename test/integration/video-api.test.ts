@@ -14,6 +14,7 @@ import { startS3Server, type S3Server } from '../helpers/s3.js';
 import { simTargets } from '../helpers/video.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
 import { mediaFiles, type MediaFile } from '../sites/video-media.js';
+import { until } from '../helpers/wait.js';
 
 let sim: Simulator;
 let s3: S3Server;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   [sim, s3, files] = await Promise.all([startSimulator(), startS3Server({ keys: { AKTEST: 'secret-test-key' }, buckets: ['media'] }), mediaFiles()]);
   gw = await startGateway({
     targets: simTargets(sim.origin),
-    storage: { s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1' } },
+    storage: { s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1', buckets: { '*': ['media'] } } },
   });
   scratch = mkdtempSync(join(tmpdir(), 'gleaner-video-api-'));
 });
@@ -47,12 +48,10 @@ async function upstream<T>(fn: () => Promise<T>): Promise<{ value: T; requests: 
 }
 
 async function waitDone(id: string, g: TestGateway = gw): Promise<any> {
-  for (let i = 0; i < 1200; i++) {
+  return until(async () => {
     const a = await call(`${g.url}/v1/async/scrape/${id}`, { headers: g.auth });
-    if (a.body?.status !== 'pending') return a.body;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`job ${id} still pending`);
+    return a.body?.status !== 'pending' && a.body;
+  }, `job ${id} to finish`, 30_000);
 }
 
 const sync = (route: string, body: Record<string, unknown>) => postJson(gw, `/v1/scrape/media/video/${route}`, body);

@@ -189,6 +189,16 @@ export function listingPage(style: Style, items: readonly SimProduct[], ctx: Pag
   }
 }
 
+/**
+ * A JavaScript challenge as bot managers serve it: a small page whose script sets a clearance
+ * cookie and loads the page again; only a client that runs scripts ever gets past it.
+ */
+export const JS_CHALLENGE_PAGE = doc(
+  'Just a moment...',
+  '<script>document.cookie = "sim_clearance=passed; path=/"; location.reload();</script>',
+  '<h1>Checking your browser before accessing the shop.</h1><noscript>Please enable JS and disable any ad blocker</noscript>',
+);
+
 export const CAPTCHA_PAGE = doc('Robot Check', '', '<h1>Enter the characters you see below</h1><form action="/errors/validateCaptcha"><input name="field-keywords"></form>');
 
 export { CATALOGUE };

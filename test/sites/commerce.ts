@@ -10,7 +10,9 @@
  *   (a flow whose session step read that cookie);
  * - social1's `x-shop-region: GB` prices in GBP;
  * - query `blocked` is a captcha page; a query starting `blocked-once` is one the first time that
- *   URL is asked, then the results of its other words (`blocked-once outdoor`).
+ *   URL is asked, then the results of its other words (`blocked-once outdoor`); a query starting
+ *   `js-challenge` is a JavaScript challenge until the request carries the cookie its script sets
+ *   (a browser passes it, a plain client never does), then the results of its other words.
  *
  * `GET /commerce/_requests` lists the commerce requests seen (path, cookie, mapped headers).
  */
@@ -18,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { COMMERCE_TARGETS } from '../../core/targets/commerce/routes.js';
 import { findProduct, PAGE_SIZE, priceAt, search } from './commerce-data.js';
-import { CAPTCHA_PAGE, listingPage, productPage, type PageContext, type Style } from './commerce-pages.js';
+import { CAPTCHA_PAGE, JS_CHALLENGE_PAGE, listingPage, productPage, type PageContext, type Style } from './commerce-pages.js';
 import type { SiteContext, SiteHandler } from './types.js';
 
 interface Entry {
@@ -192,6 +194,7 @@ function answer(res: ServerResponse, token: string, entry: Entry, prefix: string
   const { kind, params } = found;
   const query = params.query ?? '';
   if (query === 'blocked' || (query.startsWith('blocked-once') && (ctx.hits.get(url.pathname + url.search) ?? 0) <= 1)) return send(res, 200, CAPTCHA_PAGE);
+  if (query.startsWith('js-challenge') && cookiesOf(req).get('sim_clearance') !== 'passed') return send(res, 200, JS_CHALLENGE_PAGE);
   if (token === 'department1' && kind !== 'item' && entry.session && params.visitor_id !== cookiesOf(req).get('visitorId')) {
     return send(res, 401, JSON.stringify({ error: 'missing or wrong visitor key' }), 'application/json');
   }

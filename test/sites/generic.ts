@@ -198,6 +198,10 @@ export const genericSite: SiteHandler = (req, res, url, ctx) => {
     const n = Number(hop[1]);
     return redirect(res, n <= 1 ? '/static' : `/redirect/${n - 1}`);
   }
+  if (url.pathname === '/redirect-raw') {
+    // A Location exactly as given (`?to=http://[zz`): upstreams do send unparsable ones.
+    return redirect(res, url.searchParams.get('to') ?? '');
+  }
   if (url.pathname === '/redirect-private') {
     const port = Number(new URL(ctx.origin).port);
     return redirect(res, `${privateOrigin(url.searchParams.get('to') ?? 'localhost', port)}/static`);

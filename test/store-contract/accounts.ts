@@ -67,4 +67,21 @@ export function accountsContract(h: StoreHarness): void {
     expect(await store.accounts.verifyUser('alice', 'wrong')).toBeUndefined();
     expect(await store.accounts.verifyUser('bob', 'correct horse')).toBeUndefined();
   });
+
+  test('watchRevocations tells a watcher on another handle that keys were revoked, then stops when unsubscribed', async () => {
+    const store = await h.open();
+    const other = await h.openAnother(store);
+    const account = await store.accounts.createAccount({ name: 'watched' });
+    const { info } = await store.accounts.createKey(account.clientId);
+    const second = await store.accounts.createKey(account.clientId);
+    let told = 0;
+    const stop = store.accounts.watchRevocations(() => told++);
+    expect(await other.accounts.revokeKey(info.id)).toBe(true);
+    await eventually(() => told >= 1, undefined, 'the watcher told of a revocation made on another handle');
+    stop();
+    const before = told;
+    expect(await other.accounts.revokeKey(second.info.id)).toBe(true);
+    await eventually(() => store.accounts.authenticate(second.key) === undefined, undefined, 'the second revocation visible');
+    expect(told).toBe(before);
+  });
 }

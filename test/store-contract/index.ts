@@ -7,6 +7,7 @@ import { accountsContract } from './accounts.js';
 import { deliveriesContract } from './deliveries.js';
 import type { StoreHarness } from './harness.js';
 import { jobsContract } from './jobs.js';
+import { reservationsContract } from './reservations.js';
 import { usageContract } from './usage.js';
 
 export type { StoreHarness };
@@ -18,5 +19,6 @@ export function storeContract(name: string, harness: StoreHarness): void {
     describe('jobs and the work queue', () => jobsContract(harness));
     describe('outbox and dead letters', () => deliveriesContract(harness));
     describe('usage, quotas, feed', () => usageContract(harness));
+    describe('quota reservations and id blocks', () => reservationsContract(harness));
   });
 }

@@ -123,5 +123,29 @@ export function jobsContract(h: StoreHarness): void {
     expect((await store.jobs.get(kept.id))?.status).toBe('done');
   });
 
-  test.todo('enqueue of a job id already stored neither overwrites nor requeues it (#24)');
+  test('enqueue of a job id already stored neither overwrites nor requeues it; a batch holding one stores none of its jobs', async () => {
+    const store = await h.open();
+    const job = jobRecord(11, { params: { url: 'http://127.0.0.1:9/first' } });
+    await store.jobs.enqueue([job]);
+    await store.jobs.start(job.id, 3);
+    const fresh = jobRecord(11);
+    const impostor: typeof job = { ...job, params: { url: 'http://127.0.0.1:9/impostor' }, status: 'pending', attempts: 0 };
+    await expect(store.jobs.enqueue([fresh, impostor])).rejects.toThrow(job.id);
+    expect(await store.jobs.get(job.id)).toMatchObject({ status: 'running', attempts: 1, params: { url: 'http://127.0.0.1:9/first' } });
+    expect(await store.jobs.get(fresh.id)).toBeUndefined();
+    // The same id twice in one call: refused whole too.
+    const twin = jobRecord(11);
+    await expect(store.jobs.enqueue([twin, { ...twin }])).rejects.toThrow(twin.id);
+    expect(await store.jobs.get(twin.id)).toBeUndefined();
+    await eventually(() => store.jobs.queueDepth() === 1, undefined, 'queue depth 1');
+    expect(store.quotas.reservedOf(11)).toEqual({ pages: 1, rendered: 0 });
+    // A finished job is not queued again by a repeat of its enqueue.
+    await store.jobs.finish(job.id, { ok: true, upstreamStatus: 200, results: [page('<p>first</p>')] }, DAY, usageEntry(11));
+    await expect(store.jobs.enqueue([{ ...job, status: 'pending' }])).rejects.toThrow(job.id);
+    expect((await store.jobs.get(job.id))?.status).toBe('done');
+    expect(await store.jobs.start(job.id, 3)).toBeUndefined();
+    await eventually(() => store.jobs.queueDepth() === 0, undefined, 'queue empty');
+    expect(store.quotas.reservedOf(11)).toEqual({ pages: 0, rendered: 0 });
+    expect(await pagesCharged(store, 11)).toBe(1);
+  });
 }

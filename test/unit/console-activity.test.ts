@@ -31,21 +31,33 @@ describe('activity', () => {
     activity.request('healthz', 200, 5000, undefined);
     activity.request('scrape', 400, 1, 'VALIDATION_ERROR');
     activity.request('status', 401, 1, undefined);
+    // Not errors of a caller's: a readiness probe while starting, an MCP client probing GET /mcp.
+    activity.request('readyz', 503, 1, undefined, '/readyz');
+    activity.request('unmatched', 405, 1, 'METHOD_NOT_ALLOWED', '/mcp');
+    // A protocol's own refusal without a problem document is counted by status, apart.
+    activity.request('mcp', 400, 1, undefined, '/mcp');
     activity.pages('search_engine', 3);
     const slots = activity.window();
     const p = percentiles(slots.map((s) => s.syncLatency));
     // Bucket upper bounds: within 25% above the true 500 ms and 950 ms.
     expect([p.count, p.p50! >= 500 && p.p50! <= 625, p.p95! >= 950 && p.p95! <= 1188]).toEqual([101, true, true]);
     const errors = Object.fromEntries(slots.flatMap((s) => [...s.errors]));
-    expect([errors, slots.at(-1)!.pages.search_engine]).toEqual([{ VALIDATION_ERROR: 1, UNAUTHORIZED: 1 }, 3]);
+    const other = Object.fromEntries(slots.flatMap((s) => [...s.other]));
+    const unauthorized = slots.reduce((n, s) => n + s.unauthorized, 0);
+    expect([errors, unauthorized, other, slots.at(-1)!.pages.search_engine]).toEqual([{ VALIDATION_ERROR: 1 }, 1, { 400: 1 }, 3]);
   });
 
-  test('recent jobs: newest first, latest state, capped at 50', () => {
+  test('recent jobs: newest first, latest state, capped; failures stay findable after a burst; filters', () => {
     const { activity } = recorder();
-    for (let i = 0; i < 55; i++) activity.jobEvent({ type: 'accepted', jobId: String(i), clientId: 2, routeId: 'se1/search', at: T0 + i });
-    activity.jobEvent({ type: 'failed', jobId: '54', clientId: 2, routeId: 'se1/search', at: T0 + 100, error: { code: 'UPSTREAM_FAILED', message: 'x' } });
-    activity.jobEvent({ type: 'delivered', jobId: '0', clientId: 2, routeId: 'se1/search', at: T0 + 100 });
-    const recent = activity.recentJobs();
-    expect([recent.length, recent[0].job_id, recent[0].state, recent[0].error, recent.at(-1)!.job_id]).toEqual([50, '54', 'failed', 'UPSTREAM_FAILED', '5']);
+    activity.jobEvent({ type: 'accepted', jobId: 'f1', clientId: 3, routeId: 'mkt1/product', at: T0 });
+    activity.jobEvent({ type: 'failed', jobId: 'f1', clientId: 3, routeId: 'mkt1/product', at: T0 + 1, error: { code: 'REQUEST_FAILED_AFTER_MANY_RETRIES', message: 'x' } });
+    // A burst of 500 successful jobs after the failure.
+    for (let i = 0; i < 500; i++) activity.jobEvent({ type: 'accepted', jobId: String(i), clientId: 2, routeId: 'se1/search', at: T0 + 10 + i });
+    activity.jobEvent({ type: 'delivered', jobId: '499', clientId: 2, routeId: 'se1/search', at: T0 + 600 });
+    const recent = activity.jobs.list();
+    expect([recent.length, recent[0]!.job_id, recent[0]!.state]).toEqual([100, '499', 'delivered']);
+    expect(activity.jobs.list({ state: 'failed' }).map((j) => [j.job_id, j.error])).toEqual([['f1', 'REQUEST_FAILED_AFTER_MANY_RETRIES']]);
+    expect(activity.jobs.list({ route: 'mkt1/*' }).map((j) => j.job_id)).toEqual(['f1']);
+    expect(activity.jobs.list({ account: 2, limit: 3 }).map((j) => j.job_id)).toEqual(['499', '498', '497']);
   });
 });

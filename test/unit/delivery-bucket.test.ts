@@ -19,8 +19,10 @@ afterAll(async () => {
   await closeDeliveryAgents();
 });
 
-const creds = (extra: Partial<BucketCredentials> = {}): BucketCredentials => ({ accessKeyId: 'AKIDTEST', secretAccessKey: 'secret-key-test', ...extra });
-const base = { jobId: JOB, timeoutMs: 5_000 };
+// Account 7 may write the buckets these tests use (GLEANER_STORAGE `buckets`, binding.ts).
+const BUCKETS = { '7': ['results', 'nobucket', 'b', 'bucket'] };
+const creds = (extra: Partial<BucketCredentials> = {}): BucketCredentials => ({ accessKeyId: 'AKIDTEST', secretAccessKey: 'secret-key-test', buckets: BUCKETS, ...extra });
+const base = { jobId: JOB, clientId: 7, timeoutMs: 5_000 };
 
 describe('uploadResult against a SigV4-verifying S3 server', () => {
   it('s3: plain JSON, read back byte for byte', async () => {
@@ -77,7 +79,7 @@ describe('uploadResult against a SigV4-verifying S3 server', () => {
   });
 
   it('gcs: gs:// through the XML API endpoint override, HMAC key, region auto', async () => {
-    const gcs = { accessKeyId: 'GOOGHMAC', secretAccessKey: 'gcs-hmac-secret', endpoint: s3.endpoint };
+    const gcs = { accessKeyId: 'GOOGHMAC', secretAccessKey: 'gcs-hmac-secret', endpoint: s3.endpoint, buckets: { '*': ['gcs-results/a'] } };
     const r = await uploadResult({ type: 'gcs', url: 'gs://gcs-results/a/b' }, RESULT, gcs, base);
     expect(r).toEqual({ ok: true, status: 200, location: `${s3.endpoint}/gcs-results/a/b/${JOB}.json` });
     expect(s3.getObject('gcs-results', `a/b/${JOB}.json`)!.body.toString()).toEqual(RESULT);
@@ -152,7 +154,7 @@ describe('uploadResult against a SigV4-verifying S3 server', () => {
 });
 
 describe('uploadResult against s3rver (third-party implementation)', () => {
-  const rverCreds = (): BucketCredentials => ({ accessKeyId: rver.accessKeyId, secretAccessKey: rver.secretAccessKey, endpoint: rver.endpoint });
+  const rverCreds = (): BucketCredentials => ({ accessKeyId: rver.accessKeyId, secretAccessKey: rver.secretAccessKey, endpoint: rver.endpoint, buckets: { '7': ['rver-bucket/out'] } });
 
   it('s3 and s3_gzip round-trip', async () => {
     expect(await uploadResult({ type: 's3', url: 's3://rver-bucket/out' }, RESULT, rverCreds(), base)).toEqual({
@@ -228,5 +230,28 @@ describe('parseBucketUrl', () => {
       ok: false,
       error: 'storage.url must not carry credentials; they come from the operator configuration',
     });
+  });
+});
+
+describe('the buckets binding (issue 24 item 2): nothing is signed or sent for a bucket the account may not write', () => {
+  const bound = (buckets: Record<string, string[]>) => creds({ endpoint: s3.endpoint, buckets });
+
+  it('another account, another bucket, a prefix outside the binding: final failures with the reason, no request', async () => {
+    const sent = s3.requests.length;
+    expect(await uploadResult({ type: 's3', url: 's3://results/p' }, RESULT, bound({ '7': ['results'] }), { ...base, clientId: 8 })).toEqual({
+      ok: false,
+      retry: false,
+      error: 'storage.url names bucket "results" and prefix "p", which account 8 may not write with the operator\'s s3 credentials (GLEANER_STORAGE s3.buckets)',
+    });
+    expect((await uploadResult({ type: 's3', url: 's3://other/p' }, RESULT, bound({ '7': ['results'] }), base)).ok).toBe(false);
+    expect((await uploadResult({ type: 's3_gzip', url: 's3://results/elsewhere' }, RESULT, bound({ '7': ['results/mine'] }), base)).ok).toBe(false);
+    // A prefix is a whole path segment: "mine" does not admit "minefield".
+    expect((await uploadResult({ type: 's3', url: 's3://results/minefield' }, RESULT, bound({ '7': ['results/mine'] }), base)).ok).toBe(false);
+    expect(s3.requests.length).toBe(sent);
+  });
+
+  it('"*" accounts and prefixes below the binding are allowed', async () => {
+    expect((await uploadResult({ type: 's3', url: 's3://results/mine/deeper' }, RESULT, bound({ '*': ['results/mine'] }), { ...base, clientId: 99 })).ok).toBe(true);
+    expect((await uploadResult({ type: 's3', url: 's3://results/any' }, RESULT, bound({ '*': ['*'] }), { ...base, clientId: 5 })).ok).toBe(true);
   });
 });

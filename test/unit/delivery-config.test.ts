@@ -22,18 +22,18 @@ describe('loadDeliveryConfig', () => {
     const path = file(
       'ok.json',
       JSON.stringify({
-        s3: { accessKeyId: 'A', secretAccessKey: 'S', region: 'eu-west-1' },
-        s3_compatible: { accessKeyId: 'B', secretAccessKey: 'T', allowedHosts: ['MinIO.internal:9000'] },
-        gcs: { accessKeyId: 'G', secretAccessKey: 'U', endpoint: 'http://127.0.0.1:9000/' },
+        s3: { accessKeyId: 'A', secretAccessKey: 'S', region: 'eu-west-1', buckets: { '7': ['acme', 'shared/acme/'] } },
+        s3_compatible: { accessKeyId: 'B', secretAccessKey: 'T', allowedHosts: ['MinIO.internal:9000'], buckets: { '*': ['exports'] } },
+        gcs: { accessKeyId: 'G', secretAccessKey: 'U', endpoint: 'http://127.0.0.1:9000/', buckets: { '*': ['*'] } },
       }),
     );
     const config = loadDeliveryConfig({ GLEANER_STORAGE: path });
     expect(config).toEqual({
-      s3: { accessKeyId: 'A', secretAccessKey: 'S', region: 'eu-west-1' },
-      s3_compatible: { accessKeyId: 'B', secretAccessKey: 'T', allowedHosts: ['minio.internal:9000'] },
-      gcs: { accessKeyId: 'G', secretAccessKey: 'U', endpoint: 'http://127.0.0.1:9000' },
+      s3: { accessKeyId: 'A', secretAccessKey: 'S', region: 'eu-west-1', buckets: { '7': ['acme', 'shared/acme'] } },
+      s3_compatible: { accessKeyId: 'B', secretAccessKey: 'T', allowedHosts: ['minio.internal:9000'], buckets: { '*': ['exports'] } },
+      gcs: { accessKeyId: 'G', secretAccessKey: 'U', endpoint: 'http://127.0.0.1:9000', buckets: { '*': ['*'] } },
     });
-    expect(credentialsFor(config, 's3_gzip')).toEqual({ accessKeyId: 'A', secretAccessKey: 'S', region: 'eu-west-1' });
+    expect(credentialsFor(config, 's3_gzip')).toEqual(config.s3);
     expect(credentialsFor(config, 'tos')).toEqual(undefined);
   });
 
@@ -44,6 +44,11 @@ describe('loadDeliveryConfig', () => {
     expect(() => loadDeliveryConfig({ GLEANER_STORAGE: bad })).toThrow(/^GLEANER_STORAGE: .*bad\.json is not valid JSON/);
     expect(() => parseDeliveryConfig({ s3_gzip: {} })).toThrow('GLEANER_STORAGE: unknown key "s3_gzip" (expected s3, s3_compatible, tos, gcs; s3_gzip uses s3)');
     expect(() => parseDeliveryConfig({ s3: { accessKeyId: 'A' } })).toThrow('GLEANER_STORAGE.s3.secretAccessKey: required');
+    // Credentials must be bound to buckets per account (issue 24 item 2).
+    expect(() => parseDeliveryConfig({ s3: { accessKeyId: 'A', secretAccessKey: 'S' } })).toThrow(/^GLEANER_STORAGE\.s3\.buckets: required: the buckets \(and prefixes\) each account may write/);
+    expect(() => parseDeliveryConfig({ s3: { accessKeyId: 'A', secretAccessKey: 'S', buckets: { acme: ['b'] } } })).toThrow('GLEANER_STORAGE.s3.buckets: "acme" is not a client id or "*"');
+    expect(() => parseDeliveryConfig({ s3: { accessKeyId: 'A', secretAccessKey: 'S', buckets: { '7': 'b' } } })).toThrow('GLEANER_STORAGE.s3.buckets.7: expected a list of "bucket" or "bucket/prefix"');
+    expect(() => parseDeliveryConfig({ s3: { accessKeyId: 'A', secretAccessKey: 'S', buckets: { '7': ['/b'] } } })).toThrow('GLEANER_STORAGE.s3.buckets.7: expected a list');
     expect(() => parseDeliveryConfig({ gcs: { accessKeyId: 'A', secretAccessKey: 'S', endpoint: 'storage.example/x' } })).toThrow(
       'GLEANER_STORAGE.gcs.endpoint: expected http(s)://host[:port], got "storage.example/x"',
     );

@@ -64,6 +64,17 @@ describe('offline extraction', () => {
         image: 'https://shop.example/img/aero-3000.jpg',
         sku: 'AERO-3000',
       },
+      fields: {
+        name: 'jsonld:Product.name',
+        brand: 'jsonld:Product.brand',
+        price: 'jsonld:Product.offers.price',
+        currency: 'jsonld:Product.offers.priceCurrency',
+        in_stock: 'jsonld:Product.offers.availability',
+        rating: 'jsonld:Product.aggregateRating',
+        review_count: 'jsonld:Product.aggregateRating.reviewCount',
+        image: 'jsonld:Product.image',
+        sku: 'jsonld:Product.sku',
+      },
       source: 'offline',
       unfilled: [],
     });
@@ -81,6 +92,16 @@ describe('offline extraction', () => {
         review_count: 57,
         image: `${origin}/img/trail-runner.jpg`,
       },
+      fields: {
+        name: 'microdata:Product.name',
+        brand: 'microdata:Product.brand',
+        price: 'microdata:Product.offers.price',
+        currency: 'microdata:Product.offers.priceCurrency',
+        in_stock: 'microdata:Product.offers.availability',
+        rating: 'microdata:Product.aggregateRating',
+        review_count: 'microdata:Product.aggregateRating.reviewCount',
+        image: 'microdata:Product.image',
+      },
       source: 'offline',
       unfilled: ['/sku'],
     });
@@ -97,6 +118,7 @@ describe('offline extraction', () => {
     };
     expect(await extract('/x/product-rdfa', schema)).toEqual({
       json: { title: 'Desk Lamp Lumo', offer: { amount: 34.5, currency: 'EUR' }, brand: { name: 'Lumo' } },
+      fields: { title: 'h1', offer: { amount: 'rdfa:Product.offers.price', currency: 'rdfa:Product.offers.priceCurrency' }, brand: { name: 'rdfa:Product.brand.name' } },
       source: 'offline',
       unfilled: [],
     });
@@ -122,6 +144,16 @@ describe('offline extraction', () => {
         model_number: 'K2-1700',
         capacity_litres: 1.7,
       },
+      fields: {
+        name: 'h1',
+        brand: 'table:Brand',
+        price: 'table:Price',
+        currency: 'table:Price (currency of the price)',
+        in_stock: 'table:Availability',
+        rating: 'table:Customer rating',
+        model_number: 'table:Item model number',
+        capacity_litres: 'table:Capacity',
+      },
       source: 'offline',
       unfilled: ['/review_count', '/image', '/sku'],
     });
@@ -140,6 +172,17 @@ describe('offline extraction', () => {
         review_count: 1204,
         shipping: 'free over $25',
         weight: '250 g',
+      },
+      fields: {
+        name: 'h1',
+        brand: 'label:Brand',
+        price: 'label:Price',
+        currency: 'label:Price (currency of the price)',
+        in_stock: 'label:Stock',
+        rating: 'label:Rating',
+        review_count: 'label:Reviews',
+        shipping: 'label:Shipping',
+        weight: 'label:Weight',
       },
       source: 'offline',
       unfilled: ['/image', '/sku'],
@@ -181,6 +224,7 @@ describe('offline extraction', () => {
           card('Grindmaster 9', 'grindmaster-9', 'gm9.jpg', 1049.99, 4.9),
         ],
       },
+      fields: { products: 'cards:li.product-card (3 items)' },
       source: 'offline',
       unfilled: [],
     });
@@ -199,6 +243,7 @@ describe('offline extraction', () => {
         { product: 'Filter papers', sku: 'FP-100', price: 4.2, currency: 'GBP', link: `${origin}/p/a` },
         { product: 'Descaler', sku: 'DS-250', price: 7.95, currency: 'GBP', link: `${origin}/p/b` },
       ],
+      fields: 'table rows (2 items)',
       source: 'offline',
       unfilled: [],
     });
@@ -229,6 +274,14 @@ describe('offline extraction', () => {
         url: 'https://journal.example/dial-in',
         editor: null,
       },
+      fields: {
+        headline: 'meta:og:title',
+        author: 'meta:author',
+        published: 'meta:article:published_time',
+        description: 'meta:description',
+        needs: 'section:What you need',
+        url: 'link:canonical',
+      },
       source: 'offline',
       unfilled: ['/word_count', '/editor'],
     });
@@ -245,6 +298,7 @@ describe('offline extraction', () => {
     };
     expect(await extract('/x/product-jsonld', schema)).toEqual({
       json: { availability: 'InStock' },
+      fields: { availability: 'jsonld:Product.offers.availability' },
       source: 'offline',
       unfilled: ['/name', '/currency'],
     });
@@ -258,6 +312,7 @@ describe('offline extraction', () => {
     };
     expect(await extract('/x/product-jsonld', schema)).toEqual({
       json: { offers: { price: 1299, priceCurrency: 'EUR' }, gtin: null },
+      fields: { offers: { price: 'jsonld:Product.offers.price', priceCurrency: 'jsonld:Product.offers.priceCurrency' } },
       source: 'offline',
       unfilled: ['/gtin'],
     });

@@ -13,6 +13,7 @@ import { ProxyRotation, parseProxy, proxyPoolFor } from '../../farm/net/proxies.
 import { TaskAbort } from '../../farm/worker/abort.js';
 import { CancelBoard } from '../../farm/worker/cancels.js';
 import { outputFormats } from '../../farm/worker/outputs.js';
+import { until } from '../helpers/wait.js';
 
 describe('proxies', () => {
   const proxies = { default: ['http://u:p%40ss@10.0.0.1:3128'], de: ['http://de1:8080', 'http://de2:8080'] };
@@ -43,16 +44,24 @@ describe('proxies', () => {
     expect([hosts[0] !== hosts[1], hosts[0] === hosts[2], hosts[1] === hosts[3]]).toEqual([true, true, true]);
     expect(new ProxyRotation(null).pick(0)).toBeNull();
   });
+
+  test('a seeded rotation is the same in every thread: attempt n is the same proxy for the same seed', () => {
+    const pool = proxyPoolFor(proxies, 'de', 'country');
+    const hosts = (seed: number) => [0, 1, 2, 3].map((n) => new ProxyRotation(pool, seed).pick(n)?.host);
+    expect(hosts(123456789)).toEqual(hosts(123456789));
+    expect(hosts(2)).toEqual([...hosts(1).slice(1), hosts(1)[0]]);
+  });
 });
 
 describe('chromium args', () => {
-  test('headless shell: our extras only', () => {
-    expect(chromiumArgs({ executablePath: '/usr/lib/chromium/chromium-headless-shell', hosts: {}, guarded: false })).toEqual([...EXTRA_ARGS]);
+  test('headless shell: our extras and the default profile\'s language only', () => {
+    expect(chromiumArgs({ executablePath: '/usr/lib/chromium/chromium-headless-shell', hosts: {}, guarded: false })).toEqual([...EXTRA_ARGS, '--lang=en-US']);
   });
 
   test('full chromium: disabled features merged with Playwright list; host rules; guard flag', () => {
     expect(chromiumArgs({ executablePath: '/usr/bin/chromium', hosts: { 'sim.test': '127.0.0.1' }, guarded: true })).toEqual([
       ...EXTRA_ARGS,
+      '--lang=en-US',
       `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'].join(',')}`,
       '--host-resolver-rules=MAP sim.test 127.0.0.1',
       '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
@@ -188,13 +197,17 @@ describe('CancelBoard', () => {
     const unwatch = board.watch(1, () => seen.push(1));
     pool.postMessage(2); // task 2 is not here yet
     pool.postMessage(1);
-    await new Promise((r) => setTimeout(r, 50));
+    // One sender's messages arrive in order: once 1 is seen, 2 has been remembered.
+    await until(() => seen.includes(1), 'the cancel of task 1');
     board.watch(2, () => seen.push(2));
     unwatch();
     board.watch(3, () => seen.push(3))();
     pool.postMessage(3); // un-watched: remembered, never run
-    await new Promise((r) => setTimeout(r, 50));
-    expect(seen).toEqual([1, 2]);
+    // A watched task's cancel after it: when it runs, 3 has been handled.
+    board.watch(4, () => seen.push(4));
+    pool.postMessage(4);
+    await until(() => seen.includes(4), 'the cancel of task 4');
+    expect(seen).toEqual([1, 2, 4]);
     pool.close();
     board.close();
   });

@@ -70,6 +70,18 @@ describe('profileFor', () => {
     }
   });
 
+  test('after a wall a session gets a fresh identity: the next row, never the walled one', () => {
+    useBrowserVersion('156.0.8078.108');
+    for (const device of ['desktop', 'mobile'] as const) {
+      const key = sessionKeyOf('s', 'http://p1:1');
+      const rows = allProfiles(device).length;
+      const seen = Array.from({ length: rows }, (_, fresh) => profileFor({ sessionKey: key, device, fresh }).id);
+      expect(new Set(seen).size).toBe(rows);
+      expect(profileFor({ sessionKey: key, device, fresh: rows }).id).toBe(seen[0]);
+      expect(profileFor({ sessionKey: key, device, fresh: 0 })).toBe(profileFor({ sessionKey: key, device }));
+    }
+  });
+
   test('an unknown browser version falls back to a fixed one', () => {
     useBrowserVersion(undefined);
     expect(profileFor({ sessionKey: 'k', device: 'desktop' }).userAgent).toMatch(/Chrome\/140\.0\.0\.0 /);

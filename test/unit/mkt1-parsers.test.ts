@@ -6,6 +6,7 @@
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PARSERS } from '../../core/targets/mkt1/parsers.js';
+import { brandOf } from '../../core/targets/mkt1/product.js';
 import { OUTPUT_SCHEMAS } from '../../core/targets/mkt1/schemas.js';
 import { deskLampPage } from '../helpers/mkt1-expected.js';
 import { mulberry32 } from '../helpers/random.js';
@@ -227,6 +228,13 @@ describe('seller profile and bestsellers', () => {
     expect(zgbs.title).toBe('Best Sellers in Desk Lamps');
     const unknown = await parse('mkt1/bestsellers', '/mkt1/com/gp/bestsellers/nothing-here');
     expect([unknown.status, unknown.parsed.status, unknown.json.title, unknown.json.results]).toEqual([200, 'parsed', 'Best Sellers in undefined', []]);
+  });
+});
+
+describe('the byline as a brand, in the storefronts\' languages', () => {
+  it('strips the "visit the store" phrase and the brand label', () => {
+    const lines = ['Brand: Versuni', 'Visit the UGREEN Store', 'Visita la tienda de Cecotec', 'Besuche den Anker-Store', 'by Mat Follas (Author)', 'ブランド: Anker', 'Ankerのストアを表示', 'Besök Anker-butiken', 'Anker Mağazasını ziyaret edin', 'Bezoek de Anker-winkel', 'Bestore'];
+    expect(lines.map(brandOf)).toEqual(['Versuni', 'UGREEN', 'Cecotec', 'Anker', 'Mat Follas', 'Anker', 'Anker', 'Anker', 'Anker', 'Anker', 'Bestore']);
   });
 });
 

@@ -4,7 +4,7 @@
  * "from" and unit prices.
  */
 import { describe, expect, test } from 'vitest';
-import { currencyCode, findAllMoney, findMoney, moneyContext, parseAmount, readMoney } from '../../core/parsers/money.js';
+import { currencyCode, findAllMoney, findMoney, moneyContext, parseAmount, parseCount, parseRating, readMoney } from '../../core/parsers/money.js';
 
 const com = moneyContext('https://www.shop.com/p/1');
 const de = moneyContext('https://www.shop.de/p/1');
@@ -74,6 +74,13 @@ describe('findMoney: a price inside a longer text', () => {
     expect(findMoney('1 offer from $59.99 (new)', com)?.amount).toBe(59.99);
     for (const t of ['USB 3 Cable, 2 pack', 'TOP 10 deals', 'AMD 5600 processor', 'Lot of 4 Vintage', '5 Ft tall']) expect(findMoney(t, com)).toBeNull();
     expect(findAllMoney('Was $45.99 Now $35.99', com).map((m) => m.amount)).toEqual([45.99, 35.99]);
+  });
+});
+
+describe('ratings and counts as displayed', () => {
+  test('the value, whichever side of the scale a language puts it', () => {
+    expect(['4.5 out of 5 stars', '4,5 von 5 Sternen', '4,3 sur 5 étoiles', 'Rated 4.7/5', '5つ星のうち4.3', '5 yıldız üzerinden 4,1'].map(parseRating)).toEqual([4.5, 4.5, 4.3, 4.7, 4.3, 4.1]);
+    expect(['1,234 ratings', '1.234 Bewertungen', '1,234個の評価', '1.2K', '3 600 000 views'].map(parseCount)).toEqual([1234, 1234, 1234, 1200, 3600000]);
   });
 });
 

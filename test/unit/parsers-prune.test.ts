@@ -10,6 +10,7 @@ import type { AnyNode, Element } from 'domhandler';
 import { describe, expect, test } from 'vitest';
 import { leanDom, leanHtml, loadHtml } from '../../core/parsers/load.js';
 import { StripTracker } from '../../core/parsers/lean.js';
+import { MAX_TREE_DEPTH } from '../../core/parsers/depth.js';
 import { loadPruned, prunedHtml, type Keep } from '../../core/parsers/prune.js';
 import type { TagAttributes } from '../../core/parsers/tag-cursor.js';
 import { mulberry32 } from '../helpers/random.js';
@@ -73,6 +74,7 @@ const PAGES: Record<string, string> = {
   'raw-text elements in foreign content are ordinary': '<math id="m"><title><b id="x">t</b></title><style><i id="y" class="k">s</i></style><mi><style><b id="z">raw</b></style></mi></math><p id="after">a</p>',
   'plaintext runs to the end': '<div id="a">x</div><plaintext><div id="b">not a tag</div>',
   'raw-text end tags in other cases and with attributes': '<SCRIPT>a</script ><style>b</STYLE x="y"><textarea>c</textareax></textarea/><div id="a" class="k">d</div>',
+  'deeper than the depth cap': '<div id="top">' + '<div>'.repeat(600) + '<p class="k">a<span id="s">b</span></p><form id="f"><form class="k"></form></form><svg id="v"><g class="k"/></svg><li id="l">c<li class="k">d' + '</div>'.repeat(300) + '<b id="after">e</b>' + '</div>'.repeat(301),
   'tables and lists by tag': '<table><tr><td>1</td><td><p>a<p>b</td></tr></table><ul><li>a<li>b<ol><li>c</ol></ul><form><form><p>x</p></form></form><br></br></p>',
 };
 
@@ -108,6 +110,17 @@ function soup(seed: number): string {
 }
 
 describe('random markup soup', () => {
+  test('around the depth cap (core/parsers/depth.ts): 60 pages whose soup starts just below it', () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const html = '<div>'.repeat(MAX_TREE_DEPTH - 1 - (seed % 12)) + soup(seed) + '<section>'.repeat(seed % 5) + soup(seed + 1000);
+      for (const keep of [byId, byClass, shells, tagged]) {
+        const got = cutTree(html, keep);
+        if (got === null) continue;
+        expect({ seed, tree: got }).toEqual({ seed, tree: restricted(loadHtml(html).children, keep, []) });
+      }
+    }
+  });
+
   test('300 pages, four ways of keeping', () => {
     for (let seed = 1; seed <= 300; seed++) {
       const html = soup(seed);

@@ -1,6 +1,6 @@
 /** Quota arithmetic (core/quota.ts): which limit refuses, which one the headers show, resets. */
 import { describe, expect, test } from 'vitest';
-import { evaluateQuota, minuteReset, rateLimitHeaders } from '../../core/quota.js';
+import { evaluateQuota, minuteReset, needOf, rateLimitHeaders } from '../../core/quota.js';
 import { emptyQuota, periodResets } from '../../core/store/quotas.js';
 
 const NOW = Date.parse('2026-11-23T19:42:10.500Z');
@@ -16,15 +16,33 @@ describe('evaluateQuota', () => {
   test('fits: the tightest limit (least left after this request) is reported', () => {
     const v = evaluateQuota({ ...emptyQuota(), pages_per_day: 10, pages_per_month: 52 }, usage, 0, { pages: 1, rendered: false }, NOW);
     expect(v.ok).toBe(true);
-    expect(v.tightest).toEqual({ limit: 'pages_per_month', max: 52, used: 50, remaining: 1, reset: Date.parse('2026-12-01T00:00:00Z') });
+    expect(v.tightest).toEqual({ limit: 'pages_per_month', max: 52, used: 50, reserved: 0, remaining: 1, reset: Date.parse('2026-12-01T00:00:00Z') });
     expect(rateLimitHeaders(v.tightest!)).toEqual({ 'x-ratelimit-limit': '52', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(Date.parse('2026-12-01T00:00:00Z') / 1000), 'x-ratelimit-resource': 'pages_per_month' });
   });
 
   test('a batch that would pass the limit is refused whole', () => {
     const v = evaluateQuota({ ...emptyQuota(), pages_per_day: 10 }, usage, 0, { pages: 6, rendered: false }, NOW);
     expect(v.ok).toBe(false);
-    expect(v.exceeded).toEqual({ limit: 'pages_per_day', max: 10, used: 5, remaining: 5, reset: Date.parse('2026-11-24T00:00:00Z') });
+    expect(v.exceeded).toEqual({ limit: 'pages_per_day', max: 10, used: 5, reserved: 0, remaining: 5, reset: Date.parse('2026-11-24T00:00:00Z') });
     expect(evaluateQuota({ ...emptyQuota(), pages_per_day: 10 }, usage, 0, { pages: 5, rendered: false }, NOW).ok).toBe(true);
+  });
+
+  test('pages held by unfinished work count against every page limit; rendered ones against rendered limits too', () => {
+    const quota = { ...emptyQuota(), pages_per_day: 10, rendered_per_month: 12 };
+    const held = { pages: 4, rendered: 2 };
+    const v = evaluateQuota(quota, usage, 0, { pages: 2, rendered: false }, NOW, held);
+    expect(v.exceeded).toEqual({ limit: 'pages_per_day', max: 10, used: 5, reserved: 4, remaining: 1, reset: Date.parse('2026-11-24T00:00:00Z') });
+    expect(evaluateQuota(quota, usage, 0, { pages: 1, rendered: false }, NOW, held).tightest).toMatchObject({ limit: 'pages_per_day', remaining: 0 });
+    // Rendered: 9 charged + 2 held + 1 needed fits 12; 2 needed does not (the day limit has room for neither).
+    expect(evaluateQuota({ ...quota, pages_per_day: null }, usage, 0, { pages: 1, rendered: true }, NOW, held).ok).toBe(true);
+    expect(evaluateQuota({ ...quota, pages_per_day: null }, usage, 0, { pages: 2, rendered: true }, NOW, held).exceeded).toMatchObject({ limit: 'rendered_per_month', used: 9, reserved: 2 });
+    // The request rate does not count pages.
+    expect(evaluateQuota({ ...emptyQuota(), requests_per_minute: 1 }, usage, 0, { pages: 1, rendered: false }, NOW, { pages: 1000, rendered: 0 }).ok).toBe(true);
+  });
+
+  test('needOf: batch values times pages, rendering with run_js', () => {
+    expect(needOf({ url: 'x' })).toEqual({ pages: 1, rendered: false });
+    expect(needOf({ query: 'x', pages: 3, run_js: true }, 4)).toEqual({ pages: 12, rendered: true });
   });
 
   test('rendered limits bind rendering requests only', () => {

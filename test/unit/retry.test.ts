@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { RetriesExhausted, backoffMs, honoursRetryAfter, retryAfterMs, sleep, withRetries, type AttemptOutcome } from '../../core/retry.js';
+import { until } from '../helpers/wait.js';
 
 /** A scripted attempt: each call takes the next outcome and records when it ran. */
 function script<T>(...outcomes: AttemptOutcome<T>[]) {
@@ -74,7 +75,8 @@ describe('withRetries', () => {
     let hook: (() => void) | undefined;
     const abort = { aborted: false, reason: undefined as unknown, onAbort: (fn: () => void) => ((hook = fn), () => (hook = undefined)) };
     const run = withRetries({ attempts: 3, baseMs: 60_000, abort }, script(fail('HTTP 500')).attempt);
-    await sleep(20);
+    // The first attempt failed and the loop waits its backoff, listening for the abort.
+    await until(() => hook !== undefined, 'the retry loop to wait its backoff');
     Object.assign(abort, { aborted: true, reason: new Error('cancelled') });
     hook?.();
     await expect(run).rejects.toThrow('cancelled');

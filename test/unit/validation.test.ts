@@ -91,9 +91,14 @@ describe('shared scrape parameters (spec 2.1, 4.2)', () => {
   });
 
   test('url: absolute http/https, at most 8192', () => {
-    expect(errorsOf(UNI, { url: 'ftp://example.com' })).toEqual([{ pointer: '#/url', detail: 'must be an absolute http or https URL' }]);
-    expect(errorsOf(UNI, { url: '/relative' })).toEqual([{ pointer: '#/url', detail: 'must be an absolute http or https URL' }]);
-    expect(errorsOf(UNI, { url: ' http://example.com' })).toEqual([{ pointer: '#/url', detail: 'must be an absolute http or https URL' }]);
+    // Each detail says what is wrong with the value, not only what a URL should be.
+    expect(errorsOf(UNI, { url: 'ftp://example.com' })).toEqual([{ pointer: '#/url', detail: 'must be an http or https URL (the scheme is ftp)' }]);
+    expect(errorsOf(UNI, { url: '/relative' })).toEqual([{ pointer: '#/url', detail: 'must be an absolute URL starting with http:// or https:// (this one has no scheme)' }]);
+    expect(errorsOf(UNI, { url: ' http://example.com' })).toEqual([{ pointer: '#/url', detail: 'must not start or end with whitespace: remove a space at character 1' }]);
+    expect(errorsOf(UNI, { url: 'http://host/a b' })).toEqual([{ pointer: '#/url', detail: 'is not a valid URL: it contains a space at character 14; percent-encode it (%20)' }]);
+    expect(errorsOf(UNI, { url: 'http://exa mple.com/' })).toEqual([{ pointer: '#/url', detail: 'is not a valid URL: its host contains a space at character 11' }]);
+    expect(errorsOf(UNI, { url: 'http://host/a\u0001' })).toEqual([{ pointer: '#/url', detail: 'is not a valid URL: it contains a control character (U+0001) at character 14; percent-encode it (%01)' }]);
+    expect(errorsOf(UNI, { url: 'http://[zz' })).toEqual([{ pointer: '#/url', detail: 'is not a valid URL: its host or port cannot be parsed' }]);
     expect(errorsOf(UNI, { url: `http://example.com/${'a'.repeat(8200)}` })).toEqual([{ pointer: '#/url', detail: 'must be at most 8192 characters long' }]);
     expect(errorsOf(UNI, {})).toEqual([{ pointer: '#/url', detail: 'is required' }]);
   });
@@ -144,7 +149,7 @@ describe('shared scrape parameters (spec 2.1, 4.2)', () => {
   test('callback_url: absolute http/https, at most 2048; storage: type enum, both members required', () => {
     const A = scrape('universal', 'async');
     expect(errorsOf(A, { url: 'http://x.example', callback_url: 'not a url', storage: { type: 'dropbox' } })).toEqual([
-      { pointer: '#/callback_url', detail: 'must be an absolute http or https URL' },
+      { pointer: '#/callback_url', detail: 'must be an absolute URL starting with http:// or https:// (this one has no scheme)' },
       { pointer: '#/storage/url', detail: 'is required' },
       { pointer: '#/storage/type', detail: 'must be one of "s3", "s3_gzip", "s3_compatible", "gcs", "tos"' },
     ]);
@@ -186,7 +191,7 @@ describe('batch mode (spec 4.4)', () => {
     expect(errorsOf(B, { query: [] })).toEqual([{ pointer: '#/query', detail: 'must contain at least 1 item' }]);
     expect(errorsOf(B, { query: 'single' })).toEqual([{ pointer: '#/query', detail: 'must be an array' }]);
     expect(errorsOf(scrape('universal', 'batch'), { url: ['http://a.example', 'mailto:x@y.z'] })).toEqual([
-      { pointer: '#/url/1', detail: 'must be an absolute http or https URL' },
+      { pointer: '#/url/1', detail: 'must be an http or https URL (the scheme is mailto)' },
     ]);
   });
 
@@ -249,9 +254,10 @@ describe('dedicated route parameters', () => {
     expect(() => validate(scrape('nope', 'async'), {})).toThrowError('no async endpoint for route nope');
   });
 
-  test('llm1 search flag has no default and is not echoed when absent', () => {
-    expect(paramsOf(scrape('llm1', 'async'), { query: 'why?' })).toEqual({ query: 'why?', ...BASE, ...QUEUED });
-    expect(paramsOf(scrape('llm1', 'batch'), { query: ['why?'], search: false })).toEqual({ query: ['why?'], search: false, ...BASE, ...QUEUED });
+  test('llm1 search flag has no default and is not echoed when absent; assistants answer json by default', () => {
+    const answer = { ...BASE, output: ['json'] };
+    expect(paramsOf(scrape('llm1', 'async'), { query: 'why?' })).toEqual({ query: 'why?', ...answer, ...QUEUED });
+    expect(paramsOf(scrape('llm1', 'batch'), { query: ['why?'], search: false })).toEqual({ query: ['why?'], search: false, ...answer, ...QUEUED });
   });
 });
 
@@ -412,14 +418,15 @@ describe('compiled validators and OpenAPI', () => {
       components: { schemas: Record<string, object>; securitySchemes: object };
     };
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.components.securitySchemes).toEqual({ bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } });
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['bearerAuth', 'basicAuth']);
     const fixed = ['/v1/search', '/v1/async/scrape/{request_id}', '/v1/scrapers', '/v1/{endpoint}', '/v1/openapi.json', '/healthz', '/readyz', '/metrics'];
-    expect(Object.keys(doc.paths).sort()).toEqual([...fixed, ...scrapePaths()].sort());
+    const operations = ['/v1/status', '/v1/status/jobs/{job_id}', '/v1/feed', '/console', '/mcp', '/v1/queries', '/v1/queries/batch', '/v1/queries/{id}', '/v1/queries/{id}/results', '/v2/stats'];
+    expect(Object.keys(doc.paths).sort()).toEqual([...fixed, ...operations, ...scrapePaths()].sort());
     for (const p of scrapePaths()) expect(Object.keys(doc.paths[p]!)).toEqual(['post']);
     expect(doc.paths['/v1/async/scrape/batch/se1/search']!.post!.requestBody!.content['application/json']!.schema).toEqual({
       $ref: '#/components/schemas/se1_search.batch',
     });
-    const opIds = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    const opIds = Object.values(doc.paths).flatMap((item) => Object.entries(item).filter(([k]) => k !== 'servers').map(([, op]) => op.operationId));
     expect(new Set(opIds).size).toBe(opIds.length);
 
     // Every component is valid JSON Schema 2020-12 and compiles with references resolved.

@@ -6,7 +6,7 @@
  * folders gone on every path.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,7 @@ import type { TaskMessage } from '../../farm/messages.js';
 import { Transports } from '../../farm/net/transports.js';
 import { fetchToFile } from '../../farm/net/ranged.js';
 import { TaskAbort } from '../../farm/worker/abort.js';
+import { TaskBudget } from '../../farm/worker/budget.js';
 import { profileOf } from '../../farm/worker/flow.js';
 import { runMediaStep } from '../../farm/worker/media-step.js';
 import { task } from '../helpers/farm.js';
@@ -30,6 +31,7 @@ import { simTargets } from '../helpers/video.js';
 import { startSimulator, type Simulator } from '../sites/server.js';
 import { mediaFiles, type MediaFile } from '../sites/video-media.js';
 import { watchPage } from '../sites/video-watch.js';
+import { until } from '../helpers/wait.js';
 
 let sim: Simulator;
 let files: MediaFile[];
@@ -108,12 +110,15 @@ describe('ffmpeg', () => {
 
   it('cuts every input at the same times and maps video from one, audio from the other, stream copy', () => {
     const signal = new AbortController().signal;
-    expect(remuxArgs({ inputs: [{ path: 'v', take: 'video' }, { path: 'a', take: 'audio' }], output: 'o.mp4', container: 'mp4', start: 2, end: 7, signal })).toEqual([
-      '-hide_banner', '-nostdin', '-v', 'error', '-y', '-ss', '2', '-to', '7', '-i', 'v', '-ss', '2', '-to', '7', '-i', 'a',
-      '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy', '-avoid_negative_ts', 'make_zero', '-movflags', '+faststart', '-f', 'mp4', 'o.mp4',
+    expect(remuxArgs({ inputs: [{ path: 'v', take: 'video', format: 'mov' }, { path: 'a', take: 'audio', format: 'matroska' }], output: 'o.mp4', container: 'mp4', start: 2, end: 7, signal })).toEqual([
+      '-hide_banner', '-nostdin', '-v', 'error', '-y',
+      '-protocol_whitelist', 'file', '-f', 'mov', '-ss', '2', '-to', '7', '-i', 'v',
+      '-protocol_whitelist', 'file', '-f', 'matroska', '-ss', '2', '-to', '7', '-i', 'a',
+      '-map', '0:v:0', '-map', '1:a:0', '-c', 'copy', '-avoid_negative_ts', 'make_zero', '-movflags', '+faststart', '-protocol_whitelist', 'file', '-f', 'mp4', 'o.mp4',
     ]);
-    expect(remuxArgs({ inputs: [{ path: 'm', take: 'audio' }], output: 'o.webm', container: 'webm', start: 0, end: undefined, signal })).toEqual([
-      '-hide_banner', '-nostdin', '-v', 'error', '-y', '-i', 'm', '-map', '0:a:0', '-c', 'copy', '-avoid_negative_ts', 'make_zero', '-f', 'webm', 'o.webm',
+    expect(remuxArgs({ inputs: [{ path: 'm', take: 'audio', format: 'matroska' }], output: 'o.webm', container: 'webm', start: 0, end: undefined, signal })).toEqual([
+      '-hide_banner', '-nostdin', '-v', 'error', '-y', '-protocol_whitelist', 'file', '-f', 'matroska', '-i', 'm',
+      '-map', '0:a:0', '-c', 'copy', '-avoid_negative_ts', 'make_zero', '-protocol_whitelist', 'file', '-f', 'webm', 'o.webm',
     ]);
   });
 });
@@ -158,7 +163,9 @@ describe('fetchToFile', () => {
     expect((await fail(get(url(140), target('private'), {}, { allowPrivate: false, hosts: {} })))?.[0]).toBe('TARGET_FORBIDDEN');
     const abort = new AbortController();
     const stalled = get(`${plainUrl}/stall`, target('stall'), { signal: abort.signal });
-    setTimeout(() => abort.abort(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT')), 200);
+    // The download is under way (its file is open, the server stalls after 1000 bytes): abort it.
+    await until(() => existsSync(target('stall')), 'the stalled download to open its file');
+    abort.abort(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT'));
     expect(await fail(stalled)).toEqual(['REQUEST_FAILED_SCRAPE_TIMEOUT', 'The scrape did not finish within the synchronous deadline; retry with backoff or use the async route.']);
   });
 });
@@ -212,10 +219,11 @@ describe('the media step in the flow executor', () => {
     const stallUrl = `http://127.0.0.1:${(stall.address() as AddressInfo).port}/media`;
     const step: MediaStep = { kind: 'media', name: 'media', output: 'video', range: { start: 0 }, choose: () => ({ ok: true, sources: [{ role: 'muxed', url: stallUrl, size: null }], container: 'mp4', facts: {} }) };
     const abort = new TaskAbort();
-    const ctx = { msg: { seq: 1, task: task({}), browser: null } as TaskMessage, env: flowRunner().env, device: 'desktop' as const, country: undefined, runJs: false, screenshot: false, abort };
+    const env = flowRunner().env;
+    const budget = new TaskBudget(env.setup.config.taskMaxBytes, env.setup.config.maxResponseBytes);
+    const ctx = { msg: { seq: 1, task: task({}), browser: null } as TaskMessage, env, device: 'desktop' as const, country: undefined, runJs: false, screenshot: false, abort, budget, canRender: false, escalated: false };
     const running = runMediaStep(step, '', {}, { ctx, proxy: null, profile: profileOf(ctx, null, undefined) }).catch((err: unknown) => err);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(leftovers().length).toBe(1);
+    await until(() => leftovers().length === 1, "the download's temp folder");
     abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.'));
     expect(((await running) as GleanerError).message).toBe('The task was cancelled.');
     expect(leftovers()).toEqual([]);

@@ -49,7 +49,7 @@ describe('video planning', () => {
     const consent = consentPage(`${SIM}/video`, `${SIM}/video/watch?v=x`);
     const captcha = captchaPage(`${SIM}/video/results?search_query=x`);
     const bot = watchPage('botcheck000', `${SIM}/video`, []);
-    const verdict = (wall: string, lastResort: string) => ({ ok: false, retry: true, code: 'REQUEST_FAILED_AFTER_MANY_RETRIES', message: expect.stringContaining('instead of the page'), data: { wall }, lastResort, ...(lastResort === 'return' ? { uncharged: true } : {}) });
+    const verdict = (wall: string, lastResort: string) => ({ ok: false, retry: true, code: 'REQUEST_FAILED_AFTER_MANY_RETRIES', message: expect.stringContaining('instead of the page'), data: { wall }, lastResort, ...(lastResort === 'return' ? { uncharged: true } : {}), wall: true });
     for (const id of ['media/video/metadata', 'media/video/subtitles', 'media/video/channel', 'media/video/search', 'media/video/search/max']) {
       const [flow] = plan(id, { query: 'vid00000001', json: { prompt: 'p' } });
       expect(flow?.check?.(page(`${SIM}/video/watch?v=x`, consent), {}), id).toEqual(verdict('consent', 'return'));

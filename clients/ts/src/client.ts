@@ -28,7 +28,20 @@ import {
   type SyncParams,
   type SyncRoute,
 } from './generated.js';
-import { backoffMs, DEFAULT_RETRY, GleanerApiError, retryable, retryAfterMs, sleep, type RetryPolicy } from './retry.js';
+import { backoffMs, DEFAULT_RETRY, GleanerApiError, GleanerHttpError, retryable, retryAfterMs, sleep, type RetryPolicy } from './retry.js';
+
+declare const ROUTE: unique symbol;
+
+/**
+ * A job id that remembers the route it was submitted to (never present at run time): `wait`,
+ * `job` and `waitAll` type the job's `results[].json` by it, with no type argument.
+ */
+export type JobId<R = unknown> = string & { readonly [ROUTE]: R };
+
+/** The 202 of `submit`, its id typed by the route. */
+export type Submitted<R> = Omit<JobSubmitted, 'metadata'> & { metadata: Omit<JobSubmitted['metadata'], 'request_id'> & { request_id: JobId<R> } };
+/** The 202 of `submitBatch`, each id typed by the route. */
+export type BatchSubmittedTo<R> = Omit<BatchSubmitted, 'data'> & { data: Array<Submitted<R>> };
 
 export interface GleanerOptions {
   /** e.g. `http://127.0.0.1:8080` */
@@ -61,10 +74,22 @@ export type DoneJob<R = unknown> = JobResult<R> & { status: 'done'; results: Arr
 /** A job that ended `faulted`: `code`, `status` and the detail come from its `error`. */
 export class GleanerJobError extends GleanerApiError {
   constructor(readonly job: JobResult) {
-    const e = job.error;
-    super(e?.status ?? 500, e ? ({ title: e.title, status: e.status, detail: e.detail } as Problem) : undefined, e ? `job ${job.metadata?.request_id ?? ""} faulted: ${e.title}: ${e.detail}` : undefined);
+    const e = job.error ?? { title: 'INTERNAL_ERROR' as const, status: 500, detail: 'The job faulted without an error record.' };
+    super(e.status, { title: e.title, status: e.status, detail: e.detail } as Problem, `job ${job.metadata?.request_id ?? ''} faulted: ${e.title}: ${e.detail}`);
     this.name = 'GleanerJobError';
   }
+}
+
+/**
+ * The path of a route in a mode. Plain JavaScript callers get no compile-time check, so an
+ * unknown route (or one without that mode) is refused here by name, not sent to `.../undefined`.
+ */
+function pathOf(mode: 'sync' | 'async' | 'batch', route: string): string {
+  const paths = PATHS[mode] as Record<string, string>;
+  if (typeof route === 'string' && Object.hasOwn(paths, route)) return paths[route] as string;
+  const other = (['sync', 'async', 'batch'] as const).filter((m) => Object.hasOwn(PATHS[m], route));
+  const hint = other.length > 0 ? `; it has ${other.join(', ')} (use ${other.map((m) => ({ sync: 'scrape', async: 'submit/run', batch: 'submitBatch/runBatch' })[m]).join(' or ')})` : '; routes are listed by GET /v1/scrapers and in PATHS';
+  throw new TypeError(`Unknown ${mode} route ${JSON.stringify(route)}${hint}.`);
 }
 
 export type BatchOutcome<R> = { id: string; ok: true; job: DoneJob<R> } | { id: string; ok: false; error: Error };
@@ -87,30 +112,38 @@ export class Gleaner {
 
   /** Sync scrape of any route with a sync mode (`universal` is `POST /v1/scrape`). */
   scrape<R extends SyncRoute>(route: R, params: SyncParams[R], opts: CallOptions = {}): Promise<ScrapeResult<R>> {
-    return this.request('POST', PATHS.sync[route], params, opts);
+    return this.request('POST', pathOf('sync', route), params, opts);
   }
 
   search(params: SearchParams, opts: CallOptions = {}): Promise<SearchResponse> {
     return this.request('POST', '/v1/search', params, opts);
   }
 
-  /** Submits one async job; the answer is committed before it returns (202). */
-  submit<R extends AsyncRoute>(route: R, params: AsyncParams[R], opts: CallOptions = {}): Promise<JobSubmitted> {
-    return this.request('POST', PATHS.async[route], params, opts);
+  /** Submits one async job; the answer is committed before it returns (202). Its id remembers the route. */
+  submit<R extends AsyncRoute>(route: R, params: AsyncParams[R], opts: CallOptions = {}): Promise<Submitted<R>> {
+    return this.request('POST', pathOf('async', route), params, opts);
   }
 
   /** One job per value of the route's `query` or `url` array. */
-  submitBatch<R extends BatchRoute>(route: R, params: BatchParams[R], opts: CallOptions = {}): Promise<BatchSubmitted> {
-    return this.request('POST', PATHS.batch[route], params, opts);
+  submitBatch<R extends BatchRoute>(route: R, params: BatchParams[R], opts: CallOptions = {}): Promise<BatchSubmittedTo<R>> {
+    return this.request('POST', pathOf('batch', route), params, opts);
   }
 
-  /** A job's collection document, in any state. */
-  job<R = unknown>(id: string, opts: CallOptions = {}): Promise<JobResult<R>> {
+  /** A job's collection document, in any state (typed by the route when the id came from `submit`). */
+  job<R>(id: JobId<R>, opts?: CallOptions): Promise<JobResult<R>>;
+  job<R = unknown>(id: string, opts?: CallOptions): Promise<JobResult<R>>;
+  job<R>(id: string, opts: CallOptions = {}): Promise<JobResult<R>> {
     return this.request('GET', `/v1/async/scrape/${encodeURIComponent(id)}`, undefined, opts);
   }
 
-  /** Polls until the job is done (resolves) or faulted (rejects with GleanerJobError). */
-  async wait<R = unknown>(id: string, opts: WaitOptions = {}): Promise<DoneJob<R>> {
+  /**
+   * Polls until the job is done (resolves) or faulted (rejects with GleanerJobError). An id
+   * from `submit` types the answer by its route (`wait(job.metadata.request_id)`); a plain id
+   * string takes the route as a type argument (`wait<'se1/search'>(id)`) or answers untyped JSON.
+   */
+  wait<R>(id: JobId<R>, opts?: WaitOptions): Promise<DoneJob<R>>;
+  wait<R = unknown>(id: string, opts?: WaitOptions): Promise<DoneJob<R>>;
+  async wait<R>(id: string, opts: WaitOptions = {}): Promise<DoneJob<R>> {
     const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
     let interval = opts.intervalMs ?? 500;
     for (;;) {
@@ -127,11 +160,13 @@ export class Gleaner {
   /** submit + wait. */
   async run<R extends AsyncRoute>(route: R, params: AsyncParams[R], opts: WaitOptions = {}): Promise<DoneJob<R>> {
     const job = await this.submit(route, params, opts);
-    return this.wait<R>(job.metadata.request_id, opts);
+    return this.wait<R>(job.metadata.request_id as string, opts);
   }
 
   /** Waits for many jobs, `concurrency` polls at a time; one outcome per id, in order. */
-  async waitAll<R = unknown>(ids: readonly string[], opts: WaitOptions & { concurrency?: number } = {}): Promise<Array<BatchOutcome<R>>> {
+  waitAll<R>(ids: ReadonlyArray<JobId<R>>, opts?: WaitOptions & { concurrency?: number }): Promise<Array<BatchOutcome<R>>>;
+  waitAll<R = unknown>(ids: readonly string[], opts?: WaitOptions & { concurrency?: number }): Promise<Array<BatchOutcome<R>>>;
+  async waitAll<R>(ids: readonly string[], opts: WaitOptions & { concurrency?: number } = {}): Promise<Array<BatchOutcome<R>>> {
     const outcomes: Array<BatchOutcome<R>> = new Array(ids.length);
     let next = 0;
     const worker = async (): Promise<void> => {
@@ -183,7 +218,7 @@ export class Gleaner {
       }
       if (res.ok) return parsed as T;
       const problem = isProblem(parsed) ? parsed : undefined;
-      if (last || !retryable(res.status, problem?.title)) throw new GleanerApiError(res.status, problem);
+      if (last || !retryable(res.status, problem?.title)) throw problem ? new GleanerApiError(res.status, problem) : new GleanerHttpError(res.status, undefined);
       await sleep(backoffMs(attempt, this.policy, retryAfterMs(res.headers.get('retry-after'))), opts.signal);
     }
   }

@@ -2,7 +2,7 @@
 // `npm run generate` in clients/ts rewrites it; the test suite fails while it is stale.
 
 /** Changes whenever the registry, the schemas or the error codes change. */
-export const REGISTRY_FINGERPRINT = 'c04422c2161a241a';
+export const REGISTRY_FINGERPRINT = '2db37808ff43e33b';
 
 /** Every problem `title` the service can answer (a closed set: branch on it). */
 export type ErrorCode = "VALIDATION_ERROR" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "TARGET_NOT_CONFIGURED" | "FFMPEG_NOT_AVAILABLE" | "MEDIA_NOT_DOWNLOADABLE" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
@@ -57,8 +57,10 @@ export type PageMetadata = {
   parse_status?: "parsed" | "partial" | "unrecognised" | "blocked";
   /** On a partial page: the sections a page of its kind has that the built-in parser could not find (a layout change shows here first). */
   missing_sections?: string[];
-  /** Schema fields extraction could not fill. */
+  /** Schema fields extraction could not fill (JSON Pointers). */
   unfilled?: string[];
+  /** Offline extraction: where each filled value was read, in the shape of json (h1, title, meta:og:title, jsonld:Product.offers.price, table:Brand, label:Price, class:price, ...). */
+  json_fields?: Record<string, unknown> | string;
 };
 
 export type PageResult = {
@@ -192,6 +194,32 @@ export type ScrapersByJsonSupport = {
   };
 };
 
+/** Body of a Web API webhook call, signed in the Gleaner-Signature header (t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>). */
+export type WebhookPayload = {
+  event: "job.done" | "job.faulted";
+  /** The job: metadata.request_id of its 202. */
+  job_id: string;
+  status: "done" | "faulted";
+  /** Unix seconds. */
+  finished_at: number;
+  /** Collect the results here (GET, the same API key). */
+  results_url: string;
+  /** The job's storage, when it had one. */
+  storage?: {
+    /** Bucket type. */
+    type: string;
+    /** Bucket address. */
+    url: string;
+  };
+  /** Present when faulted. */
+  error?: {
+    /** The problem title of the failure. */
+    code: string;
+    /** What failed. */
+    message: string;
+  };
+};
+
 /** Each parameter mapped to a type marker: "string", "bool", "int", "number", a nested object, or a one-element array. */
 export type ExampleBody = Record<string, unknown>;
 
@@ -262,6 +290,9 @@ export type TypeParam = "videos" | "channels" | "playlists" | "movies";
 
 /** Upload time window. */
 export type UploadDateParam = "last_hour" | "today" | "this_week" | "this_month" | "this_year";
+
+/** Formats to return besides json, which is always filled on this route: html, markdown, screenshot (needs run_js: true). */
+export type OutputParam3 = Array<"html" | "markdown" | "json" | "screenshot">;
 
 /** One job per value. Each: The question to ask. */
 export type QueryParam3 = string[];
@@ -2089,7 +2120,7 @@ export interface AsyncParams {
     query: string;
     /** true lets the assistant browse and cite sources; false answers from training data only. */
     search?: boolean;
-    output?: OutputParam;
+    output?: OutputParam3;
     json?: JsonParam;
     /** ISO 3166-1 alpha-2 country code the request originates from. */
     location?: string | null;
@@ -2104,7 +2135,7 @@ export interface AsyncParams {
   llm2: {
     /** The question to ask. */
     query: string;
-    output?: OutputParam;
+    output?: OutputParam3;
     json?: JsonParam;
     /** ISO 3166-1 alpha-2 country code the request originates from. */
     location?: string | null;
@@ -2119,7 +2150,7 @@ export interface AsyncParams {
   llm3: {
     /** The question to ask. */
     query: string;
-    output?: OutputParam;
+    output?: OutputParam3;
     json?: JsonParam;
     /** ISO 3166-1 alpha-2 country code the request originates from. */
     location?: string | null;
@@ -3530,7 +3561,7 @@ export interface BatchParams {
     query: QueryParam3;
     /** true lets the assistant browse and cite sources; false answers from training data only. */
     search?: boolean;
-    output?: OutputParam;
+    output?: OutputParam3;
     json?: JsonParam;
     /** ISO 3166-1 alpha-2 country code the request originates from. */
     location?: string | null;
@@ -3544,7 +3575,7 @@ export interface BatchParams {
   /** llm2 answer: response_text, markdown_text, model. */
   llm2: {
     query: QueryParam3;
-    output?: OutputParam;
+    output?: OutputParam3;
     json?: JsonParam;
     /** ISO 3166-1 alpha-2 country code the request originates from. */
     location?: string | null;
@@ -3558,7 +3589,7 @@ export interface BatchParams {
   /** llm3 answer with cited sources: answer_results, related_queries. */
   llm3: {
     query: QueryParam3;
-    output?: OutputParam;
+    output?: OutputParam3;
     json?: JsonParam;
     /** ISO 3166-1 alpha-2 country code the request originates from. */
     location?: string | null;

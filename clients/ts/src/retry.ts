@@ -17,19 +17,34 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseMs: 500, maxMs: 30_000 };
 
-/** A refusal or failure of the API: the HTTP status and, when the body was one, the problem document. */
-export class GleanerApiError extends Error {
+/**
+ * Any answer of the API that is not a success: its HTTP status, and its problem document when
+ * the body was one. Every non-2xx answer of Gleaner but 401 (an empty body, spec 5.2) carries
+ * one; a proxy in between may answer without. Catch this class to catch every refusal.
+ */
+export class GleanerHttpError extends Error {
   readonly status: number;
   readonly problem: Problem | undefined;
   /** The problem's `title`, the code to branch on. */
   readonly code: ErrorCode | undefined;
 
   constructor(status: number, problem: Problem | undefined, message?: string) {
-    super(message ?? (problem ? `${problem.title}: ${problem.detail}` : `HTTP ${status}`));
-    this.name = 'GleanerApiError';
+    super(message ?? (problem ? `${problem.title}: ${problem.detail}` : `HTTP ${status}${status === 401 ? ' (missing, invalid or revoked key)' : ''}`));
+    this.name = 'GleanerHttpError';
     this.status = status;
     this.problem = problem;
     this.code = problem?.title;
+  }
+}
+
+/** A refusal or failure the server explained with a problem document: `problem` and `code` are always there. */
+export class GleanerApiError extends GleanerHttpError {
+  declare readonly problem: Problem;
+  declare readonly code: ErrorCode;
+
+  constructor(status: number, problem: Problem, message?: string) {
+    super(status, problem, message);
+    this.name = 'GleanerApiError';
   }
 }
 

@@ -13,18 +13,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const SIGNATURE_HEADER = 'gleaner-signature';
 export const DEFAULT_TOLERANCE_SEC = 300;
 
-/** The documented body of a Web API webhook call (the Job API sends its job object instead). */
-export interface WebhookPayload {
-  event: 'job.done' | 'job.faulted';
-  job_id: string;
-  status: 'done' | 'faulted';
-  /** Unix seconds. */
-  finished_at: number;
-  /** Collect the results here with the same API key (`Gleaner.job`). */
-  results_url: string;
-  storage?: { type: string; url: string };
-  error?: { code: string; message: string };
-}
+// The body of a Web API webhook call is generated from the service's schema (the Job API sends
+// its job object instead).
+import type { WebhookPayload } from './generated.js';
 
 export interface VerifyOptions {
   toleranceSec?: number;

@@ -4,7 +4,9 @@
  * without retries, 429 retried until a slot frees, and webhook signatures verified from a
  * real delivery.
  */
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RESPONSE_SCHEMAS } from '../../../core/schema/responses.js';
 import { startGateway, type TestGateway } from '../../../test/helpers/gateway.js';
 import { startReceiver, type Receiver } from '../../../test/helpers/receiver.js';
 import { se1Docs } from '../../../test/sites/se-data.js';
@@ -128,6 +130,9 @@ describe('webhooks', () => {
     const header = String(delivery.headers['gleaner-signature']);
     const payload = parseWebhook(secret, delivery.body, header);
     expect([payload.event, payload.job_id, payload.results_url]).toEqual(['job.done', submitted.metadata.request_id, `${gw.url}/v1/async/scrape/${submitted.metadata.request_id}`]);
+    // The generated WebhookPayload type comes from this schema; the service's body fits it.
+    const fits = new Ajv2020({ strict: false }).compile(RESPONSE_SCHEMAS.WebhookPayload!);
+    expect([fits(payload), fits.errors ?? null]).toEqual([true, null]);
     const t = Number(/t=(\d+)/.exec(header)![1]);
     expect([
       verifyWebhook(secret, delivery.body, header),

@@ -11,6 +11,8 @@ import type { StoreDatabases } from './index.js';
 /** Bumped by every revocation, from any process; auth caches compare it on each lookup. */
 const KEYS_VERSION = 'keys:version';
 const AUTH_CACHE_MAX = 10_000;
+/** How often `watchRevocations` reads `keys:version`: a revoked key's sessions end within ~this. */
+export const REVOCATION_POLL_MS = 250;
 
 export class LmdbAccounts implements AccountStore {
   /**
@@ -20,8 +22,44 @@ export class LmdbAccounts implements AccountStore {
    */
   private readonly authCache = new Map<string, Account>();
   private authCacheVersion = -1;
+  private readonly revocationListeners = new Set<() => void>();
+  private revocationTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly dbs: StoreDatabases) {}
+
+  /**
+   * LMDB has no change notification across processes: one timer shared by all listeners reads
+   * `keys:version` (one small read a tick) while anyone listens, and calls them when it moved.
+   */
+  watchRevocations(listener: () => void): () => void {
+    this.revocationListeners.add(listener);
+    if (!this.revocationTimer) {
+      let seen = this.keysVersion();
+      this.revocationTimer = setInterval(() => {
+        let now: number;
+        try {
+          now = this.keysVersion();
+        } catch {
+          return; // the store is closing
+        }
+        if (now === seen) return;
+        seen = now;
+        for (const l of this.revocationListeners) l();
+      }, REVOCATION_POLL_MS);
+      this.revocationTimer.unref();
+    }
+    return () => {
+      this.revocationListeners.delete(listener);
+      if (this.revocationListeners.size === 0 && this.revocationTimer) {
+        clearInterval(this.revocationTimer);
+        this.revocationTimer = undefined;
+      }
+    };
+  }
+
+  private keysVersion(): number {
+    return (this.dbs.meta.get(KEYS_VERSION) as number | undefined) ?? 0;
+  }
 
   async createAccount(opts: { name: string; entitlements?: string[]; admin?: boolean; once?: string }): Promise<Account> {
     return this.dbs.root.transaction(() => {

@@ -13,6 +13,7 @@ import type { StoreOptions, Store } from '../index.js';
 import type { JobResult, ResultWriter } from '../jobs.js';
 import { LmdbAccounts } from './accounts.js';
 import { LmdbDeliveries } from './deliveries.js';
+import { LmdbIds } from './ids.js';
 import { LmdbJobs } from './jobs.js';
 import { migrate, type Migration } from './migrations.js';
 import { LmdbQuotas } from './quotas.js';
@@ -42,6 +43,8 @@ export interface StoreDatabases {
   quotas: Database<unknown, number>;
   /** [clientId, day | month, 'pages' | 'rendered'] → charged pages (quotas.ts) */
   totals: Database<unknown, Key>;
+  /** [clientId, 'pages' | 'rendered'] → pages held by queued and running jobs (quotas.ts) */
+  reserved: Database<unknown, Key>;
 }
 
 /**
@@ -78,6 +81,7 @@ export class LmdbStore implements Store {
   readonly deliveries: LmdbDeliveries;
   readonly usage: LmdbUsage;
   readonly quotas: LmdbQuotas;
+  readonly ids: LmdbIds;
   readonly feed: EventBus;
   readonly migrated: readonly Migration[];
   private closed = false;
@@ -90,6 +94,7 @@ export class LmdbStore implements Store {
     this.deliveries = new LmdbDeliveries(dbs);
     this.usage = new LmdbUsage(dbs);
     this.quotas = new LmdbQuotas(dbs);
+    this.ids = new LmdbIds(dbs);
     this.feed = new EventBus((err) => opts.log?.error({ err }, 'job event listener failed'));
     this.migrated = migrated;
   }
@@ -111,6 +116,7 @@ export class LmdbStore implements Store {
       usage: root.openDB({ name: 'usage' }),
       quotas: root.openDB({ name: 'quotas' }),
       totals: root.openDB({ name: 'totals' }),
+      reserved: root.openDB({ name: 'reserved' }),
     };
     // A store of an older format is brought up to date before anything reads it (migrations.ts).
     let migrated: Migration[];

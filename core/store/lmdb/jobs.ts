@@ -2,17 +2,20 @@
  * Jobs, results, the durable queue and the expiry index in LMDB.
  *
  * Invariants (each kept by doing the writes of one step in one LMDB transaction):
- * - A job is in `jobs` AND `queue` before its 202 leaves (`enqueue` resolves after commit).
- * - `finish` writes the result, sets the final status, charges the usage ledger, removes the
- *   queue entry and adds the outbox entries together: a crash before it leaves the job queued
- *   (it runs again after restart); a crash after it leaves it done (it never runs twice, its
- *   result is written once, it is charged once).
+ * - A job is in `jobs` AND `queue`, and its pages in `reserved`, before its 202 leaves
+ *   (`enqueue` resolves after commit). An id already stored is never written over.
+ * - `finish` writes the result, sets the final status, charges the usage ledger, releases the
+ *   reservation, removes the queue entry and adds the outbox entries together: a crash before
+ *   it leaves the job queued (it runs again after restart); a crash after it leaves it done (it
+ *   never runs twice, its result is written once, it is charged once).
  * - Outbox entries are taken, rescheduled and given up by LmdbDeliveries (deliveries.ts).
  */
+import { GleanerError } from '../../errors.js';
 import type { JobOutcome, JobRecord, JobResult, JobStore, DeliveryKind } from '../jobs.js';
 import { deliveriesOf } from '../jobs.js';
 import type { UsageEntry } from '../usage.js';
 import type { StoreDatabases } from './index.js';
+import { moveReservations } from './quotas.js';
 import { addUsage } from './usage.js';
 
 /** Queue keys order jobs by priority then id (ids sort by time). */
@@ -30,10 +33,19 @@ export class LmdbJobs implements JobStore {
 
   async enqueue(jobs: JobRecord[]): Promise<void> {
     await this.dbs.root.transaction(() => {
+      // Checked before anything is written: a throw aborts the transaction, all or nothing.
+      const ids = new Set<string>();
+      for (const job of jobs) {
+        if (ids.has(job.id) || this.dbs.jobs.doesExist(job.id)) {
+          throw new GleanerError('INTERNAL_ERROR', `A job with id ${job.id} is already stored; nothing was queued.`);
+        }
+        ids.add(job.id);
+      }
       for (const job of jobs) {
         this.dbs.jobs.put(job.id, job);
         this.dbs.queue.put([job.priority, job.id] satisfies QueueKey, job.clientId);
       }
+      moveReservations(this.dbs, jobs, 1);
     });
     this.onEnqueued(jobs);
   }
@@ -96,6 +108,8 @@ export class LmdbJobs implements JobStore {
       }
       next.expiresAt = now + retentionMs;
       this.dbs.jobs.put(id, next);
+      // Held until now; charged above when done, given back when faulted.
+      if (this.dbs.queue.doesExist([job.priority, id] satisfies QueueKey)) moveReservations(this.dbs, [job], -1);
       this.dbs.queue.remove([job.priority, id] satisfies QueueKey);
       this.dbs.expiry.put([next.expiresAt, id] satisfies ExpiryKey, null);
       return next;

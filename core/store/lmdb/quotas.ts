@@ -1,10 +1,14 @@
 /**
- * Quotas and totals in LMDB: `quotas` (client id → Quota) and `totals` ([clientId,
+ * Quotas, totals and reservations in LMDB: `quotas` (client id → Quota), `totals` ([clientId,
  * 'YYYY-MM-DD' | 'YYYY-MM', 'pages' | 'rendered'] → charged pages), incremented by the usage
- * ledger inside its own transaction (usage.ts).
+ * ledger inside its own transaction (usage.ts), and `reserved` ([clientId, 'pages' |
+ * 'rendered'] → pages held by queued and running jobs), moved by `enqueue` and `finish` inside
+ * theirs (jobs.ts) and rebuilt from the durable queue when the job runner starts (work.ts).
  */
-import { dayKey, emptyQuota, monthKey, QUOTA_LIMITS, type Quota, type QuotaStore, type QuotaUsage } from '../quotas.js';
+import { reservationOf, type JobRecord } from '../jobs.js';
+import { dayKey, emptyQuota, monthKey, QUOTA_LIMITS, type Quota, type QuotaReserved, type QuotaStore, type QuotaUsage } from '../quotas.js';
 import type { StoreDatabases } from './index.js';
+import type { QueueKey } from './jobs.js';
 
 export type TotalKind = 'pages' | 'rendered';
 /** [clientId, 'YYYY-MM-DD' | 'YYYY-MM', kind] */
@@ -21,6 +25,50 @@ export function addToTotals(dbs: StoreDatabases, clientId: number, at: number, p
   ];
   if (rendered) keys.push([clientId, dayKey(at), 'rendered'], [clientId, monthKey(at), 'rendered']);
   for (const key of keys) dbs.totals.put(key, ((dbs.totals.get(key) as number | undefined) ?? 0) + pages);
+}
+
+/** [clientId, kind] */
+export type ReservedKey = [number, TotalKind];
+
+/**
+ * Adds (sign 1) or releases (sign -1) jobs' reservations, one counter write per account and
+ * kind. Call inside the write transaction that queues or finishes the jobs: the counters then
+ * move exactly with the queue.
+ */
+export function moveReservations(dbs: StoreDatabases, jobs: Iterable<JobRecord>, sign: 1 | -1): void {
+  const sums = new Map<number, QuotaReserved>();
+  for (const job of jobs) {
+    const held = reservationOf(job);
+    const sum = sums.get(job.clientId) ?? { pages: 0, rendered: 0 };
+    sums.set(job.clientId, { pages: sum.pages + held.pages, rendered: sum.rendered + held.rendered });
+  }
+  for (const [clientId, sum] of sums) {
+    for (const [kind, n] of [['pages', sum.pages], ['rendered', sum.rendered]] as const) {
+      if (n <= 0) continue;
+      const key: ReservedKey = [clientId, kind];
+      // Never below zero: a job queued by a build without reservations releases what it never added.
+      const next = Math.max(0, ((dbs.reserved.get(key) as number | undefined) ?? 0) + sign * n);
+      if (next > 0) dbs.reserved.put(key, next);
+      else dbs.reserved.remove(key);
+    }
+  }
+}
+
+/**
+ * Recomputes every account's reservation from the durable queue (the service's start: a store
+ * of an older build, or anything that ever made the counters drift). Returns the jobs counted.
+ */
+export function rebuildReservations(dbs: StoreDatabases): number {
+  return dbs.root.transactionSync(() => {
+    for (const key of [...dbs.reserved.getKeys()]) dbs.reserved.remove(key);
+    const queued: JobRecord[] = [];
+    for (const key of dbs.queue.getKeys()) {
+      const job = dbs.jobs.get((key as QueueKey)[1]) as JobRecord | undefined;
+      if (job) queued.push(job);
+    }
+    moveReservations(dbs, queued, 1);
+    return queued.length;
+  });
 }
 
 export class LmdbQuotas implements QuotaStore {
@@ -52,5 +100,10 @@ export class LmdbQuotas implements QuotaStore {
     const month = monthKey(now);
     const get = (period: string, kind: TotalKind): number => (this.dbs.totals.get([clientId, period, kind] satisfies TotalKey) as number | undefined) ?? 0;
     return { pages_day: get(day, 'pages'), pages_month: get(month, 'pages'), rendered_day: get(day, 'rendered'), rendered_month: get(month, 'rendered') };
+  }
+
+  reservedOf(clientId: number): QuotaReserved {
+    const get = (kind: TotalKind): number => (this.dbs.reserved.get([clientId, kind] satisfies ReservedKey) as number | undefined) ?? 0;
+    return { pages: get('pages'), rendered: get('rendered') };
   }
 }

@@ -8,8 +8,9 @@ import type { ParamSpec, RouteSpec } from '../../registry/types.js';
 
 const QUESTION = query('The question to ask.', ASSISTANT_QUERY_MAX);
 
+/** The answer is the point of these routes: `json` is always filled (spec 2.3), `output` defaults to json. */
 const assistant = (target: string, params: Record<string, ParamSpec>, summary: string): RouteSpec =>
-  defineRoute({ path: target, target, family: 'assistant', modes: ASYNC_BATCH, params, summary });
+  defineRoute({ path: target, target, family: 'assistant', modes: ASYNC_BATCH, params, summary, outputKind: 'answer' });
 
 export const ASSISTANT_ROUTES: readonly RouteSpec[] = [
   assistant(

@@ -17,4 +17,7 @@ export const commerce: TargetAdapter = {
   parsers: PARSERS,
   outputSchemas: OUTPUT_SCHEMAS,
   checkTarget,
+  // Retail bot managers (challenge scripts, captcha vendors) let a real browser through where
+  // a plain client is walled: one rendered attempt before the wall is returned as `blocked`.
+  escalation: { browser: true },
 };

@@ -4,7 +4,7 @@
  * null when a value does not fit, so a caller can try its next source. Pure, no I/O.
  */
 import { parseBoolean } from '../../extraction/coerce.js';
-import { currencyCode as moneyCurrency, findAllMoney, moneyContext, parseCount, parseRating, readMoney, type MoneyContext } from '../../parsers/money.js';
+import { currencyCode as moneyCurrency, findPrice, moneyContext, parseCount, parseRating, readMoney, type MoneyContext } from '../../parsers/money.js';
 
 export { parseCount, parseRating };
 
@@ -66,10 +66,8 @@ export function priceOf(v: unknown, currency?: unknown, hint?: MoneyHint): Price
  * "USB 3" names no currency.
  */
 export function shownPrice(text: string, hint?: MoneyHint): Price | null {
-  for (const m of findAllMoney(text, hint)) {
-    if (m.amount !== null && m.unit === undefined) return { amount: m.amount, currency: m.currency, symbol: m.symbol };
-  }
-  return null;
+  const m = findPrice(text, hint);
+  return m ? { amount: m.amount, currency: m.currency, symbol: m.symbol } : null;
 }
 
 /** Availability from a schema.org URL, a stock word or a boolean. */

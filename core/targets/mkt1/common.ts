@@ -9,7 +9,7 @@ import { all, attr, contains, loadHtml, one, text } from '../../parsers/dom.js';
 import { moneyContext, parseCount, parseRating, readMoney, type MoneyContext } from '../../parsers/money.js';
 import { loadPruned, type Keep } from '../../parsers/prune.js';
 import type { PageInput, ParseStatus } from '../../parsers/types.js';
-import { currencyOfDomain, domainOfUrl, MKT1_DEFAULT_DOMAIN } from './marketplaces.js';
+import { currencyOfDomain, domainOfPage, domainOfUrl, MKT1_DEFAULT_DOMAIN } from './marketplaces.js';
 
 export interface Page {
   doc: Document;
@@ -33,12 +33,13 @@ export interface Page {
 export function pageOf(input: PageInput, keep?: Keep, recognised?: (doc: Document) => boolean): Page {
   const cut = keep ? cutPage(input.html, keep) : null;
   const doc = cut && (!recognised || recognised(cut)) ? cut : loadHtml(input.html);
-  // The request's domain, else the page URL's, else the page's own canonical or og:url link.
+  // The request's domain, else the page URL's, else the page's own canonical or og:url link, else its marketplace id.
   const own = attr(one('link[rel=canonical]', doc), 'href') ?? attr(one('meta[property="og:url"]', doc), 'content');
   const domain =
     (typeof input.params.domain === 'string' ? input.params.domain : undefined) ??
     domainOfUrl(input.url) ??
     (own ? domainOfUrl(own) : undefined) ??
+    domainOfPage(input.html) ??
     MKT1_DEFAULT_DOMAIN;
   // A requested currency preference shows prices in that currency: it is the better hint.
   const wanted = typeof input.params.currency === 'string' ? input.params.currency.toUpperCase() : undefined;

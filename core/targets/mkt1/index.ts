@@ -17,4 +17,7 @@ export const mkt1: TargetAdapter = {
   outputSchemas: OUTPUT_SCHEMAS,
   rules: MKT1_RULES,
   checkTarget,
+  // Its robot check answers a client it does not believe: a real browser on a fresh address
+  // is the last thing worth trying before the wall is returned as `blocked`.
+  escalation: { browser: true },
 };

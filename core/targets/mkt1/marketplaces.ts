@@ -50,6 +50,20 @@ export const MARKET_FACTS: Readonly<Record<string, MarketFacts>> = {
   eg: m('EGP', 'EG', 'Egypt'),
 };
 
+/** The storefronts' marketplace ids (the `ue_mid` a page's scripts carry), for a page met at an address that does not name its storefront. */
+const MARKETPLACE_IDS: Readonly<Record<string, string>> = {
+  ATVPDKIKX0DER: 'com', A2EUQ1WTGCTBG2: 'ca', A1AM78C64UM0Y8: 'com.mx', A2Q3Y263D00KWC: 'com.br', A1F83G8C2ARO7P: 'co.uk', A1PA6795UKMFR9: 'de',
+  A13V1IB3VIYZZH: 'fr', APJ6JRA9NG5V4: 'it', A1RKKUPIHCS9HS: 'es', A1805IZSGTT6HS: 'nl', AMEN7PMS3EDWL: 'com.be', A2NODRKZP88ZB9: 'se',
+  A1C3SOZRARQ6R3: 'pl', A33AVAJ2PDY3EV: 'com.tr', A21TJRUUN4KGV: 'in', A1VC38T7YXB528: 'co.jp', A39IBJ37TRP1C6: 'com.au', A19VAU5U5O7RUS: 'sg',
+  A2VIGQ35RCS4UG: 'ae', A17E79C6D8DWNP: 'sa', ARBP9OOSHTCHU: 'eg',
+};
+
+/** The marketplace of a page by the marketplace id its scripts name (`ue_mid = 'A2EUQ1WTGCTBG2'`). */
+export function domainOfPage(html: string): string | undefined {
+  const id = /\bue_mid\s*=\s*['"]([A-Z0-9]{10,14})['"]/.exec(html)?.[1];
+  return id ? MARKETPLACE_IDS[id] : undefined;
+}
+
 const DOMAINS_LONGEST_FIRST = Object.keys(MARKET_FACTS).sort((a, b) => b.length - a.length);
 
 /** The marketplace a host belongs to (`www.example.co.uk` → `co.uk`), by its longest known suffix. */

@@ -26,9 +26,10 @@ const PRODUCT_MARKS = '#productTitle, #title, #ebooksProductTitle, input#ASIN, i
 /** `Brand: Versuni`, `Visit the UGREEN Store`, `Visita la tienda de Cecotec`, `by Mat Follas (Author)` → the name. */
 export function brandOf(byline: string): string {
   return byline
-    .replace(/^(?:brand|marca|marke|marque)\s*:\s*/i, '')
-    .replace(/^(?:visit the|visita la tienda de|besuche den|visitez la boutique|visita lo store di)\s+/i, '')
-    .replace(/\s+(?:store|-store|shop)$/i, '')
+    .replace(/^(?:brand|marca|marke|marque|merk|marka|märke|ブランド)\s*[:：]\s*/i, '')
+    .replace(/^(?:visit the|visita la tienda de|besuche den|visitez la boutique|visiter la boutique|visita lo store di|bezoek de|ga naar de|odwiedź sklep|besök|visite a loja)\s+/i, '')
+    .replace(/(?:のストアを表示|\s+mağazasını ziyaret edin)$/i, '')
+    .replace(/(?:\s+|\s*-)(?:store|shop|winkel|butiken|loja)$/i, '')
     .replace(/^(?:by|de|von|di|par)\s+/i, '')
     .replace(/\s*\([^)]*\)\s*(?:,.*)?$/, '')
     .trim();

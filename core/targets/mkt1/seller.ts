@@ -115,7 +115,8 @@ export function parseSeller(input: PageInput): Parsed {
     recent_feedback: b.run('recent feedback', () => recentFeedback(doc), []),
     feedback_summary_data: {} as Record<string, unknown>,
     feedback_summary_table: table,
-    products: b.run('products', () => storefrontProducts(doc, page), [] as StorefrontProduct[]),
+    // A seller's or storefront's page (by its address or its header): a product page's carousels are not a storefront.
+    products: /[?&](?:seller|me|merchant)=/.test(input.url) || header !== null ? b.run('products', () => storefrontProducts(doc, page), [] as StorefrontProduct[]) : [],
     parse_status_code: 0,
   };
   const feedback = json.rating > 0 || json.recent_feedback.length > 0 || Object.keys(table.counts).length > 0;

@@ -16,4 +16,7 @@ export const video: TargetAdapter = {
   parsers: PARSERS,
   outputSchemas: OUTPUT_SCHEMAS,
   hosts: VIDEO_HOSTS,
+  // Its walls (consent interstitial, unusual-traffic captcha) are tied to the address, not to
+  // the client, and its flows read the raw player data: a browser would not get further.
+  escalation: { browser: false },
 };
