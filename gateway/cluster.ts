@@ -34,7 +34,7 @@ function fromReply(reply: TaskReply): ScrapeOutcome {
   throw GleanerError.fromWire(reply.error);
 }
 
-const NO_FARM: FarmStats = { inFlight: 0, queued: 0, workers: 0, renderThreads: 0, browserPid: undefined, browserPids: [], contexts: 0, pages: 0, browserLaunches: 0 };
+const NO_FARM: FarmStats = { inFlight: 0, queued: 0, workers: 0, renderThreads: 0, browserPid: undefined, browserPids: [], contexts: 0, pages: 0, browserLaunches: 0, stalled: 0, terminated: 0 };
 
 /** The Farm sync handlers use on a cluster node: local when there is room, else a farm node's. */
 export function routedFarm(local: Farm | undefined, link: ClusterLink, capacity: number): Farm {

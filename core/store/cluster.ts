@@ -29,8 +29,6 @@ export interface ClusterCheck {
 
 export interface ClusterLink {
   readonly nodeId: string;
-  /** This process's id slot, taken from a cluster-wide counter at open (core/ids.ts setIdSlot). */
-  readonly idSlot: number;
   /** Announces this node (every few seconds; a node silent for 30 s leaves the list). */
   heartbeat(node: Omit<NodeInfo, 'at'>): Promise<void>;
   /** Nodes with a recent heartbeat, by id, from a local replica. */

@@ -54,12 +54,31 @@ export async function casUpdate<T>(kv: KV, key: string, change: (current: T | un
 export class NatsAccounts implements AccountStore {
   /** Presented key → account; cleared by every change to the replica (a revocation anywhere). */
   private readonly authCache = new Map<string, Account>();
+  private readonly revocationListeners = new Set<() => void>();
 
   constructor(
     private readonly kv: KV,
     private readonly replica: Replica<Stored>,
   ) {
-    replica.onChange(() => this.authCache.clear());
+    replica.onChange((key) => {
+      this.authCache.clear();
+      // A key record changed on another node (or the CLI): a revocation, as far as listeners care.
+      if (key.startsWith('key.')) this.revoked();
+    });
+  }
+
+  /**
+   * Listeners hear of every change to a key record: another node's through the replica's watch
+   * (milliseconds after its write), this node's own `revokeKey` directly (its write reaches the
+   * replica before the watch's copy, which is then ignored as not newer).
+   */
+  watchRevocations(listener: () => void): () => void {
+    this.revocationListeners.add(listener);
+    return () => void this.revocationListeners.delete(listener);
+  }
+
+  private revoked(): void {
+    for (const l of this.revocationListeners) l();
   }
 
   private async put(key: string, record: object): Promise<void> {
@@ -166,6 +185,7 @@ export class NatsAccounts implements AccountStore {
     if (!done) return false;
     this.replica.applied(`key.${id}`, done.revision, decodeRecord({ value: toJson(done.value) } as KvEntry));
     this.authCache.clear();
+    this.revoked();
     return true;
   }
 

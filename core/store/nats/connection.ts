@@ -85,6 +85,10 @@ export function namesOf(ns: string) {
     expiry: `${n}_expiry`,
     deadletters: `${n}_deadletters`,
     nodes: `${n}_nodes`,
+    /** `r.<clientId>.<jobId>` → pages a queued or running job holds (quotas.ts). */
+    reserved: `${n}_reserved`,
+    /** `ids.<slot>` → the slot's id mark and its holder (ids.ts). */
+    ids: `${n}_ids`,
     /** Object stores. */
     bigResults: `${n}_results`,
     syncReplies: `${n}_sync`,
@@ -111,6 +115,8 @@ export interface Handles {
   expiry: KV;
   deadletters: KV;
   nodes: KV;
+  reserved: KV;
+  ids: KV;
   bigResults: ObjectStore;
   syncReplies: ObjectStore;
 }
@@ -177,7 +183,7 @@ async function ensureOnce(nc: NatsConnection, s: ClusterSettings): Promise<Handl
       if (!/already in use|exists/i.test(String((err as Error).message))) throw err;
       return objm.open(name);
     });
-  const [accounts, totals, usage, jobs, results, expiry, deadletters, nodes, bigResults, syncReplies] = await Promise.all([
+  const [accounts, totals, usage, jobs, results, expiry, deadletters, nodes, reserved, ids, bigResults, syncReplies] = await Promise.all([
     kv(names.accounts),
     kv(names.totals),
     kv(names.usage),
@@ -186,11 +192,13 @@ async function ensureOnce(nc: NatsConnection, s: ClusterSettings): Promise<Handl
     kv(names.expiry),
     kv(names.deadletters),
     kv(names.nodes, { ttl: NODE_TTL_MS }),
+    kv(names.reserved),
+    kv(names.ids),
     obj(names.bigResults),
     // Oversized sync replies (link.ts) live minutes at most.
     obj(names.syncReplies, 5 * 60_000),
   ]);
-  return { nc, js, jsm, names, replicas, accounts, totals, usage, jobs, results, expiry, deadletters, nodes, bigResults, syncReplies };
+  return { nc, js, jsm, names, replicas, accounts, totals, usage, jobs, results, expiry, deadletters, nodes, reserved, ids, bigResults, syncReplies };
 }
 
 export const encoder = new TextEncoder();

@@ -17,10 +17,12 @@ import { Charges, decodeTotal } from './charges.js';
 import { connectCluster, DEFAULT_ACK_WAIT_MS, ensureHandles, namesOf, type ClusterSettings, type Handles } from './connection.js';
 import { NatsDeliveries } from './deliveries.js';
 import { NatsFeed } from './feed.js';
+import { NatsIds } from './ids.js';
 import { NatsJobs, writeResult } from './jobs.js';
 import { NatsLink } from './link.js';
 import { NatsQuotas } from './quotas.js';
 import { openReplica, type Replica } from './replica.js';
+import { NatsReservations } from './reserved.js';
 import { NatsUsage } from './usage.js';
 import { NatsWorkQueue } from './work.js';
 import { retrying } from './publish.js';
@@ -42,6 +44,8 @@ export class NatsStore implements Store {
     readonly quotas: NatsQuotas,
     readonly feed: NatsFeed,
     readonly cluster: NatsLink,
+    readonly ids: NatsIds,
+    private readonly reservations: NatsReservations,
   ) {}
 
   static async open(settings: ClusterSettings, location: StoreLocation, opts: StoreOptions = {}): Promise<NatsStore> {
@@ -51,13 +55,14 @@ export class NatsStore implements Store {
       const h = await ensureHandles(nc, settings);
       const log = opts.log;
       // Watches are consumers too: created while streams elect their leaders, they may time out at first.
-      const [accountsReplica, totalsReplica] = await Promise.all([
+      const [accountsReplica, totalsReplica, reservations] = await Promise.all([
         retrying(() => openReplica(h.accounts, decodeRecord, log), 60_000),
         retrying(() => openReplica(h.totals, decodeTotal, log), 60_000),
+        retrying(() => NatsReservations.open(h, log), 60_000),
       ]);
       const accounts = new NatsAccounts(h.accounts, accountsReplica);
       const charges = new Charges(h.js, h.jsm, h.names, h.usage, h.totals, totalsReplica);
-      const jobs = new NatsJobs(h, charges);
+      const jobs = new NatsJobs(h, charges, reservations);
       const retentionMs = location.retentionMs ?? 86_400_000;
       const feed = new NatsFeed(nc, h.names.feedSubject, (err) => log?.error({ err }, 'job event listener failed'));
       const work = new NatsWorkQueue(h, {
@@ -81,9 +86,10 @@ export class NatsStore implements Store {
       });
       jobs.held = (id) => work.holds(id);
       const deliveries = new NatsDeliveries(h, jobs, settings.ackWaitMs ?? DEFAULT_ACK_WAIT_MS);
-      const quotas = new NatsQuotas(h.accounts, accountsReplica as Replica<Record<string, unknown>>, totalsReplica);
+      const quotas = new NatsQuotas(h.accounts, accountsReplica as Replica<Record<string, unknown>>, totalsReplica, reservations);
       const link = await retrying(() => NatsLink.open(nodeId, h, accounts), 60_000);
-      return new NatsStore(h, [accountsReplica, totalsReplica], accounts, jobs, work, deliveries, new NatsUsage(h.usage, charges), quotas, feed, link);
+      const ids = new NatsIds(h.nodes, h.ids, nodeId);
+      return new NatsStore(h, [accountsReplica, totalsReplica], accounts, jobs, work, deliveries, new NatsUsage(h.usage, charges), quotas, feed, link, ids, reservations);
     } catch (err) {
       await nc.close().catch(() => {});
       throw err;
@@ -102,6 +108,8 @@ export class NatsStore implements Store {
     this.work.stop();
     this.feed.stop();
     this.cluster.stop();
+    await this.ids.close();
+    this.reservations.stop();
     for (const r of this.replicas) r.stop();
     await this.h.nc.drain().catch(() => this.h.nc.close());
   }

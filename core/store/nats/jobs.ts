@@ -8,19 +8,26 @@
  *   naming that key: of two runs finishing at once one wins, and the loser's result is never
  *   the job's (it is deleted). A finish whose CAS landed but whose answer was lost (an
  *   election) recognises its own token on the retry.
- * - After the CAS: expiry entry, outbox entries (msg id per job, kind and series) and the
- *   charge (msg id = job id, charges.ts). If the node dies in between, the work message is not
- *   acknowledged; its redelivery finds the job final and `start` repeats those steps (all
- *   keyed, so a repeat changes nothing), then the runner settles it without a run.
+ * - After the CAS: expiry entry, outbox entries (msg id per job, kind and series), the
+ *   charge (msg id = job id, charges.ts), then the reservation's release (reserved.ts). If the
+ *   node dies in between, the work message is not acknowledged; its redelivery finds the job
+ *   final and `start` repeats those steps (all keyed, so a repeat changes nothing), then the
+ *   runner settles it without a run.
+ * - `enqueue` never writes over a stored job: every record is written create-only (tagged with
+ *   the call's token, so a create retried through an election recognises its own record)
+ *   before any reservation or work message; when one id is taken, the records this call created
+ *   are deleted again and it rejects, having queued nothing.
  */
 import { randomBytes } from 'node:crypto';
 import type { KvEntry } from '@nats-io/kv';
+import { GleanerError } from '../../errors.js';
 import type { DeliveryKind, JobOutcome, JobRecord, JobResult, JobStore } from '../jobs.js';
 import { deliveriesOf } from '../jobs.js';
 import type { UsageEntry } from '../usage.js';
 import type { Charges } from './charges.js';
 import { DUPLICATE_WINDOW_MS, fromJson, isCasConflict, toJson, type Handles } from './connection.js';
 import { publishRetrying, retrying } from './publish.js';
+import type { NatsReservations } from './reserved.js';
 
 /**
  * Results live in KV up to the server's max_payload (1 MiB by default) less this margin, larger
@@ -38,6 +45,8 @@ const GAUGE_MS = 1_000;
 
 export interface StoredJob {
   j: JobRecord;
+  /** The token of the `enqueue` call that created it. */
+  e?: string;
   /** The finishing run's token. */
   f?: string;
   /** The result's key when a finish carried it (else the job id: a worker wrote it). */
@@ -63,6 +72,7 @@ export class NatsJobs implements JobStore {
   constructor(
     private readonly h: Handles,
     private readonly charges: Charges,
+    private readonly reservations: NatsReservations,
   ) {}
 
   private async read(id: string): Promise<{ stored: StoredJob; revision: number } | undefined> {
@@ -71,28 +81,45 @@ export class NatsJobs implements JobStore {
   }
 
   async enqueue(jobs: JobRecord[]): Promise<void> {
-    // Record first, then the queue entry: a runner never finds a queued job without its record.
-    for (let i = 0; i < jobs.length; i += 256) {
-      await Promise.all(
-        jobs.slice(i, i + 256).map(async (job) => {
-          await this.create(job);
-          await publishRetrying(this.h.js, `${this.h.names.workSubject}.${job.id}`, toJson({ id: job.id, clientId: job.clientId, routeId: job.routeId }), job.id);
-        }),
-      );
+    const ids = new Set<string>();
+    for (const job of jobs) {
+      if (ids.has(job.id)) throw taken(job.id);
+      ids.add(job.id);
     }
-    this.depthAt = 0;
+    const token = randomBytes(8).toString('hex');
+    const created: JobRecord[] = [];
+    try {
+      // Records first (all of them), then reservations, then the queue entries: a runner never
+      // finds a queued job without its record, and a job that can run holds its pages.
+      let refused: string | undefined;
+      await inChunks(jobs, async (job) => {
+        if (await this.create(job, token)) created.push(job);
+        else refused ??= job.id;
+      });
+      if (refused !== undefined) throw taken(refused);
+      await inChunks(jobs, (job) => this.reservations.hold(job));
+      await inChunks(jobs, (job) => publishRetrying(this.h.js, `${this.h.names.workSubject}.${job.id}`, toJson({ id: job.id, clientId: job.clientId, routeId: job.routeId }), job.id));
+    } catch (err) {
+      // Nothing stays of a refused or failed call (a work message that did land finds no record: settled without a run).
+      await inChunks(created, async (job) => {
+        await retrying(() => this.h.jobs.delete(job.id)).catch(() => {});
+        await this.reservations.release(job, false).catch(() => {});
+      });
+      throw err;
+    } finally {
+      this.depthAt = 0;
+    }
   }
 
-  /** Stores a new job; an id already taken by another job is refused (never overwritten). */
-  private async create(job: JobRecord): Promise<void> {
-    const data = toJson({ j: job } satisfies StoredJob);
+  /** Stores a new job create-only; false when the id is taken by another job (left as it was). */
+  private async create(job: JobRecord, token: string): Promise<boolean> {
     try {
-      await retrying(() => this.h.jobs.create(job.id, data));
+      await retrying(() => this.h.jobs.create(job.id, toJson({ j: job, e: token } satisfies StoredJob)));
+      return true;
     } catch (err) {
       if (!isCasConflict(err)) throw err;
-      // Our own create whose answer was lost (an election) is the same record.
-      const stored = await this.read(job.id);
-      if (!stored || JSON.stringify(stored.stored.j) !== JSON.stringify(job)) throw new Error(`job id ${job.id} is taken by another job`);
+      // Our own create whose answer was lost (an election) carries this call's token.
+      return (await this.read(job.id))?.stored.e === token;
     }
   }
 
@@ -123,7 +150,7 @@ export class NatsJobs implements JobStore {
       if (!current) return undefined;
       const { j: job } = current.stored;
       if (isFinal(job)) {
-        await this.afterFinish(current.stored);
+        await this.afterFinish(current.stored, false);
         return undefined;
       }
       if (job.attempts >= maxStarts) return { job, started: false };
@@ -147,7 +174,7 @@ export class NatsJobs implements JobStore {
         if (isFinal(current.stored.j)) {
           if (current.stored.f !== token) return undefined;
           // Our own CAS, whose answer was lost: carry on after it.
-          await this.afterFinish(current.stored);
+          await this.afterFinish(current.stored, true);
           resultKey = undefined;
           return current.stored.j;
         }
@@ -163,7 +190,7 @@ export class NatsJobs implements JobStore {
           continue;
         }
         resultKey = undefined;
-        await this.afterFinish(stored);
+        await this.afterFinish(stored, true);
         if (!this.held(id)) await this.unqueue(id);
         return stored.j;
       }
@@ -174,16 +201,19 @@ export class NatsJobs implements JobStore {
   }
 
   /** The steps after a final CAS, each keyed so that a repeat (a repair after a crash) changes nothing. */
-  private async afterFinish(stored: StoredJob): Promise<void> {
+  private async afterFinish(stored: StoredJob, own: boolean): Promise<void> {
     const job = stored.j;
     if (job.expiresAt !== undefined) await this.setExpiry(job.id, undefined, job.expiresAt);
     // Outbox entries and the charge are deduplicated by message id only within the window.
-    if ((job.finishedAt ?? 0) < Date.now() - DUPLICATE_WINDOW_MS / 2) return;
-    for (const [kind, record] of Object.entries(job.deliveries) as Array<[DeliveryKind, NonNullable<JobRecord['deliveries'][DeliveryKind]>]>) {
-      if (record.state !== 'pending' || record.attempts !== 0) continue;
-      await publishOutbox(this.h, job.id, kind, 0, record.since ?? job.finishedAt ?? Date.now(), record.since);
+    if ((job.finishedAt ?? 0) >= Date.now() - DUPLICATE_WINDOW_MS / 2) {
+      for (const [kind, record] of Object.entries(job.deliveries) as Array<[DeliveryKind, NonNullable<JobRecord['deliveries'][DeliveryKind]>]>) {
+        if (record.state !== 'pending' || record.attempts !== 0) continue;
+        await publishOutbox(this.h, job.id, kind, 0, record.since ?? job.finishedAt ?? Date.now(), record.since);
+      }
+      if (stored.c && job.status === 'done') await this.charges.charge(stored.c, `charge.${job.id}`);
     }
-    if (stored.c && job.status === 'done') await this.charges.charge(stored.c, `charge.${job.id}`);
+    // After the charge: a page may be counted twice for a moment, never not at all.
+    await this.reservations.release(job, own);
   }
 
   /** Removes the job's work message (a job finished without being handed out here). */
@@ -238,8 +268,22 @@ export class NatsJobs implements JobStore {
       ...(r ? [deleteResult(this.h, id)] : []),
       this.h.deadletters.delete(`${id}.webhook`),
       this.h.deadletters.delete(`${id}.storage`),
+      this.reservations.forget(job),
     ]);
     return true;
+  }
+}
+
+function taken(id: string): GleanerError {
+  return new GleanerError('INTERNAL_ERROR', `A job with id ${id} is already stored; nothing was queued.`);
+}
+
+/** Runs `op` on every item, 256 at a time; every op of a chunk settles before the first error is thrown. */
+async function inChunks<T>(items: readonly T[], op: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += 256) {
+    const settled = await Promise.allSettled(items.slice(i, i + 256).map(op));
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }
 

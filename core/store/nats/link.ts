@@ -14,7 +14,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
 import { connectionOptions, fromJson, namesOf, NODE_TTL_MS, serverCount, toJson, type ClusterSettings, type Handles } from './connection.js';
-import { casUpdate, type NatsAccounts } from './accounts.js';
+import type { NatsAccounts } from './accounts.js';
 import { openReplica, type Replica } from './replica.js';
 
 const QUEUE = 'farm';
@@ -23,7 +23,6 @@ const REPLY_MARGIN = 4096;
 export class NatsLink implements ClusterLink {
   private constructor(
     readonly nodeId: string,
-    readonly idSlot: number,
     private readonly h: Handles,
     private readonly replica: Replica<NodeInfo>,
     private readonly accounts: NatsAccounts,
@@ -32,9 +31,7 @@ export class NatsLink implements ClusterLink {
   static async open(nodeId: string, h: Handles, accounts: NatsAccounts): Promise<NatsLink> {
     // Heartbeats expire by TTL without delete markers: no priming to wait for; `nodes()` filters by age.
     const replica = await openReplica<NodeInfo>(h.nodes, (e: KvEntry) => fromJson<NodeInfo>(e.value), undefined, false);
-    // Every open takes the next slot: two live processes share one only after 1,000 opens in between.
-    const slot = (await casUpdate<number>(h.accounts, 'seq.idslot', (n) => (n ?? -1) + 1))!.value;
-    return new NatsLink(nodeId, slot, h, replica, accounts);
+    return new NatsLink(nodeId, h, replica, accounts);
   }
 
   async heartbeat(node: Omit<NodeInfo, 'at'>): Promise<void> {
@@ -134,7 +131,7 @@ export async function clusterChecks(nc: NatsConnection, namespace: string, wante
     return checks;
   }
   const replicas = wanted ?? (servers >= 3 ? 3 : 1);
-  const streams = [names.work, names.outbox, names.charges, ...[names.accounts, names.totals, names.usage, names.jobs, names.results, names.expiry, names.deadletters, names.nodes].map((b) => `KV_${b}`), `OBJ_${names.bigResults}`, `OBJ_${names.syncReplies}`];
+  const streams = [names.work, names.outbox, names.charges, ...[names.accounts, names.totals, names.usage, names.jobs, names.results, names.expiry, names.deadletters, names.nodes, names.reserved, names.ids].map((b) => `KV_${b}`), `OBJ_${names.bigResults}`, `OBJ_${names.syncReplies}`];
   let missing = 0;
   for (const name of streams) {
     try {

@@ -3,19 +3,26 @@
  * <period>.<kind>` in the totals bucket, written by the charge fold, charges.ts), both read
  * synchronously from this node's replicas. A quota set on any node (or by the CLI) is applied
  * to every replica through the watch; a node's own change is in its replica when it resolves.
+ * Reservations of queued and running jobs come from reserved.ts.
  */
 import type { KV } from '@nats-io/kv';
-import { dayKey, emptyQuota, monthKey, QUOTA_LIMITS, type Quota, type QuotaStore, type QuotaUsage } from '../quotas.js';
+import { dayKey, emptyQuota, monthKey, QUOTA_LIMITS, type Quota, type QuotaReserved, type QuotaStore, type QuotaUsage } from '../quotas.js';
 import { casUpdate } from './accounts.js';
 import { totalKey } from './charges.js';
 import type { Replica } from './replica.js';
+import type { NatsReservations } from './reserved.js';
 
 export class NatsQuotas implements QuotaStore {
   constructor(
     private readonly accountsKv: KV,
     private readonly accounts: Replica<Record<string, unknown>>,
     private readonly totals: Replica<unknown>,
+    private readonly reservations: NatsReservations,
   ) {}
+
+  reservedOf(clientId: number): QuotaReserved {
+    return this.reservations.reservedOf(clientId);
+  }
 
   quotaOf(clientId: number): Quota | undefined {
     const stored = this.accounts.get(`quota.${clientId}`) as Partial<Quota> | undefined;

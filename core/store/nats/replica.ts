@@ -11,6 +11,9 @@
  * - A change on any node reaches every replica as fast as NATS delivers it (milliseconds;
  *   "within a second or two" is the promise). If the watch ends (connection lost for longer
  *   than the client's buffers), it is started again from the last revision seen.
+ * - Buckets of short-lived keys (`forget`: one key per queued job) drop a deleted key's entry
+ *   instead of keeping its tombstone, and remember only the most recent GONE_KEPT deletions
+ *   (so a delayed older write of such a key cannot bring it back): memory follows live keys.
  */
 import type { KV, KvEntry } from '@nats-io/kv';
 import type { Logger } from '../../log.js';
@@ -27,9 +30,22 @@ export interface Replica<T> {
 }
 
 const PRIME_TIMEOUT_MS = 20_000;
+/** Deleted keys a `forget` replica remembers (most recent first out last). */
+const GONE_KEPT = 100_000;
 
-export async function openReplica<T>(kv: KV, decode: (e: KvEntry) => T, log?: Logger, prime = true): Promise<Replica<T>> {
+export interface ReplicaOptions<T> {
+  /** Drop deleted keys (see above). */
+  forget?: boolean;
+  /** Called on every change applied, from the watch or from this node's writes, with the value before and after. */
+  onValue?: (key: string, before: T | undefined, after: T | undefined) => void;
+}
+
+/** The revision to apply a node's own delete with when its revision is unknown: newer than any write of the key. */
+export const DELETED_HERE = Number.MAX_SAFE_INTEGER;
+
+export async function openReplica<T>(kv: KV, decode: (e: KvEntry) => T, log?: Logger, prime = true, opts: ReplicaOptions<T> = {}): Promise<Replica<T>> {
   const values = new Map<string, { revision: number; value: T | undefined }>();
+  const gone = new Map<string, number>();
   const listeners: Array<(key: string) => void> = [];
   let stopped = false;
   let lastRevision = 0;
@@ -38,7 +54,17 @@ export async function openReplica<T>(kv: KV, decode: (e: KvEntry) => T, log?: Lo
   const apply = (key: string, revision: number, value: T | undefined): boolean => {
     const current = values.get(key);
     if (current && current.revision >= revision) return false;
-    values.set(key, { revision, value });
+    const goneAt = gone.get(key);
+    if (goneAt !== undefined && goneAt >= revision) return false;
+    if (value === undefined && opts.forget) {
+      values.delete(key);
+      gone.delete(key);
+      gone.set(key, revision);
+      if (gone.size > GONE_KEPT) gone.delete(gone.keys().next().value as string);
+    } else {
+      values.set(key, { revision, value });
+    }
+    opts.onValue?.(key, current?.value, value);
     return true;
   };
 
