@@ -23,7 +23,10 @@ export async function publishRetrying(js: JetStreamClient, subject: string, data
 
 /** Errors worth retrying: the cluster is electing a leader or a server went away. */
 export function isTransient(err: unknown): boolean {
-  const text = `${(err as Error)?.name ?? ''} ${(err as Error)?.message ?? err}`;
+  // The client reports a stream without a leader (an election after a server died) as
+  // "jetstream is not enabled", caused by "no responders": the cause says what happened.
+  const cause = (err as { cause?: Error })?.cause;
+  const text = `${(err as Error)?.name ?? ''} ${(err as Error)?.message ?? err} ${cause?.name ?? ''} ${cause?.message ?? ''}`;
   return /timeout|no responders|503|10008|not current|leader|disconnect|closed connection|reconnect|stale connection/i.test(text) && !/wrong last sequence|key exists/i.test(text);
 }
 

@@ -75,7 +75,9 @@ export class NatsWorkQueue implements WorkQueue {
           const stored = await jsm.streams.getMessage(names.work, { seq }).catch(() => null);
           if (!stored) return;
           const id = stored.subject.slice(names.workSubject.length + 1);
-          const verdict = await this.opts.onPoison(id, (await this.claimOf(id)) !== undefined);
+          // A claim that cannot be read counts as a live run: the job is queued again, not faulted.
+          const running = await this.claimOf(id).then((c) => c !== undefined, () => true);
+          const verdict = await this.opts.onPoison(id, running);
           await jsm.streams.deleteMessage(names.work, seq).catch(() => false);
           // Given back (released) more often than started: queue it again as a new message.
           if (verdict === 'requeue') await publishRetrying(this.h.js, stored.subject, stored.data, `${id}.r${seq}`);
@@ -93,7 +95,9 @@ export class NatsWorkQueue implements WorkQueue {
    * without a run once the job is final). Without this, the copy would run, and count a start.
    */
   private async claimOf(id: string): Promise<{ u: number; o: string } | undefined> {
-    const e = await this.h.nodes.get(`run.${id}`).catch(() => null);
+    // Unreadable (the nodes bucket electing a leader) is not "unclaimed": it rejects, and the
+    // caller leaves the copy alone (a start counted for a copy of a live run moves it towards poison).
+    const e = await retrying(() => this.h.nodes.get(`run.${id}`), Math.floor(this.opts.ackWaitMs / 2));
     if (!e || e.operation !== 'PUT') return undefined;
     const claim = fromJson<{ u: number; o: string }>(e.value);
     return claim.u > Date.now() ? claim : undefined;
@@ -144,8 +148,8 @@ export class NatsWorkQueue implements WorkQueue {
             }
             const item = msg.json<WorkItem>();
             if (this.held.has(item.id)) continue; // another copy of a job this node holds
-            const other = await this.claimOf(item.id);
-            if (other && other.o !== this.owner) continue; // running on another live node
+            const other = await this.claimOf(item.id).catch(() => ({ u: 0, o: 'unknown' }));
+            if (other && other.o !== this.owner) continue; // running on another live node (or unknown): it comes back after the ack wait
             await this.claim(item.id);
             this.held.set(item.id, msg);
             mine.add(item.id);
