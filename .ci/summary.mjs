@@ -10,8 +10,9 @@ if (!existsSync(file)) {
 const report = JSON.parse(readFileSync(file, 'utf8'));
 const passed = report.numPassedTests ?? 0;
 const failed = report.numFailedTests ?? 0;
-// A file that fails to load (syntax error, failing hook) has no test results: count it as one failure.
-const suiteErrors = (report.testResults ?? []).filter((r) => r.status === "failed" && (r.assertionResults ?? []).length === 0).length;
+// A file that fails to load (syntax error) or whose beforeAll fails has no failed test of its own
+// (its tests are reported skipped): count it as one failure.
+const suiteErrors = (report.testResults ?? []).filter((r) => r.status === 'failed' && !(r.assertionResults ?? []).some((a) => a.status === 'failed')).length;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 const total = failed + suiteErrors;
 // The closing line is exactly `N passed, N failed`; skipped tests (a suite needing ../shared/fixtures

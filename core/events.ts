@@ -5,7 +5,8 @@
  */
 import type { WireError } from './errors.js';
 
-export type JobEventType = 'accepted' | 'started' | 'done' | 'failed' | 'delivered' | 'delivery_failed';
+/** `progress`: a running crawl's counts (at most about once a second); `cancelled`: a crawl stopped by DELETE. */
+export type JobEventType = 'accepted' | 'started' | 'progress' | 'done' | 'failed' | 'cancelled' | 'delivered' | 'delivery_failed';
 
 export interface JobEvent {
   type: JobEventType;
@@ -20,6 +21,8 @@ export interface JobEvent {
   error?: WireError;
   /** Cluster mode: the node that ran the job (on `started`, `done` and `failed` from its job runner). */
   node?: string;
+  /** A crawl's counts (`progress`, and its final `done`/`failed`/`cancelled`). */
+  progress?: Readonly<Record<string, number>>;
 }
 
 export type JobEventListener = (event: JobEvent) => void;

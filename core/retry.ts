@@ -13,10 +13,17 @@
  * `RetriesExhausted`, which each caller turns into its own error code and message.
  */
 
-/** What the waits need of the work's cancellation: the state, and a hook that runs once on abort. */
+/**
+ * The work's one cancellation object, passed through every long await (as Playwright's
+ * `Progress`): its state, a hook that runs once on abort, and the deadline by which it is
+ * aborted, so a wait that would reach it is refused up front instead of slept into.
+ * The farm's task (farm/worker/abort.ts) and the language-model calls implement it.
+ */
 export interface Abortable {
   readonly aborted: boolean;
   readonly reason: unknown;
+  /** Absolute time (epoch ms) the work is aborted at, when it has one. */
+  readonly deadline?: number;
   /** Runs `fn` once when aborted (at once if already); returns its removal. */
   onAbort(fn: () => void): () => void;
 }
@@ -32,9 +39,9 @@ export interface RetryOptions {
   jitter?: number;
   /** A `Retry-After` longer than this (ms) is not waited for: the loop stops (`why: 'retry-after'`). */
   maxRetryAfterMs?: number;
-  /** Absolute time (epoch ms) no wait may reach: the loop stops (`why: 'deadline'`) instead. */
+  /** Absolute time (epoch ms) no wait may reach: the loop stops (`why: 'deadline'`) instead. Default: `abort.deadline`. */
   deadline?: number;
-  /** Aborts the loop: a wait in progress rejects with `abort.reason`. */
+  /** Aborts the loop: a wait in progress rejects with `abort.reason`; its deadline bounds the waits. */
   abort?: Abortable;
   /** Injectable for tests. */
   random?: () => number;
@@ -102,6 +109,7 @@ export function backoffMs(n: number, o: Pick<RetryOptions, 'baseMs' | 'maxMs' | 
  */
 export async function withRetries<T>(opts: RetryOptions, attempt: (n: number) => Promise<AttemptOutcome<T>>): Promise<T> {
   const max = Math.max(1, opts.attempts);
+  const deadline = opts.deadline ?? opts.abort?.deadline;
   for (let n = 0; ; n++) {
     if (opts.abort?.aborted) throw opts.abort.reason;
     const outcome = await attempt(n);
@@ -113,7 +121,7 @@ export async function withRetries<T>(opts: RetryOptions, attempt: (n: number) =>
       throw new RetriesExhausted('retry-after', n + 1, outcome, asked);
     }
     const wait = asked ?? backoffMs(n, opts);
-    if (opts.deadline !== undefined && Date.now() + wait >= opts.deadline) throw new RetriesExhausted('deadline', n + 1, outcome, wait);
+    if (deadline !== undefined && Date.now() + wait >= deadline) throw new RetriesExhausted('deadline', n + 1, outcome, wait);
     await sleep(wait, opts.abort);
   }
 }

@@ -3,6 +3,8 @@
  * plain data that survives structured clone and msgpack: no classes, no functions.
  * The gateway validates at the boundary; the farm trusts these shapes.
  */
+import type { CrawlRules } from './crawl/scope.js';
+import type { SitemapEntry } from './crawl/sitemap.js';
 import type { WireError } from './errors.js';
 
 export type OutputFormat = 'html' | 'markdown' | 'json' | 'screenshot';
@@ -24,6 +26,8 @@ export interface ScrapeTask {
    * neither copied to the main thread nor encoded there (DESIGN.md: workers write results).
    */
   persist?: boolean;
+  /** A crawl's or a map's task: what the worker reads from the page besides its outputs. */
+  crawl?: CrawlPart;
   /**
    * Sync callers that only write the results out (the Web API's sync scrape): the worker
    * returns them already serialised, each `results[]` entry as UTF-8 JSON in a buffer of its
@@ -31,6 +35,43 @@ export interface ScrapeTask {
    * is neither cloned across the threads nor stringified again on the main thread.
    */
   encode?: boolean;
+}
+
+/**
+ * What a crawl or a map asks of one task (core/crawl):
+ * - `page`: a crawl's page: the outputs as for a scrape, and the page's links, judged by `rules`
+ *   (a redirect is answered as it is, not followed: its target is the crawl's to take in);
+ * - `links`: the links only (a map's start page); no result;
+ * - `sitemap`: the body parsed as a sitemap (XML, gzip or text); no result;
+ * - `robots`: the body returned as robots.txt text with its status; no result.
+ */
+export type CrawlPart =
+  | { kind: 'page'; crawlId: string; seq: number; rules: CrawlRules; respectRobots: boolean }
+  | { kind: 'links'; rules: CrawlRules; respectRobots: boolean }
+  | { kind: 'sitemap' }
+  | { kind: 'robots' };
+
+/** What the worker read for a CrawlPart. URLs are normalised (core/crawl/url.ts). */
+export interface CrawlFindings {
+  /** The page's final URL after redirects, when it differs from the task's URL. */
+  finalUrl?: string;
+  /** A crawl page answered a redirect (not followed). */
+  redirected?: boolean;
+  /** Its target, when in scope (else it is in `refused`). */
+  redirect?: string;
+  /** The page's canonical URL, when it is in scope and differs from the page's own. */
+  canonical?: string;
+  /** Links kept by the rules, in document order, each once. */
+  links?: string[];
+  /** Links the rules refused (scope, pattern, trap), each once. */
+  refused?: Array<{ url: string; why: 'scope' | 'pattern' | 'trap' }>;
+  /** Links not followed: the page's meta robots says nofollow, or `rel="nofollow"` (robots respected). */
+  nofollow?: number;
+  sitemap?: { kind: string; urls: SitemapEntry[]; sitemaps: SitemapEntry[] };
+  /** robots.txt text (2xx only; capped). */
+  robotsText?: string;
+  /** When the worker began fetching the page (Unix ms): the crawl spaces a host's requests from here, not from its dispatch. */
+  startedAt?: number;
 }
 
 /** Where each value of an offline extraction was read, in the answer's shape. */
@@ -110,6 +151,8 @@ export interface ScrapeOutcome {
   usage: Usage;
   /** A media download's uploaded file (async and batch jobs with `storage` only). */
   media?: StoredMedia;
+  /** What a crawl or map task read (ScrapeTask.crawl). */
+  crawl?: CrawlFindings;
 }
 
 /**

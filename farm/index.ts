@@ -96,6 +96,10 @@ export { ffmpegUsable, probeBrowser, probeFfmpeg, type BinaryStatus } from './bi
 // Job machinery: the job runner feeds the durable queue to a farm; the outbox delivers.
 export { JobRunner, type JobRunnerOptions, type TaskRunner } from './jobs/job-runner.js';
 export { Outbox, type OutboxOptions, type DeliveryPayloads } from './jobs/outbox.js';
+// Crawls and maps: the engine the job runner hands crawl jobs to, the map operation.
+export { CrawlEngine, type CrawlEngineOptions, type RunningCrawl } from './crawl/engine.js';
+export { runMap, type MapRequest, type MapAnswer, type MappedUrl } from './crawl/map.js';
+export type { LongJobs } from './jobs/job-runner.js';
 // Memory of a browser's process tree (the operator console's readings).
 export { treeRss } from './browser/memory.js';
 export { parseDeliveryConfig, storageRefusal, webhookBody, type DeliveryConfig, type RetryPolicy } from './delivery/index.js';

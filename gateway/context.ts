@@ -10,7 +10,7 @@ import type { HttpRoute, Router } from './routes.js';
 import type { Admission } from './admission.js';
 import type { QuotaGate } from './quota.js';
 import type { FeedEvents } from '../core/store/feed.js';
-import type { FfmpegStatus, JobRunner } from '../farm/index.js';
+import type { CrawlEngine, FfmpegStatus, JobRunner } from '../farm/index.js';
 import type { Activity } from './console/activity.js';
 
 export type ServiceState = 'starting' | 'ready' | 'draining';
@@ -29,6 +29,8 @@ export interface Services {
   events: FeedEvents;
   /** Undefined while starting. */
   jobs: JobRunner | undefined;
+  /** The node's crawl engine (running crawls); undefined while starting. */
+  crawls?: CrawlEngine;
   state: () => ServiceState;
   /** The last hour of work, for GET /v1/status and the console. */
   activity: Activity;

@@ -7,7 +7,8 @@
  *   the subprotocols `gleaner-feed, bearer.<base64url of the key>` instead, and the answer
  *   selects `gleaner-feed` (the operator console does this).
  * - Filters: `?account=1,2` (client ids) and `?route=se1/search,mkt1/*` (route ids, `/*` for a
- *   target). Events: accepted, started, done, failed, delivered, delivery_failed.
+ *   target). Events: accepted, started, progress (crawls), done, failed, cancelled (crawls),
+ *   delivered, delivery_failed.
  * - Back-pressure: while a socket has more than `HIGH_WATER` bytes buffered, events for it are
  *   dropped and counted; when it drains, it gets one `{type: "dropped", count}` frame so the
  *   client knows to re-read job state. A slow consumer never grows the server's memory.
@@ -81,6 +82,7 @@ function frame(event: JobEvent): Record<string, unknown> {
     ...(event.delivery ? { delivery: event.delivery } : {}),
     // Cluster mode: the node that published the event (which node ran the job, for `started`).
     ...(event.node ? { node: event.node } : {}),
+    ...(event.progress ? { progress: event.progress } : {}),
     // A failed job shows the problem title its collection shows; a failed delivery, DELIVERY_FAILED.
     ...(event.error ? { error: { code: event.type === 'failed' ? shownCode(event.error.code) : event.error.code, message: event.error.message } } : {}),
   };

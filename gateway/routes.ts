@@ -5,6 +5,7 @@
  */
 import { MODES, type Mode } from '../core/registry/types.js';
 import { ROUTES, pathFor } from '../core/registry/index.js';
+import { CRAWL_PATH, MAP_PATH } from '../core/crawl/spec.js';
 import type { Endpoint } from '../core/schema/index.js';
 
 export type Method = 'GET' | 'POST' | 'OPTIONS' | 'DELETE';
@@ -14,6 +15,10 @@ export type RouteKind =
   | 'submit'
   | 'submitBatch'
   | 'search'
+  | 'map'
+  | 'crawlSubmit'
+  | 'crawlGet'
+  | 'crawlCancel'
   | 'jobGet'
   | 'scrapers'
   | 'options'
@@ -53,6 +58,12 @@ export function buildRouteTable(): HttpRoute[] {
   const table: HttpRoute[] = [
     { method: 'POST', path: '/v1/search', kind: 'search', auth: 'key', entitlement: 'search', endpoint: { kind: 'search' }, summary: 'Ranked organic web search results' },
     { method: 'OPTIONS', path: '/v1/search', kind: 'options', auth: 'key', endpoint: { kind: 'search' }, summary: 'Example body of POST /v1/search' },
+    { method: 'POST', path: MAP_PATH, kind: 'map', auth: 'key', entitlement: 'map', endpoint: { kind: 'map' }, summary: 'The URLs of a site (sitemaps and start-page links)' },
+    { method: 'OPTIONS', path: MAP_PATH, kind: 'options', auth: 'key', endpoint: { kind: 'map' }, summary: `Example body of POST ${MAP_PATH}` },
+    { method: 'POST', path: CRAWL_PATH, kind: 'crawlSubmit', auth: 'key', entitlement: 'crawl', endpoint: { kind: 'crawl' }, summary: 'Start a crawl of a site (async)' },
+    { method: 'OPTIONS', path: CRAWL_PATH, kind: 'options', auth: 'key', endpoint: { kind: 'crawl' }, summary: `Example body of POST ${CRAWL_PATH}` },
+    { method: 'GET', path: `${CRAWL_PATH}/`, param: 'id', kind: 'crawlGet', auth: 'key', entitlement: 'crawl', summary: 'Status, counts and pages (by cursor) of a crawl' },
+    { method: 'DELETE', path: `${CRAWL_PATH}/`, param: 'id', kind: 'crawlCancel', auth: 'key', entitlement: 'crawl', summary: 'Cancel a crawl (its pages so far are kept)' },
   ];
   for (const route of ROUTES) {
     for (const mode of MODES) {

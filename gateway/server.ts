@@ -12,7 +12,9 @@ import { createLogger, type Logger } from '../core/log.js';
 import { routeById } from '../core/registry/index.js';
 import { warmValidators } from '../core/schema/index.js';
 import { openStore, type Store } from '../core/store/index.js';
-import { checkFfmpeg, createFarm, DEFAULT_LIMITS, JobRunner, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
+import { checkFfmpeg, createFarm, CrawlEngine, DEFAULT_LIMITS, JobRunner, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
+import { CRAWL_ROUTE_ID } from '../core/store/crawls.js';
+import { crawlCharge, crawlQuota } from './crawl-wiring.js';
 import { Admission } from './admission.js';
 import { bootstrapCredentials, type BootstrapResult } from './bootstrap.js';
 import type { ServiceState, Services } from './context.js';
@@ -38,6 +40,8 @@ import { farmCapacity, routedFarm, serveHandOffs, startHeartbeat } from './clust
 export interface ServerOptions {
   config: Config;
   logger?: Logger;
+  /** Trusted host name → address for the farm (FarmOptions.hosts): tests give the simulator's site names. */
+  hosts?: Record<string, string>;
   /** Called once with credentials generated for a fresh store, before the service is ready. */
   onGeneratedCredentials?: (generated: NonNullable<BootstrapResult['generated']>, url: string) => void;
 }
@@ -81,7 +85,23 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
       maxRetryAfterMs: config.deliveryMaxMs,
     },
     allowPrivate: config.allowPrivate,
+    crawls: { crawls: store.crawls, resultsUrl: (id) => `${url.replace(/\/+$/, '')}/v1/async/crawl/${id}` },
   });
+  const asyncSlots = Math.max(1, Math.floor((config.workers * DEFAULT_LIMITS.tasksPerWorker) / 2));
+  const crawls = new CrawlEngine({
+    crawls: store.crawls,
+    farm,
+    log,
+    pageTimeoutMs: Math.min(config.jobTimeoutMs, 120_000),
+    // Crawl pages together hold at most the async jobs' share of the farm's task slots.
+    concurrency: asyncSlots,
+    chargeOf: (job, scrape, usage) => crawlCharge(job, scrape, usage),
+    quotaCheck: (clientId, pages, rendered) => crawlQuota(store, clientId, pages, rendered),
+    onPage: (job, usage) => charged(svc, { clientId: job.clientId, routeId: 'universal', params: job.params, mode: 'callback', usage }),
+    onProgress: (job, counts) =>
+      svc.events.publish({ type: 'progress', jobId: job.id, clientId: job.clientId, routeId: job.routeId, at: Date.now(), progress: { ...counts } }),
+  });
+  svc.crawls = crawls;
   const jobs = new JobRunner({
     jobs: store.jobs,
     queue: store.work,
@@ -90,13 +110,15 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
     log,
     // Async jobs may hold half of the farm's task slots, so sync requests always find one free;
     // browser work is bounded inside the farm by its context pool, plain fetches are not.
-    concurrency: Math.max(1, Math.floor((config.workers * DEFAULT_LIMITS.tasksPerWorker) / 2)),
+    concurrency: asyncSlots,
     jobTimeoutMs: config.jobTimeoutMs,
     retentionMs: config.retentionMs,
     maxStarts: config.jobMaxStarts,
     ...(store.cluster ? { node: store.cluster.nodeId } : {}),
     ...(config.cluster?.ackWaitMs ? { progressMs: Math.min(10_000, Math.floor(config.cluster.ackWaitMs / 3)) } : {}),
-    routeCap: (routeId) => (routeById(routeId)?.family === 'assistant' ? config.assistantConcurrency : 0),
+    // Crawls hold a job slot for their whole run: at most a quarter of the slots, so scrape jobs still run.
+    routeCap: (routeId) => (routeId === CRAWL_ROUTE_ID ? Math.max(1, Math.floor(asyncSlots / 4)) : routeById(routeId)?.family === 'assistant' ? config.assistantConcurrency : 0),
+    longJobs: { owns: (routeId) => routeId === CRAWL_ROUTE_ID, run: (job, signal) => crawls.run(job, signal) },
     // Charged by JobStore.finish, with the job's final state: once, never for a faulted job.
     chargeOf: (job, usage) => usageEntry(chargeInput(job, usage)),
     onFinished: (job, usage) => {
@@ -203,7 +225,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   try {
     jobApi = await startJobApi(svc);
     if (bootstrap.generated) opts.onGeneratedCredentials?.(bootstrap.generated, url);
-    const [created, ffmpeg] = await Promise.all([config.role === 'gateway' ? undefined : createFarm({ config, logger: log }), checkFfmpeg(config.ffmpeg)]);
+    const [created, ffmpeg] = await Promise.all([config.role === 'gateway' ? undefined : createFarm({ config, logger: log, ...(opts.hosts ? { hosts: opts.hosts } : {}) }), checkFfmpeg(config.ffmpeg)]);
     localFarm = created;
     // Cluster mode: sync requests run here when there is room, else on another farm node (cluster.ts).
     farm = store.cluster ? routedFarm(created, store.cluster, farmCapacity(config.workers)) : created!;

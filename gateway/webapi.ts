@@ -13,6 +13,8 @@ import { healthz, metrics, readyz } from './handlers/ops.js';
 import { scrapeSync } from './handlers/scrape.js';
 import { search } from './handlers/search.js';
 import { checkBatchSize, jobGet, submit, submitBatch } from './handlers/jobs.js';
+import { crawlCancel, crawlGet, crawlSubmit } from './handlers/crawl.js';
+import { map } from './handlers/map.js';
 import { consolePage, status, statusJob } from './handlers/status.js';
 import { mcp } from './mcp/handler.js';
 import type { FrontDoor } from './pipeline.js';
@@ -34,6 +36,10 @@ const HANDLERS: Record<RouteKind, Handler> = {
   submit,
   submitBatch,
   search,
+  map,
+  crawlSubmit,
+  crawlGet,
+  crawlCancel,
   jobGet,
   scrapers,
   options,

@@ -11,6 +11,7 @@ import { OUTPUT_SCHEMAS } from '../targets/index.js';
 import { pathFor, ROUTES } from '../registry/index.js';
 import type { Mode, RouteSpec } from '../registry/types.js';
 import { jsonSchemaFor } from './build.js';
+import { CRAWL_SCHEMAS, crawlPaths } from './crawl-openapi.js';
 import { bare, HEAD_REFUSALS, json, OPERATION_SCHEMAS, operationPaths, problem, webhooks, type ServerUrls } from './openapi-ops.js';
 import { ref, RESPONSE_SCHEMAS, scrapeResponseWithJson } from './responses.js';
 import type { JsonSchema } from './shared.js';
@@ -200,8 +201,8 @@ export function openApiDocument(servers: ServerUrls = DEFAULT_SERVERS): Record<s
   const key = `${servers.web} ${servers.realtime} ${servers.data}`;
   const hit = cached.get(key);
   if (hit) return hit;
-  const all: Record<string, JsonSchema> = { ...RESPONSE_SCHEMAS, ...OPERATION_SCHEMAS, 'search.request': jsonSchemaFor({ kind: 'search' }) };
-  const paths: Record<string, JsonSchema> = { ...fixedPaths(), ...operationPaths(servers) };
+  const all: Record<string, JsonSchema> = { ...RESPONSE_SCHEMAS, ...OPERATION_SCHEMAS, 'search.request': jsonSchemaFor({ kind: 'search' }), ...CRAWL_SCHEMAS };
+  const paths: Record<string, JsonSchema> = { ...fixedPaths(), ...operationPaths(servers), ...crawlPaths(() => errorResponses()) };
   for (const route of ROUTES) {
     for (const mode of route.modes) paths[pathFor(route, mode)!] = { post: scrapeOperation(route, mode, all) };
   }

@@ -16,20 +16,24 @@
  * has defaults). Concurrency: module-level caches only grow and are filled synchronously.
  */
 import type { ValidateFunction } from 'ajv';
+import { checkPatterns } from '../crawl/patterns.js';
 import type { FieldError } from '../errors.js';
+import { routeById } from '../registry/index.js';
 import type { Mode, RouteSpec } from '../registry/types.js';
 import { allEndpoints, type Endpoint, jsonSchemaFor, resolveEndpoint, type ResolvedEndpoint } from './build.js';
 import { compileSchema } from './compile.js';
 import { appendAjvErrors, appendFieldErrors } from './messages.js';
-import { type CrossFieldRule, rulesFor } from './rules.js';
+import { rulesFor } from './rules.js';
 
 export type ValidationResult = { ok: true; params: Record<string, unknown> } | { ok: false; errors: FieldError[] };
 
+/** A cross-field check of one endpoint, on the body as sent. */
+type BodyRule = (body: Record<string, unknown>) => FieldError[];
+
 interface Compiled {
   check: ValidateFunction;
-  rules: readonly CrossFieldRule[];
+  rules: readonly BodyRule[];
   echo: (data: Record<string, unknown>) => Record<string, unknown>;
-  route?: RouteSpec;
 }
 
 const compiled = new Map<string, Compiled>();
@@ -65,14 +69,65 @@ function searchEcho(data: Record<string, unknown>): Record<string, unknown> {
   return { query: data.query, location: data.location ?? null, max_results: data.max_results };
 }
 
+function mapEcho(data: Record<string, unknown>): Record<string, unknown> {
+  const { url, search, include_subdomains, ignore_query_parameters, sitemap, limit } = data;
+  return { url, ...(search !== undefined ? { search } : {}), include_subdomains, ignore_query_parameters, sitemap, limit };
+}
+
+/** A crawl's `scrape` object as executed: the generic route's echo of the per-page options. */
+const scrapePageEcho = scrapeEcho(routeById('universal')!, 'sync');
+
+function crawlEcho(data: Record<string, unknown>): Record<string, unknown> {
+  const { url, limit, max_depth, include_paths, exclude_paths, allow_subdomains, allow_external, ignore_query_parameters, sitemap, respect_robots, delay_ms, max_concurrency_per_host, callback_pages } = data;
+  const page = isObject(data.scrape) ? data.scrape : {};
+  const { url: _url, ...scrape } = scrapePageEcho({ output: ['html'], device: 'desktop', run_js: false, ...page });
+  return {
+    url,
+    limit,
+    max_depth,
+    include_paths,
+    exclude_paths,
+    allow_subdomains,
+    allow_external,
+    ignore_query_parameters,
+    sitemap,
+    respect_robots,
+    delay_ms,
+    max_concurrency_per_host,
+    scrape,
+    callback_url: data.callback_url ?? null,
+    callback_pages,
+    storage: isObject(data.storage) ? { type: data.storage.type, url: data.storage.url } : null,
+  };
+}
+
+/** Pointers of a nested object's errors, moved under `prefix` (`#/output` → `#/scrape/output`). */
+function under(prefix: string, errors: FieldError[]): FieldError[] {
+  return errors.map((e) => ({ ...e, pointer: e.pointer === '#' ? prefix : `${prefix}${e.pointer.slice(1)}` }));
+}
+
+/** A crawl's cross-field rules: its path patterns compile, its `scrape` object passes `/v1/scrape`'s own rules. */
+function crawlRules(): BodyRule[] {
+  const universal = routeById('universal')!;
+  const pageRules = rulesFor(universal, 'sync');
+  return [
+    (body) => [...checkPatterns('#/include_paths', body.include_paths), ...checkPatterns('#/exclude_paths', body.exclude_paths)],
+    (body) => (isObject(body.scrape) ? under('#/scrape', pageRules.flatMap((rule) => rule.check(body.scrape as Record<string, unknown>, universal))) : []),
+    (body) => (body.callback_pages === true && typeof body.callback_url !== 'string' ? [{ pointer: '#/callback_pages', detail: 'needs callback_url: the crawl.page events are sent there' }] : []),
+  ];
+}
+
 function compile(resolved: ResolvedEndpoint, endpoint: Endpoint): Compiled {
   let entry = compiled.get(resolved.key);
   if (entry) return entry;
   const check = compileSchema(jsonSchemaFor(endpoint));
-  entry =
-    resolved.kind === 'search'
-      ? { check, rules: [], echo: searchEcho }
-      : { check, rules: rulesFor(resolved.route, resolved.mode), echo: scrapeEcho(resolved.route, resolved.mode), route: resolved.route };
+  if (resolved.kind === 'scrape') {
+    const route = resolved.route;
+    const rules = rulesFor(route, resolved.mode).map((rule): BodyRule => (body) => rule.check(body, route));
+    entry = { check, rules, echo: scrapeEcho(route, resolved.mode) };
+  } else if (resolved.kind === 'search') entry = { check, rules: [], echo: searchEcho };
+  else if (resolved.kind === 'map') entry = { check, rules: [], echo: mapEcho };
+  else entry = { check, rules: crawlRules(), echo: crawlEcho };
   compiled.set(resolved.key, entry);
   return entry;
 }
@@ -126,7 +181,7 @@ export function validate(endpoint: Endpoint, body: unknown): ValidationResult {
     const errors: FieldError[] = [];
     const seen = new Set<string>();
     if (!entry.check(data)) appendAjvErrors(errors, seen, entry.check.errors);
-    for (const rule of entry.rules) appendFieldErrors(errors, seen, rule.check(body, entry.route!));
+    for (const rule of entry.rules) appendFieldErrors(errors, seen, rule(body));
     if (errors.length > 0) return { ok: false, errors };
     return { ok: true, params: entry.echo(data) };
   } catch {

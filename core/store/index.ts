@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import type { ClusterCheck, ClusterLink } from './cluster.js';
 import type { ClusterSettings } from './nats/connection.js';
 import type { AccountStore } from './accounts.js';
+import type { CrawlStore } from './crawls.js';
 import type { DeliveryStore } from './deliveries.js';
 import type { FeedEvents } from './feed.js';
 import type { IdBlocks } from './ids.js';
@@ -27,6 +28,8 @@ export interface MigrationInfo {
 export interface Store {
   readonly accounts: AccountStore;
   readonly jobs: JobStore;
+  /** Crawls' frontiers, seen-sets, page lists and delivery cursors (crawls.ts). */
+  readonly crawls: CrawlStore;
   /** How queued jobs reach this node's job runner. */
   readonly work: WorkQueue;
   readonly deliveries: DeliveryStore;
@@ -100,4 +103,4 @@ export function openResultWriter(location: StoreLocation): ResultWriter {
 /** The embedded store's format stamp (`gleaner doctor` reads it without migrating). */
 export { CURRENT_FORMAT, readStoreFormat, StoreFormatError } from './lmdb/migrations.js';
 
-export type { AccountStore, DeliveryStore, FeedEvents, IdBlocks, JobStore, QuotaStore, ResultWriter, UsageLedger, WorkQueue };
+export type { AccountStore, CrawlStore, DeliveryStore, FeedEvents, IdBlocks, JobStore, QuotaStore, ResultWriter, UsageLedger, WorkQueue };

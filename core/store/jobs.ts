@@ -22,7 +22,13 @@ import type { PageResult, StoredMedia } from '../wire.js';
 import type { PageNeed, QuotaReserved } from './quotas.js';
 import type { UsageEntry } from './usage.js';
 
-export type JobStatus = 'pending' | 'running' | 'done' | 'faulted';
+/** `cancelled`: a crawl stopped by DELETE (final, like `done` and `faulted`). */
+export type JobStatus = 'pending' | 'running' | 'done' | 'faulted' | 'cancelled';
+
+/** Whether a status is final (no start, no finish after it). */
+export function isFinal(status: JobStatus): boolean {
+  return status === 'done' || status === 'faulted' || status === 'cancelled';
+}
 export type DeliveryKind = 'webhook' | 'storage';
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
@@ -88,7 +94,10 @@ export interface OutboxEntry {
 }
 
 /** How a run ended. `results` undefined: the worker stored them already (ResultWriter). */
-export type JobOutcome = { ok: true; upstreamStatus: number; results: PageResult[] | undefined; media?: StoredMedia } | { ok: false; error: WireError };
+export type JobOutcome =
+  | { ok: true; upstreamStatus: number; results: PageResult[] | undefined; media?: StoredMedia }
+  /** `cancelled`: the final status is `cancelled` (a crawl stopped by DELETE), else `faulted`. */
+  | { ok: false; error: WireError; cancelled?: boolean };
 
 export interface JobStore {
   /**
@@ -139,10 +148,15 @@ export function reservationOf(job: JobRecord): QuotaReserved {
   return { pages: need.pages, rendered: need.rendered ? need.pages : 0 };
 }
 
-/** The deliveries a finished job owes: a webhook when it has a callback, a bucket upload when done with storage. */
+/**
+ * The deliveries a finished job owes: a webhook when it has a callback, a bucket upload when done
+ * with storage. A crawl keeps what it fetched whatever its end, so it owes its upload (the pages
+ * and the index) when faulted or cancelled too.
+ */
 export function deliveriesOf(job: JobRecord): DeliveryKind[] {
   const kinds: DeliveryKind[] = [];
   if (typeof job.params.callback_url === 'string') kinds.push('webhook');
-  if (job.status === 'done' && job.params.storage && typeof job.params.storage === 'object') kinds.push('storage');
+  const uploads = job.status === 'done' || (job.routeId === 'crawl' && isFinal(job.status));
+  if (uploads && job.params.storage && typeof job.params.storage === 'object') kinds.push('storage');
   return kinds;
 }

@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
+import { retryAfterMs } from '../../core/retry.js';
 import { CLOSED, checkUrl, guardedLookup, refusalIn } from '../net/ssrf.js';
 import { trustedRoots } from '../net/trust.js';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, type AttemptOptions, type AttemptResult } from './types.js';
@@ -120,15 +121,6 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** `Retry-After` as ms from `now`: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
 /**
  * The delivery policy of an HTTP answer: 2xx delivered; 408, 429 and 5xx retried (with
  * `Retry-After` when given); redirects and other 4xx final. `what` and `detail` make the
@@ -151,7 +143,7 @@ export function classifyAnswer(
   const retry = status === 408 || status === 429 || status >= 500;
   const result: AttemptResult = { ok: false, retry, status, error: `${what} answered HTTP ${status}${suffix}` };
   if (retry) {
-    const after = parseRetryAfter(header(headers, 'retry-after'), now);
+    const after = retryAfterMs(header(headers, 'retry-after'), now);
     if (after !== undefined) result.retryAfterMs = after;
   }
   return result;

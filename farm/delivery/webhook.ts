@@ -28,7 +28,8 @@ export const WEBHOOK_USER_AGENT = 'Gleaner-Webhook/1';
 /** How far a signature's timestamp may be from the receiver's clock (seconds). */
 export const SIGNATURE_TOLERANCE_SEC = 300;
 
-export type WebhookEvent = 'job.done' | 'job.faulted';
+/** `crawl.page` (batches of page references) and `crawl.done` are a crawl's events (farm/crawl/deliveries.ts). */
+export type WebhookEvent = 'job.done' | 'job.faulted' | 'crawl.page' | 'crawl.done';
 
 /**
  * The `Gleaner-Signature` header value for `body` signed at `timestamp` (Unix seconds):

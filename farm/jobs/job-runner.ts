@@ -21,10 +21,25 @@
 import { ERROR_CODES, GleanerError, toWireError, type WireError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { FeedEvents } from '../../core/store/feed.js';
-import type { JobRecord, JobStore } from '../../core/store/jobs.js';
+import type { JobOutcome, JobRecord, JobStore } from '../../core/store/jobs.js';
 import type { UsageEntry } from '../../core/store/usage.js';
 import type { WorkConsumer, WorkItem, WorkQueue } from '../../core/store/work.js';
 import type { ScrapeOutcome, ScrapeTask, Usage } from '../../core/wire.js';
+
+/**
+ * Jobs that are not one farm task: a crawl runs many pages under its own engine
+ * (farm/crawl/engine.ts), charges each page as it commits, and ends with an outcome that
+ * `finish` stores without a charge. It may run for hours and across restarts, so its starts are
+ * not counted against `maxStarts` (its pages are, one by one).
+ */
+export interface LongJobs {
+  owns(routeId: string): boolean;
+  /** Resolves with the final outcome; rejects when interrupted by `signal` (the job stays queued). */
+  run(job: JobRecord, signal: AbortSignal): Promise<JobOutcome>;
+}
+
+/** Starts allowed to a long job (each restart of the node starts it again, and it resumes). */
+const LONG_JOB_MAX_STARTS = 1000;
 
 /** What the job runner needs of the farm (the Farm satisfies it). */
 export interface TaskRunner {
@@ -55,6 +70,8 @@ export interface JobRunnerOptions {
   node?: string;
   /** Called after a job is finished, with its usage when it succeeded (metrics, outbox wake-up). */
   onFinished?: (job: JobRecord, usage: Usage | undefined) => void;
+  /** Crawls: run by their engine, not as one farm task. */
+  longJobs?: LongJobs;
 }
 
 /** A queued job and its route (for the per-route cap). */
@@ -76,6 +93,8 @@ export class JobRunner {
   private readonly runningByRoute = new Map<string, number>();
   private readonly rotation: number[] = [];
   private readonly running = new Map<string, AbortController>();
+  /** Running jobs that are long jobs (crawls). */
+  private readonly longIds = new Set<string>();
   /** Ids handed over and not yet settled: a job handed over twice (a redelivery) is held once. */
   private readonly known = new Set<string>();
   private consumer: WorkConsumer | undefined;
@@ -104,11 +123,15 @@ export class JobRunner {
     return { running: this.running.size, waiting };
   }
 
-  /** Stops starting jobs and waits for the running ones (they finish and are stored). */
+  /**
+   * Stops starting jobs and waits for the running ones (they finish and are stored). Long jobs
+   * (crawls) are interrupted instead: they stay queued and resume at the next start.
+   */
   async close(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.waitingForSync);
     this.consumer?.stop();
+    for (const [id, controller] of this.running) if (this.longIds.has(id)) controller.abort();
     while (this.running.size > 0) await new Promise<void>((r) => this.idle.add(r));
     this.releaseHeld();
   }
@@ -185,14 +208,16 @@ export class JobRunner {
       const { id, routeId } = job;
       const controller = new AbortController();
       this.running.set(id, controller);
+      if (this.opts.longJobs?.owns(routeId)) this.longIds.add(id);
       this.runningByRoute.set(routeId, (this.runningByRoute.get(routeId) ?? 0) + 1);
-      this.runOne(id, controller.signal)
+      this.runOne(id, routeId, controller.signal)
         .then(
           (settled) => settled && this.consumer?.settle(id),
           (err: unknown) => this.opts.log.error({ err, job_id: id }, 'job runner failed to record a job'),
         )
         .finally(() => {
           this.running.delete(id);
+          this.longIds.delete(id);
           this.known.delete(id);
           this.runningByRoute.set(routeId, (this.runningByRoute.get(routeId) ?? 1) - 1);
           if (this.running.size === 0) this.settleIdle();
@@ -202,14 +227,16 @@ export class JobRunner {
   }
 
   /** Runs one job; true when its final state is stored (or was already) and the queue may forget it. */
-  private async runOne(id: string, signal: AbortSignal): Promise<boolean> {
-    const maxStarts = Math.max(1, this.opts.maxStarts ?? 3);
+  private async runOne(id: string, routeId: string, signal: AbortSignal): Promise<boolean> {
+    const long = this.opts.longJobs?.owns(routeId) ? this.opts.longJobs : undefined;
+    const maxStarts = long ? LONG_JOB_MAX_STARTS : Math.max(1, this.opts.maxStarts ?? 3);
     const start = await this.opts.jobs.start(id, maxStarts);
     if (!start) return true; // already final (a duplicate queue entry, a redelivery) or swept
     if (!start.started) return this.giveUp(start.job, maxStarts).then(() => true);
     const { job } = start;
     const { events } = this.opts;
     events.publish({ type: 'started', jobId: id, clientId: job.clientId, routeId: job.routeId, at: Date.now(), ...(job.batchId ? { batchId: job.batchId } : {}), ...(this.opts.node ? { node: this.opts.node } : {}) });
+    if (long) return this.runLong(long, job, signal);
     // The worker writes the results to the store itself (ScrapeTask.persist): they never cross to this thread.
     const task: ScrapeTask = { id, routeId: job.routeId, params: job.params, accountId: job.clientId, deadline: Date.now() + this.opts.jobTimeoutMs, persist: true };
     let finished: JobRecord | undefined;
@@ -234,6 +261,25 @@ export class JobRunner {
     return true;
   }
 
+  /** A long job (a crawl): its engine charges as it goes; finish stores the outcome only. */
+  private async runLong(long: LongJobs, job: JobRecord, signal: AbortSignal): Promise<boolean> {
+    const progress = setInterval(() => this.consumer?.progress(job.id), PROGRESS_MS).unref();
+    let outcome: JobOutcome;
+    try {
+      outcome = await long.run(job, signal);
+    } catch (err) {
+      if (signal.aborted && this.stopped) {
+        this.consumer?.release(job.id);
+        return false; // interrupted: stays queued and resumes at the next start
+      }
+      outcome = { ok: false, error: toWireError(err) };
+    } finally {
+      clearInterval(progress);
+    }
+    this.announce(await this.opts.jobs.finish(job.id, outcome, this.opts.retentionMs), undefined);
+    return true;
+  }
+
   /** A poison job: started `maxStarts` times, never finished. Faulted without another run. */
   private async giveUp(job: JobRecord, maxStarts: number): Promise<void> {
     this.opts.log.error(
@@ -254,13 +300,13 @@ export class JobRunner {
     const { events } = this.opts;
     const id = finished.id;
     events.publish({
-      type: finished.status === 'done' ? 'done' : 'failed',
+      type: finished.status === 'done' ? 'done' : finished.status === 'cancelled' ? 'cancelled' : 'failed',
       jobId: id,
       clientId: finished.clientId,
       routeId: finished.routeId,
       at: Date.now(),
       ...(finished.batchId ? { batchId: finished.batchId } : {}),
-      ...(finished.error ? { error: finished.error } : {}),
+      ...(finished.error && finished.status !== 'cancelled' ? { error: finished.error } : {}),
       ...(this.opts.node ? { node: this.opts.node } : {}),
     });
     this.opts.onFinished?.(finished, usage);

@@ -19,6 +19,8 @@ import type { Account } from '../../core/store/accounts.js';
 import type { DeliveryStore } from '../../core/store/deliveries.js';
 import type { FeedEvents } from '../../core/store/feed.js';
 import type { JobRecord, JobStore, OutboxEntry } from '../../core/store/jobs.js';
+import { CRAWL_ROUTE_ID } from '../../core/store/crawls.js';
+import { attemptCrawlDelivery, type CrawlDeliveryOptions } from '../crawl/deliveries.js';
 import { credentialsFor, decideRetry, isStorageType, postWebhook, uploadResult, type AttemptResult, type DeliveryConfig, type RetryPolicy } from '../delivery/index.js';
 
 export interface DeliveryPayloads {
@@ -44,6 +46,8 @@ export interface OutboxOptions {
   attemptTimeoutMs?: number;
   /** An idle outbox looks for due entries this often (ms), so entries put back by the CLI are seen. */
   pollMs?: number;
+  /** Crawls' deliveries (page batches, page objects, crawl.done, the index): farm/crawl/deliveries.ts. */
+  crawls?: CrawlDeliveryOptions;
 }
 
 export class Outbox {
@@ -144,7 +148,19 @@ export class Outbox {
     if (!job) return void (await deliveries.recordDelivery(entry, { state: 'failed', error: 'job expired' }, retentionMs));
     const timeoutMs = this.opts.attemptTimeoutMs ?? 30_000;
     let result: AttemptResult;
-    if (entry.kind === 'webhook') {
+    const storageCreds = (): ReturnType<typeof credentialsFor> | undefined => {
+      const storage = job.params.storage as { type: string } | null | undefined;
+      return storage && isStorageType(storage.type) ? credentialsFor(this.opts.delivery, storage.type) : undefined;
+    };
+    if (job.routeId === CRAWL_ROUTE_ID && this.opts.crawls) {
+      result = await attemptCrawlDelivery(entry, job, this.opts.crawls, {
+        secret: this.opts.accounts.getAccount(job.clientId)?.webhookSecret ?? '',
+        creds: entry.kind === 'storage' ? storageCreds() : undefined,
+        signal,
+        timeoutMs,
+        allowPrivate: this.opts.allowPrivate,
+      });
+    } else if (entry.kind === 'webhook') {
       const secret = this.opts.accounts.getAccount(job.clientId)?.webhookSecret ?? '';
       result = await postWebhook(job.params.callback_url as string, this.opts.payloads.webhook(job), secret, {
         event: job.status === 'done' ? 'job.done' : 'job.faulted',

@@ -30,6 +30,8 @@ export interface HttpRequest {
   abort: { readonly signal: AbortSignal };
   /** A flow's cookie jar: its cookies are sent on every hop and every hop's Set-Cookie is stored. */
   jar?: CookieJar;
+  /** A 3xx is answered as it is, not followed (crawl pages). */
+  manualRedirects?: boolean;
 }
 
 export interface HttpResponse {

@@ -33,6 +33,8 @@ export interface FollowRequest extends HopRequest {
   proxy: ProxyEntry | null;
   signal: AbortSignal;
   jar?: CookieJar | undefined;
+  /** Return a redirect as it is instead of following it (a crawl's page: its target is a URL of the crawl). */
+  manualRedirects?: boolean;
 }
 
 export interface Followed {
@@ -71,7 +73,7 @@ export async function follow(req: FollowRequest, transports: Transports, policy:
     }
     if (req.jar) storeCookies(req.jar, response.headers.getSetCookie(), hop.url);
     const location = response.headers.get('location');
-    if (response.status < 300 || response.status >= 400 || location === null) return { url: hop.url, response, requests: n + 1, requestBytes };
+    if (response.status < 300 || response.status >= 400 || location === null || req.manualRedirects) return { url: hop.url, response, requests: n + 1, requestBytes };
     await response.body?.cancel().catch(() => undefined);
     if (n >= MAX_REDIRECTS) throw new GleanerError('UPSTREAM_FAILED', `More than ${MAX_REDIRECTS} redirects.`, { final: true });
     hop = nextHop(hop, response.status, location, policy);

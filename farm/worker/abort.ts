@@ -8,15 +8,14 @@
  * Single-threaded: lives and fires on its worker's event loop only.
  */
 
-/** What the plain path's waits need: the state, and a hook that runs once on abort. */
-export interface Abortable {
-  readonly aborted: boolean;
-  readonly reason: unknown;
-  /** Runs `fn` once when aborted (at once if already); returns its removal. */
-  onAbort(fn: () => void): () => void;
-}
+import type { Abortable } from '../../core/retry.js';
 
+export type { Abortable };
+
+/** The task's cancellation object: aborted at `deadline` (run-task.ts arms it) or on cancel. */
 export class TaskAbort implements Abortable {
+  constructor(readonly deadline?: number) {}
+
   aborted = false;
   reason: unknown = undefined;
   private hooks: Array<() => void> | undefined;

@@ -10,7 +10,7 @@
 import { GleanerError } from '../../core/errors.js';
 import { RetriesExhausted, honoursRetryAfter, withRetries, type AttemptOutcome } from '../../core/retry.js';
 import type { ProxyEntry, ProxyRotation } from '../net/proxies.js';
-import type { Abortable } from './abort.js';
+import type { Abortable } from '../../core/retry.js';
 
 /** Longest `Retry-After` a page fetch waits for; a longer one ends the attempts at once. */
 export const MAX_RETRY_AFTER_MS = 30_000;
@@ -18,10 +18,9 @@ export const MAX_RETRY_AFTER_MS = 30_000;
 export interface AttemptOptions {
   maxAttempts: number;
   baseMs: number;
+  /** The task's cancellation; a wait that would reach its deadline ends the attempts instead. */
   abort: Abortable;
   rotation: ProxyRotation;
-  /** The task's deadline (epoch ms): a wait that would reach it ends the attempts instead. */
-  deadline?: number;
   /** Default MAX_RETRY_AFTER_MS. */
   maxRetryAfterMs?: number;
 }
@@ -53,7 +52,6 @@ export async function withAttempts<T extends AttemptResult>(opts: AttemptOptions
         jitter: 0.5,
         abort: opts.abort,
         maxRetryAfterMs: opts.maxRetryAfterMs ?? MAX_RETRY_AFTER_MS,
-        ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
       },
       once,
     );

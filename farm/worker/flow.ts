@@ -17,6 +17,7 @@
  */
 import { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
+import { retryAfterMs } from '../../core/retry.js';
 import type { FetchStep, Flow, MediaStep, Step, Vars, Verdict } from '../../core/targets/flow.js';
 import type { BrowserCookie } from '../browser/contexts.js';
 import type { DeviceName } from '../devices.js';
@@ -58,6 +59,8 @@ export interface FlowContext {
 export interface FlowRun {
   /** The page step's HTTP status (the attempts loop retries 5xx and 429). */
   status: number;
+  /** The page step's `Retry-After` in ms (the attempts loop waits it on 429 and 503, within the deadline). */
+  retryAfterMs?: number;
   page: Fetched;
   /** Bodies kept by `keep` steps and follow-ups, by step name. */
   parts: Record<string, string[]>;
@@ -196,7 +199,10 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
     const asPage = i === pageAt;
     let res: Fetched;
     try {
-      res = await fetchStep(toRequest(fillRequest(step.name, step, vars)), asPage);
+      const request = toRequest(fillRequest(step.name, step, vars));
+      // A crawl's page: a redirect is the crawl's to follow (its target may be a page met already).
+      if (asPage && ctx.msg.task.crawl?.kind === 'page') request.manualRedirects = true;
+      res = await fetchStep(request, asPage);
     } catch (err) {
       if (step.optional && !asPage && isUpstreamFailure(err)) continue;
       throw err;
@@ -212,6 +218,8 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   }
   if (!page) throw new GleanerError('INTERNAL_ERROR', 'A flow ended without its page step.');
   const run: FlowRun = { status: page.status, page, parts, vars, requestBytes, responseBytes };
+  const asked = page.status >= 400 ? retryAfterMs(page.headers['retry-after']) : undefined;
+  if (asked !== undefined) run.retryAfterMs = asked;
   if (flow.check && page.status < 500) {
     const verdict = flow.check({ url: page.url, status: page.status, body: page.body, headers: flat(page.headers) }, vars);
     if (!verdict.ok) {

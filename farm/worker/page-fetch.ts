@@ -27,6 +27,8 @@ export interface PageRequest {
   method: 'GET' | 'POST';
   headers: Readonly<Record<string, string>> | undefined;
   body: string | undefined;
+  /** Answer a 3xx as it is (a crawl's page on the plain path: the crawl takes its target in itself). */
+  manualRedirects?: boolean;
 }
 
 /** A fetched response with its headers, for a flow's readers and check. */
@@ -55,6 +57,7 @@ export async function httpPage(
       maxBytes,
       abort,
       jar,
+      ...(req.manualRedirects ? { manualRedirects: true } : {}),
     },
     env.transports,
     env.policy,

@@ -6,7 +6,7 @@
  */
 import { GleanerError, toWireError } from '../../core/errors.js';
 import { planFlows } from '../../core/targets/index.js';
-import type { ScrapeOutcome, StoredMedia, TaskReply } from '../../core/wire.js';
+import type { CrawlFindings, ScrapeOutcome, StoredMedia, TaskReply } from '../../core/wire.js';
 import { deviceFor } from '../devices.js';
 import type { TaskMessage } from '../messages.js';
 import { ProxyRotation, proxyPoolFor } from '../net/proxies.js';
@@ -18,6 +18,7 @@ import type { WorkerEnv } from './env.js';
 import { NeedsBrowser, runFlow, type FlowContext } from './flow.js';
 import { deliverMedia } from './media-delivery.js';
 import { outputFormats, pageResult } from './outputs.js';
+import { crawlFindings } from './crawl-part.js';
 import { persistResults } from './persist.js';
 import { PageResults } from './results.js';
 
@@ -26,7 +27,7 @@ const CLEANUP_GRACE_MS = 1500;
 
 export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskReply> {
   const { task } = msg;
-  const abort = new TaskAbort();
+  const abort = new TaskAbort(task.deadline);
   const timer = setTimeout(() => abort.abort(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT')), Math.max(0, task.deadline - Date.now()));
   const unwatch = env.cancels.watch(msg.seq, () => abort.abort(new GleanerError('SERVICE_UNAVAILABLE', 'The task was cancelled.')));
   env.slot.add(F_TASKS, 1);
@@ -71,6 +72,8 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   let requestBytes = 0;
   let responseBytes = 0;
   let media: StoredMedia | undefined;
+  let crawl: CrawlFindings | undefined;
+  let firstStatus: number | undefined;
   /** Pages returned as a bot wall: answered, but not charged. */
   let uncharged = 0;
   /** A charged page came from the browser (run_js, or a plain flow escalated after walls). */
@@ -80,6 +83,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   for (const [i, flow] of flows.entries()) {
     // The reply has left at the deadline; the pages after it are not fetched nor converted.
     if (abort.aborted) throw abort.reason;
+    const flowStart = Date.now();
     let run;
     try {
       run = await runFlow(flow, { ...ctx, escalated: msg.escalate?.includes(i) === true }, new ProxyRotation(pool, rotationSeed(task.id, i)));
@@ -93,6 +97,15 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     else if (run.page.runJs) rendered = true;
     requestBytes += run.requestBytes;
     responseBytes += run.responseBytes;
+    firstStatus ??= run.page.status;
+    if (task.crawl) {
+      // A crawl's or map's task: what the crawl reads from the page; only a crawl page has a result.
+      const location = run.page.headers.location;
+      crawl = { ...crawlFindings(task.crawl, String(params.url), run.page, Array.isArray(location) ? location[0] : location), startedAt: flowStart };
+      // A redirect answered as it is (a crawl page) has no result: its target is the crawl's next URL.
+      if (crawl.redirected) continue;
+      if (task.crawl.kind !== 'page') continue;
+    }
     if (run.media) {
       // A media step's file goes to the job's bucket; the result names the object.
       const uploaded = await deliverMedia(run, run.media, flow.page, msg, env, abort);
@@ -105,12 +118,13 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   }
   if (wall) throw new EscalateTask(escalate, new GleanerError(wall.verdict.code, wall.verdict.message, wall.verdict.data));
   return {
-    status: results.status,
+    status: results.status || (firstStatus ?? 0),
     results: results.kept,
     ...(results.encoded ? { encoded: results.encoded } : {}),
     // A browser script (an assistant's chat page) is rendered whatever `run_js` says.
     usage: { pages: results.count - uncharged, render: rendered || flows.some((f) => f.steps.some((s) => s.kind === 'browser')), requestBytes, responseBytes, elapsedMs: Date.now() - started, ...(Object.keys(results.parse).length ? { parse: results.parse } : {}) },
     ...(media ? { media } : {}),
+    ...(crawl ? { crawl } : {}),
   };
 }
 

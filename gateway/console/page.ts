@@ -83,6 +83,9 @@ const DASHBOARD = `
   <section class="wide"><h2>Accounts: usage against quota</h2>
     <table id="accounts"><thead><tr><th>client</th><th>name</th><th>today</th><th>this month</th><th>quota</th></tr></thead><tbody></tbody></table>
   </section>
+  <section class="wide"><h2>Running crawls</h2>
+    <table id="crawls"><thead><tr><th>crawl</th><th>start URL</th><th>client</th><th>done / limit</th><th>queued</th><th>failed</th><th>skipped (robots / filters)</th></tr></thead><tbody></tbody></table>
+  </section>
   <section class="wide"><h2>Recent jobs</h2>
     <form id="job-filter" class="filters">
       <label>state <select id="filter-state"><option value="">any</option><option>accepted</option><option>started</option><option>done</option><option value="failed">failed</option><option>delivered</option><option>delivery_failed</option></select></label>

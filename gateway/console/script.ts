@@ -162,6 +162,7 @@ export const CONSOLE_SCRIPT = String.raw`
     renderNodes(doc.cluster);
     renderAccountFilter(doc.accounts);
     renderJobs(doc.recent_jobs);
+    renderCrawls(doc.crawls || []);
     renderCharts(doc.history);
     $('#updated').textContent = new Date(doc.at * 1000).toLocaleTimeString();
   }
@@ -243,6 +244,16 @@ export const CONSOLE_SCRIPT = String.raw`
       return tr;
     }));
     if (jobs.length === 0) fill($('#jobs tbody'), [row(['no job matches', '', '', '', '', '', ''])]);
+  }
+
+  function renderCrawls(crawls) {
+    fill($('#crawls tbody'), crawls.length === 0 ? [row(['none running', '', '', '', '', '', ''])] : crawls.map(function (c) {
+      var n = c.counts || {};
+      var link = el('button', c.id, 'link');
+      link.type = 'button';
+      link.addEventListener('click', function () { openJob(c.id); });
+      return row([link, c.url, String(c.client_id), (n.done || 0) + ' / ' + c.limit, String(n.queued || 0), String(n.failed || 0), (n.skipped_robots || 0) + ' / ' + (n.skipped_filters || 0)], { 'data-crawl': c.id });
+    }));
   }
 
   /** The job opens in a dialog over the page, where the user is looking (not below the fold). */

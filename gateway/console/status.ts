@@ -47,6 +47,8 @@ export interface StatusDocument {
   /** Built-in parses of the last hour by route and status; most partial first (a layout change upstream). */
   parse_status: Array<{ route: string; parsed: number; partial: number; unrecognised: number; blocked: number }>;
   outbox: { pending: number; failed_last_hour: number };
+  /** Crawls running on this node, with their counts (discovered, queued, done, failed, skipped...). */
+  crawls: Array<{ id: string; client_id: number; url: string; limit: number; counts: Record<string, number> | null }>;
   memory: { node_rss: number; node_heap_used: number; chromium_rss: number; chromium_processes: number };
   accounts: AccountUsage[];
   recent_jobs: RecentJob[];
@@ -206,6 +208,7 @@ export async function statusDocument(svc: Services, filter: JobFilter = {}): Pro
     refused: { unauthorized, without_problem: [...other].map(([status, count]) => ({ status, count })).sort((a, b) => a.status - b.status) },
     parse_status: [...parses.values()].sort((a, b) => b.partial + b.unrecognised - (a.partial + a.unrecognised) || a.route.localeCompare(b.route)),
     outbox: { pending: svc.store.deliveries.pendingCount(), failed_last_hour: deliveryFailed },
+    crawls: (svc.crawls?.running() ?? []).map((c) => ({ id: c.id, client_id: c.clientId, url: c.url, limit: c.limit, counts: c.counts ? { ...c.counts } : null })),
     memory: memory(svc),
     accounts: svc.store.accounts.listAccounts().map((a) => accountUsage(svc, a, now)),
     recent_jobs: await describedJobs(svc, filter),

@@ -3,6 +3,7 @@
  * document. Everything here is computed once and served from memory.
  */
 import { GleanerError } from '../../core/errors.js';
+import { CRAWL_PATH, MAP_PATH } from '../../core/crawl/spec.js';
 import { groupedByJsonSupport, scrapePaths } from '../../core/registry/index.js';
 import { exampleBody, jsonSchemaFor, openApiDocument } from '../../core/schema/index.js';
 import type { Handler } from '../context.js';
@@ -15,7 +16,8 @@ export const scrapers: Handler = (ctx) => {
   const query = new URLSearchParams(ctx.info.query);
   const groupBy = query.get('group_by');
   if (groupBy === null) {
-    scrapersBody ??= JSON.stringify({ scrapers: scrapePaths() });
+    // `crawlers`: the site-wide endpoints beside the scrape paths (the spec's list stays scrape paths).
+    scrapersBody ??= JSON.stringify({ scrapers: scrapePaths(), crawlers: [MAP_PATH, CRAWL_PATH] });
     return ctx.reply.send(200, { 'content-type': 'application/json' }, scrapersBody);
   }
   if (groupBy !== 'json_output_support') {

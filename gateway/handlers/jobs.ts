@@ -186,7 +186,8 @@ export const jobGet: Handler = async (ctx, svc) => {
   const id = ctx.param ?? '';
   const job = isId(id) ? await svc.store.jobs.get(id) : undefined;
   // Another account's job is indistinguishable from an unknown one.
-  if (!job || job.clientId !== ctx.account!.clientId || job.api !== 'web') {
+  // A crawl is collected at /v1/async/crawl/{id}.
+  if (!job || job.clientId !== ctx.account!.clientId || job.api !== 'web' || job.routeId === 'crawl') {
     throw new GleanerError('NOT_FOUND', `No job ${id} (unknown, expired, or not this account's).`);
   }
   ctx.reply.json(200, await collectionBody(svc, job));

@@ -18,6 +18,7 @@ import { runAdmitted, scrapeResponse } from '../handlers/scrape.js';
 import { runSearch } from '../handlers/search.js';
 import { refuseUnrunnable } from '../runnable.js';
 import { EXTRACT_FIELDS, type ToolDef } from './tools.js';
+import { isCrawlTool, runCrawlTool } from './crawl-tools.js';
 
 export interface CallContext {
   svc: Services;
@@ -93,6 +94,7 @@ async function runTool(tool: ToolDef, rawArgs: Record<string, unknown>, cc: Call
     // The HTTP API's checks on any body: well-formed text (no lone surrogate), bounded nesting.
     const badText = checkJsonText(rawArgs);
     if (badText) throw new GleanerError('VALIDATION_ERROR', undefined, { errors: [badText] });
+    if (isCrawlTool(tool)) return await runCrawlTool(tool, rawArgs, cc);
     let args: Record<string, unknown> = { ...tool.defaults, ...rawArgs };
     if (tool.kind === 'extract') {
       const mapped = extractBody(rawArgs);

@@ -22,13 +22,14 @@ import { entitled } from '../../core/store/accounts.js';
 import type { Services } from '../context.js';
 import { compactSchema, objectSchema, shortDescription } from './compact.js';
 import { toolDescription } from './describe.js';
+import { crawlListedSchema, crawlTools, isCrawlTool, type CrawlToolKind } from './crawl-tools.js';
 
 export interface ToolDef {
   name: string;
   description: string;
   /** Entitlement checked before the call: a route id, or `search`. */
   entitlement: string;
-  kind: 'scrape' | 'extract' | 'search';
+  kind: 'scrape' | 'extract' | 'search' | CrawlToolKind;
   /** The validator of the call's (mapped) arguments. */
   endpoint: Endpoint;
   /** The dedicated route, when the tool is one. */
@@ -96,7 +97,7 @@ let cached: { list: ToolDef[]; byName: Map<string, ToolDef> } | undefined;
 
 function build(): { list: ToolDef[]; byName: Map<string, ToolDef> } {
   if (cached) return cached;
-  const list = [...FIXED, ...ROUTES.filter((r) => r.id !== 'universal').map(routeTool)];
+  const list = [...FIXED, ...crawlTools(), ...ROUTES.filter((r) => r.id !== 'universal').map(routeTool)];
   const byName = new Map<string, ToolDef>();
   for (const tool of list) {
     if (byName.has(tool.name)) throw new Error(`mcp: duplicate tool ${tool.name}`);
@@ -191,6 +192,7 @@ function withLocation(props: Record<string, JsonSchema>, route: RouteSpec | unde
  * answer JSON and list no `output` (the route still accepts one).
  */
 export function listedSchema(tool: ToolDef, svc: Services): JsonSchema {
+  if (isCrawlTool(tool)) return crawlListedSchema(tool);
   const full = jsonSchemaFor(tool.endpoint);
   const props = full.properties as Record<string, JsonSchema>;
   if (tool.kind === 'search') {

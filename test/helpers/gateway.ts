@@ -22,13 +22,13 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(overrides: Partial<Config> = {}): Promise<TestGateway> {
+export async function startGateway(overrides: Partial<Config> = {}, opts: { hosts?: Record<string, string> } = {}): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-test-'));
   const config = loadConfig(
     {},
     { host: '127.0.0.1', port: 0, realtimePort: 0, dataPort: 0, dataDir, bootstrapApiKey: TEST_KEY, bootstrapUser: `${TEST_USER}:${TEST_PASSWORD}`, workers: 1, allowPrivate: true, logLevel: 'silent', ...overrides },
   );
-  const server = await startServer({ config, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') }).catch((err: unknown) => {
+  const server = await startServer({ config, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), ...(opts.hosts ? { hosts: opts.hosts } : {}) }).catch((err: unknown) => {
     // A refused start (a taken port, a data directory in use) leaves no temp folder behind
     // (the folder made here; a dataDir given in overrides belongs to the caller).
     rmSync(dataDir, { recursive: true, force: true });

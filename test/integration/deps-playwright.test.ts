@@ -1,11 +1,12 @@
 /**
- * farm/chromium-args.ts restates playwright-core's own `--disable-features` list (Chromium
+ * farm/chromium-args.ts restates the launcher's (patchright-core, a pinned playwright-core fork) `--disable-features` list (Chromium
  * keeps only the last `--disable-features` switch, so ours must repeat Playwright's). This reads
  * the list the installed (pinned) Playwright really passes — from the command line of a browser
  * it launched with no arguments of ours — and fails loudly when an upgrade changes it.
  */
 import { readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
+// The farm launches through patchright-core (farm/browser-server.ts): its list is the one repeated.
+import { chromium } from 'patchright-core';
 import { expect, test } from 'vitest';
 import { defaultChromium } from '../../core/config.js';
 import { PLAYWRIGHT_DISABLED_FEATURES, resolveExecutable } from '../../farm/chromium-args.js';

@@ -42,7 +42,7 @@ beforeAll(async () => {
   targets.llm2 = { ...targets.llm2!, storageState };
   gw = await startGateway({
     targets,
-    storage: { s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1' } },
+    storage: { s3: { accessKeyId: 'AKTEST', secretAccessKey: 'secret-test-key', endpoint: s3.endpoint, region: 'us-east-1', buckets: { '*': ['media'] } } },
     jobTimeoutMs: 60_000,
   });
   const transport = new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: gw.auth } });
@@ -101,8 +101,9 @@ function argumentsFor(name: string): Record<string, unknown> {
 describe('the tool list with every target configured (admin key)', () => {
   test(`is at most ${LIST_MAX_BYTES} bytes and lists every route, each saying what kind of site it is`, () => {
     expect(listBytes).toBeLessThanOrEqual(LIST_MAX_BYTES);
-    expect(tools.map((t) => t.name)).toEqual(['scrape', 'extract', 'search', ...ROUTES.filter((r) => r.id !== 'universal').map((r) => r.source)]);
-    for (const t of tools.slice(3)) expect(t.description).toMatch(new RegExp(`^${routeBySource(t.name)!.target} — the configured `));
+    // The crawl tools (map, crawl, crawl_status, crawl_results) are called in crawl.test.ts.
+    expect(tools.map((t) => t.name)).toEqual(['scrape', 'extract', 'search', 'map', 'crawl', 'crawl_status', 'crawl_results', ...ROUTES.filter((r) => r.id !== 'universal').map((r) => r.source)]);
+    for (const t of tools.slice(7)) expect(t.description).toMatch(new RegExp(`^${routeBySource(t.name)!.target} — the configured `));
     expect(tools.find((t) => t.name === 'mkt1_product')!.description).toBe('mkt1 — the configured general marketplace (ASIN-style product ids): product page.');
     expect(tools.find((t) => t.name === 'grocery1_search')!.description).toBe('grocery1 — the configured grocery banner: search results.');
     // The download's bucket is in its schema, limited to the bucket types this node has credentials for.

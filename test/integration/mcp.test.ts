@@ -86,11 +86,15 @@ describe('protocol', () => {
 });
 
 describe('tools from the registry', () => {
-  test('scrape, extract, search and the dedicated routes of the configured targets, compact, without output schemas', async () => {
+  test('scrape, extract, search, map and crawl, and the dedicated routes of the configured targets, compact, without output schemas', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     const configured = new Set(['se1', 'se2', 'llm2']);
-    expect(names).toEqual(['scrape', 'extract', 'search', ...ROUTES.filter((r) => configured.has(r.target)).map((r) => r.source)]);
+    expect(names).toEqual(['scrape', 'extract', 'search', 'map', 'crawl', 'crawl_status', 'crawl_results', ...ROUTES.filter((r) => configured.has(r.target)).map((r) => r.source)]);
+    const crawl = tools.find((t) => t.name === 'crawl')!;
+    // The HTTP-only delivery options are not offered to an agent, which reads the pages itself.
+    expect([crawl.inputSchema.required, ['callback_url', 'callback_pages', 'storage'].filter((k) => k in crawl.inputSchema.properties!)]).toEqual([['url'], []]);
+    expect(tools.find((t) => t.name === 'crawl_status')!.inputSchema.required).toEqual(['id']);
     expect(tools.every((t) => t.outputSchema === undefined)).toBe(true);
     const se1 = tools.find((t) => t.name === 'se1_search')!;
     expect(se1.description).toBe('se1 — the configured main web search engine: web search results, parsed.');

@@ -17,7 +17,8 @@ const titles = new Set<string>(PROBLEM_TITLES);
 function readmeTitles(): string[] {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('\n## Errors'), readme.indexOf('\n## ', readme.indexOf('\n## Errors') + 5));
-  return [...new Set([...section.matchAll(/`([A-Z][A-Z_]+[A-Z])`/g)].map((m) => m[1]))];
+  // Settings named in the section (`GLEANER_*`) are not titles.
+  return [...new Set([...section.matchAll(/`([A-Z][A-Z_]+[A-Z])`/g)].map((m) => m[1]!))].filter((t) => !t.startsWith('GLEANER_'));
 }
 
 let gw: TestGateway;

@@ -17,6 +17,7 @@ export interface StoreHarness {
   openAnother(store: Store): Promise<Store>;
   /** The result writer a worker thread of `store`'s service would open. */
   resultWriter(store: Store): ResultWriter;
+
   /** Removes what the harness made (called once, after the suite). */
   cleanup(): Promise<void>;
 }

@@ -4,6 +4,7 @@
  */
 import { afterAll, describe } from 'vitest';
 import { accountsContract } from './accounts.js';
+import { crawlsContract } from './crawls.js';
 import { deliveriesContract } from './deliveries.js';
 import type { StoreHarness } from './harness.js';
 import { jobsContract } from './jobs.js';
@@ -19,6 +20,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
     describe('jobs and the work queue', () => jobsContract(harness));
     describe('outbox and dead letters', () => deliveriesContract(harness));
     describe('usage, quotas, feed', () => usageContract(harness));
+    describe('crawls: frontier, seen-set, pages', () => crawlsContract(harness));
     describe('quota reservations and id blocks', () => reservationsContract(harness));
   });
 }

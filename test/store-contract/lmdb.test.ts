@@ -28,6 +28,7 @@ storeContract('lmdb', {
   resultWriter(store) {
     return openResultWriter({ dataDir: dirOf.get(store)! });
   },
+
   async cleanup() {
     for (const { dir, stores } of opened.splice(0)) {
       for (const store of stores) await store.close();

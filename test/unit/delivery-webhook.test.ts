@@ -14,7 +14,7 @@ import {
   webhookPayload,
   type AttemptResult,
 } from '../../farm/delivery/index.js';
-import { parseRetryAfter } from '../../farm/delivery/http.js';
+import { retryAfterMs as parseRetryAfter } from '../../core/retry.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 // The receiver-side procedure exactly as documented in farm/delivery/README.md.

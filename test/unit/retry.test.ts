@@ -90,7 +90,7 @@ describe('the fetch attempt loop on the helper (farm/worker/attempts.ts)', () =>
     const { ProxyRotation } = await import('../../farm/net/proxies.js');
     const { TaskAbort } = await import('../../farm/worker/abort.js');
     const calls: number[] = [];
-    const out = withAttempts({ maxAttempts: 3, baseMs: 60_000, abort: new TaskAbort(), rotation: new ProxyRotation(null), ...(deadline ? { deadline } : {}) }, async (_proxy, n) => {
+    const out = withAttempts({ maxAttempts: 3, baseMs: 60_000, abort: new TaskAbort(deadline), rotation: new ProxyRotation(null) }, async (_proxy, n) => {
       calls.push(n);
       const r = results[n]!;
       if (r instanceof Error) throw r;

@@ -85,7 +85,14 @@ function validBody(endpoint: Endpoint): Record<string, unknown> {
   const required = schema.required as string[];
   const body: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(props)) if (required.includes(k) || chance(0.3)) body[k] = validValue(v);
-  if (endpoint.kind === 'search') return body;
+  if (endpoint.kind === 'search' || endpoint.kind === 'map') return body;
+  if (endpoint.kind === 'crawl') {
+    // Patterns must compile; the scrape object follows /v1/scrape's rules (screenshot needs run_js, json output needs json).
+    for (const key of ['include_paths', 'exclude_paths']) if (key in body) body[key] = ['^/blog/', 'x+y'];
+    if (body.scrape && typeof body.scrape === 'object') body.scrape = { output: ['markdown'], run_js: chance(0.5) };
+    if (body.callback_pages === true && typeof body.callback_url !== 'string') body.callback_pages = false;
+    return body;
+  }
   const id = endpoint.routeId;
   if (body.json && typeof body.json === 'object') body.json = chance(0.5) ? { prompt: 'list the prices' } : { schema: { type: 'object', properties: {} } };
   if (id === 'se1/maps' || id === 'media/video/subtitles' || (Array.isArray(body.output) && body.output.includes('json') && 'json' in props)) {

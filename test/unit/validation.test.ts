@@ -408,7 +408,8 @@ describe('compiled validators and OpenAPI', () => {
 
   test('compileAll compiles one validator per endpoint', () => {
     expect(compileAll()).toBe(allEndpoints().length);
-    expect(allEndpoints().length).toBe(scrapePaths().length + 1);
+    // search, map and crawl besides the scrape paths.
+    expect(allEndpoints().length).toBe(scrapePaths().length + 3);
   });
 
   test('the OpenAPI document lists every path and its schemas compile', () => {
@@ -419,7 +420,7 @@ describe('compiled validators and OpenAPI', () => {
     };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.components.securitySchemes)).toEqual(['bearerAuth', 'basicAuth']);
-    const fixed = ['/v1/search', '/v1/async/scrape/{request_id}', '/v1/scrapers', '/v1/{endpoint}', '/v1/openapi.json', '/healthz', '/readyz', '/metrics'];
+    const fixed = ['/v1/search', '/v1/map', '/v1/async/crawl', '/v1/async/crawl/{id}', '/v1/async/scrape/{request_id}', '/v1/scrapers', '/v1/{endpoint}', '/v1/openapi.json', '/healthz', '/readyz', '/metrics'];
     const operations = ['/v1/status', '/v1/status/jobs/{job_id}', '/v1/feed', '/console', '/mcp', '/v1/queries', '/v1/queries/batch', '/v1/queries/{id}', '/v1/queries/{id}/results', '/v2/stats'];
     expect(Object.keys(doc.paths).sort()).toEqual([...fixed, ...operations, ...scrapePaths()].sort());
     for (const p of scrapePaths()) expect(Object.keys(doc.paths[p]!)).toEqual(['post']);

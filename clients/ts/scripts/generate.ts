@@ -18,6 +18,7 @@ import { OUTPUT_SCHEMAS } from '../../../core/targets/index.js';
 import { pathFor, ROUTES } from '../../../core/registry/index.js';
 import { allEndpoints, jsonSchemaFor, type Endpoint } from '../../../core/schema/index.js';
 import { RESPONSE_SCHEMAS } from '../../../core/schema/responses.js';
+import { CRAWL_SCHEMAS } from '../../../core/schema/crawl-openapi.js';
 import { doc, propertyKey, toTs, type Emitter, type Schema } from './schema-to-ts.js';
 
 export const GENERATED_PATH = fileURLToPath(new URL('../src/generated.ts', import.meta.url));
@@ -62,6 +63,7 @@ function fingerprint(endpoints: readonly Endpoint[]): string {
     endpoints: endpoints.map((e) => [e, jsonSchemaFor(e)]),
     output: OUTPUT_SCHEMAS,
     responses: RESPONSE_SCHEMAS,
+    crawl: CRAWL_SCHEMAS,
     codes: Object.keys(ERROR_CODES),
   };
   return createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 16);
@@ -88,12 +90,18 @@ export function generateSource(): string {
   for (const [name, schema] of Object.entries(RESPONSE_SCHEMAS)) {
     out.push(`${doc(schema.description, '')}export type ${name} = ${toTs(schema, plain)};`, '');
   }
+  // Crawls and maps: their responses (the requests are MapParams and CrawlParams below).
+  for (const [name, schema] of Object.entries(CRAWL_SCHEMAS)) {
+    if (!name.endsWith('.request')) out.push(`${doc(schema.description, '')}export type ${name} = ${toTs(schema, plain)};`, '');
+  }
 
   out.push('// ---- Parameter types shared by several routes -----------------------------------------', '');
   for (const { name, schema } of aliases.values()) out.push(`${doc(schema.description, '')}export type ${name} = ${toTs(schema, plain)};`, '');
 
   out.push('// ---- Request bodies ------------------------------------------------------------------', '');
   out.push(`${doc(jsonSchemaFor({ kind: 'search' }).description, '')}export type SearchParams = ${toTs(jsonSchemaFor({ kind: 'search' }), withAliases)};`, '');
+  out.push(`${doc(jsonSchemaFor({ kind: 'map' }).description, '')}export type MapParams = ${toTs(jsonSchemaFor({ kind: 'map' }), withAliases)};`, '');
+  out.push(`${doc(jsonSchemaFor({ kind: 'crawl' }).description, '')}export type CrawlParams = ${toTs(jsonSchemaFor({ kind: 'crawl' }), withAliases)};`, '');
   for (const mode of MODES) {
     out.push(`/** Request body of each route's ${mode} endpoint, by route id. */`, `export interface ${INTERFACE_OF_MODE[mode]} {`);
     for (const route of ROUTES) {

@@ -4,7 +4,9 @@
  * - sync: `scrape(route, params)`, `search(params)` — the answer in the response;
  * - async: `submit` then `wait` (polling with jittered, growing intervals), or `run` for both;
  * - batch: `submitBatch` then `waitAll`, or `runBatch` for both;
- * - `job(id)` collects one job at any time.
+ * - `job(id)` collects one job at any time;
+ * - crawls: `map(params)` (sync), `crawl(params)` then `crawlStatus(id)` / `crawlPages(id)`
+ *   (every page, following the cursor, while the crawl runs and after), `cancelCrawl(id)`.
  *
  * Every call retries per the spec's retry column (retry.ts). Needs a global `fetch` (Node 18+,
  * browsers) or one passed in the options.
@@ -16,6 +18,12 @@ import {
   type BatchRoute,
   type BatchSubmitted,
   type AsyncParams,
+  type CrawlPage,
+  type CrawlParams,
+  type CrawlStatus,
+  type CrawlSubmitted,
+  type MapParams,
+  type MapResponse,
   type JobCollection,
   type JobSubmitted,
   type PageResult,
@@ -190,11 +198,52 @@ export class Gleaner {
     return this.waitAll<R>(submitted.data.map((d) => d.metadata.request_id), opts);
   }
 
+  /** The URLs of a site from its sitemaps and its start page's links (`POST /v1/map`). */
+  map(params: MapParams, opts: CallOptions = {}): Promise<MapResponse> {
+    return this.request('POST', '/v1/map', params, opts);
+  }
+
+  /** Starts a crawl (`POST /v1/async/crawl`); committed before it returns (202). */
+  crawl(params: CrawlParams, opts: CallOptions = {}): Promise<CrawlSubmitted> {
+    return this.request('POST', '/v1/async/crawl', params, opts);
+  }
+
+  /** A crawl's status, counts and one page of results (or of skipped URLs with `view: 'skipped'`). */
+  crawlStatus(id: string, query: { cursor?: string; limit?: number; view?: 'results' | 'skipped' } = {}, opts: CallOptions = {}): Promise<CrawlStatus> {
+    const q = new URLSearchParams();
+    if (query.cursor !== undefined) q.set('cursor', query.cursor);
+    if (query.limit !== undefined) q.set('limit', String(query.limit));
+    if (query.view !== undefined) q.set('view', query.view);
+    const tail = q.size > 0 ? `?${q}` : '';
+    return this.request('GET', `/v1/async/crawl/${encodeURIComponent(id)}${tail}`, undefined, opts);
+  }
+
+  /** Every page of a crawl as it comes: follows the cursor, polling while the crawl runs, until it is final and read. */
+  async *crawlPages(id: string, opts: WaitOptions & { limit?: number } = {}): AsyncGenerator<CrawlPage> {
+    let cursor = '0';
+    let interval = opts.intervalMs ?? 500;
+    for (;;) {
+      const page = await this.crawlStatus(id, { cursor, limit: opts.limit ?? 100 }, opts);
+      for (const p of page.results ?? []) yield p;
+      if (page.next === null || page.next === undefined) return;
+      if ((page.results ?? []).length === 0) {
+        await sleep(interval / 2 + Math.random() * (interval / 2), opts.signal);
+        interval = Math.min(opts.maxIntervalMs ?? 5000, Math.ceil(interval * 1.5));
+      } else interval = opts.intervalMs ?? 500;
+      cursor = page.next;
+    }
+  }
+
+  /** Cancels a crawl; the pages fetched so far are kept. */
+  cancelCrawl(id: string, opts: CallOptions = {}): Promise<CrawlStatus> {
+    return this.request('DELETE', `/v1/async/crawl/${encodeURIComponent(id)}`, undefined, opts);
+  }
+
   scrapers(opts: CallOptions = {}): Promise<Scrapers> {
     return this.request('GET', '/v1/scrapers', undefined, opts);
   }
 
-  private async request<T>(method: 'GET' | 'POST', path: string, body: unknown, opts: CallOptions): Promise<T> {
+  private async request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, opts: CallOptions): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.options.apiKey}`, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const init: RequestInit = { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), ...(opts.signal ? { signal: opts.signal } : {}) };

@@ -2,7 +2,7 @@
 // `npm run generate` in clients/ts rewrites it; the test suite fails while it is stale.
 
 /** Changes whenever the registry, the schemas or the error codes change. */
-export const REGISTRY_FINGERPRINT = '2db37808ff43e33b';
+export const REGISTRY_FINGERPRINT = '408ad9443cb475ad';
 
 /** Every problem `title` the service can answer (a closed set: branch on it). */
 export type ErrorCode = "VALIDATION_ERROR" | "MALFORMED_JSON" | "MALFORMED_REQUEST" | "TARGET_FORBIDDEN" | "LOCATION_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_FAILED_SCRAPE_TIMEOUT" | "UPGRADE_REQUIRED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "QUOTA_EXCEEDED" | "REQUEST_FAILED_AFTER_MANY_RETRIES" | "UPSTREAM_FAILED" | "BROWSER_CRASHED" | "RESPONSE_TOO_LARGE" | "EXTRACTION_FAILED" | "LLM_NOT_CONFIGURED" | "TARGET_NOT_CONFIGURED" | "FFMPEG_NOT_AVAILABLE" | "MEDIA_NOT_DOWNLOADABLE" | "DELIVERY_FAILED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
@@ -223,7 +223,113 @@ export type WebhookPayload = {
 /** Each parameter mapped to a type marker: "string", "bool", "int", "number", a nested object, or a one-element array. */
 export type ExampleBody = Record<string, unknown>;
 
+export type MapResponse = {
+  urls: Array<{
+    url: string;
+    lastmod?: string;
+    source: "sitemap" | "links";
+  }>;
+  counts: {
+    /** URLs returned. */
+    urls?: number;
+    /** Sitemap files read. */
+    sitemaps?: number;
+    /** Sitemap files that failed or were not sitemaps. */
+    sitemaps_failed?: number;
+  };
+  /** HTTP status of the start page. */
+  status_code?: number;
+  params: Record<string, unknown>;
+  metadata: ResponseMetadata;
+};
+
+export type CrawlSubmitted = {
+  id: string;
+  status: "pending";
+  url: string;
+  params: Record<string, unknown>;
+  metadata: ResponseMetadata;
+};
+
+/** A /v1/scrape results[] entry plus where the crawl found it. */
+export type CrawlPage = PageResult & {
+  /** Place in the crawl's results (commit order). */
+  n: number;
+  /** The URL as fetched (normalised). */
+  url: string;
+  depth: number;
+  /** The page it was linked from; null for the start URL and sitemap entries. */
+  parent: string | null;
+};
+
+export type CrawlSkip = {
+  n: number;
+  url: string;
+  depth?: number;
+  parent?: string | null;
+  reason: "robots" | "failed";
+  robots?: {
+    robots_url?: string;
+    line?: number;
+    rule?: string;
+    reason?: string;
+  };
+  error?: {
+    title?: string;
+    detail?: string;
+  };
+};
+
+export type CrawlStatus = {
+  id: string;
+  status: "pending" | "running" | "done" | "faulted" | "cancelled";
+  url: string;
+  /** null before the crawl starts. */
+  counts: {
+    /** Unique URLs taken into the crawl. */
+    discovered?: number;
+    /** Waiting or in flight. */
+    queued?: number;
+    /** Pages fetched and kept (results). */
+    done?: number;
+    /** Pages whose fetch failed (listed with view=skipped). */
+    failed?: number;
+    /** URLs that turned out to be another page: redirects, redirect targets and canonical twins met already. */
+    duplicates?: number;
+    /** URLs robots.txt keeps out (listed with view=skipped, with the deciding rule). */
+    skipped_robots?: number;
+    /** Unique URLs outside the scope, refused by a path pattern, or traps. */
+    skipped_filters?: number;
+    /** Unique URLs deeper than max_depth. */
+    skipped_depth?: number;
+    /** Unique URLs past the discovery cap (10 x limit, at least 10,000). */
+    skipped_limit?: number;
+  } | null;
+  /** A page of results (view=results). */
+  results?: CrawlPage[];
+  /** A page of skipped URLs (view=skipped). */
+  skipped?: CrawlSkip[];
+  /** Cursor of the next page; null once the crawl is final and everything was read. */
+  next?: string | null;
+  /** Why it stopped (faulted, or QUOTA_EXCEEDED: the pages before are kept). */
+  error?: {
+    title?: string;
+    status?: number;
+    detail?: string;
+  };
+  params: Record<string, unknown>;
+  metadata: {
+    request_id?: string;
+    timestamp?: number;
+    finished_at?: number;
+  };
+  deliveries?: Record<string, unknown>;
+};
+
 // ---- Parameter types shared by several routes -----------------------------------------
+
+/** include: sitemap URLs (robots.txt Sitemap lines, /sitemap.xml; indexes, gzip and text sitemaps followed) and links; only: sitemap URLs only; skip: links only. */
+export type SitemapParam = "include" | "only" | "skip";
 
 /** Formats to return: html, markdown, json (parsed or extracted fields), screenshot (needs run_js: true). */
 export type OutputParam = Array<"html" | "markdown" | "json" | "screenshot">;
@@ -319,6 +425,77 @@ export type SearchParams = {
   location?: string | null;
   /** Number of results, 1 to 20. */
   max_results?: number;
+};
+
+/** The URLs of a site, from its sitemaps and the links of its start page, without fetching every page. */
+export type MapParams = {
+  /** The site: any page of it, usually its home page. Absolute http/https URL, at most 8192 characters. */
+  url: string;
+  /** Keep only URLs containing this text (case-insensitive). */
+  search?: string;
+  /** Also list URLs of the site's subdomains (blog.example.com for example.com). */
+  include_subdomains?: boolean;
+  /** Drop query strings, so /p?a=1 and /p?a=2 are one URL. */
+  ignore_query_parameters?: boolean;
+  sitemap?: SitemapParam;
+  /** Most URLs returned, 1 to 100000. */
+  limit?: number;
+};
+
+/** Crawl a site from a start page: every page once, politely, as a durable async job whose pages are scrape results. */
+export type CrawlParams = {
+  /** Start page: absolute http/https URL, at most 8192 characters. */
+  url: string;
+  /** Most pages fetched and returned, 1 to 100000. */
+  limit?: number;
+  /** Most links followed from the start page (0: the start page only; sitemap URLs count as depth 1). */
+  max_depth?: number;
+  /** Follow only URLs whose path matches one of these. Regular expressions (RE2 syntax: no backreferences or lookaround; matched in linear time) tested anywhere in a URL's path, e.g. "^/blog/". At most 64, each at most 512 characters. */
+  include_paths?: string[];
+  /** Never follow URLs whose path matches one of these. Regular expressions (RE2 syntax: no backreferences or lookaround; matched in linear time) tested anywhere in a URL's path, e.g. "^/blog/". At most 64, each at most 512 characters. */
+  exclude_paths?: string[];
+  /** Follow links to the site's subdomains. */
+  allow_subdomains?: boolean;
+  /** Follow links to other sites too. */
+  allow_external?: boolean;
+  /** Drop query strings, so /p?a=1 and /p?a=2 are one page. */
+  ignore_query_parameters?: boolean;
+  sitemap?: SitemapParam;
+  /** Obey robots.txt (each URL it keeps out is listed with the deciding rule) and nofollow. */
+  respect_robots?: boolean;
+  /** Least time between the starts of two fetches on one host (ms), 0 to 60000; robots.txt Crawl-delay raises it. */
+  delay_ms?: number;
+  /** Most fetches in flight on one host, 1 to 16. */
+  max_concurrency_per_host?: number;
+  /** With callback_url: also send crawl.page events (batches of up to 50 pages) as pages are fetched, before the one crawl.done. */
+  callback_pages?: boolean;
+  /** Per-page options, exactly those of POST /v1/scrape (output, json, location, device, run_js); each page is fetched and converted as that scrape would be. */
+  scrape?: {
+    /** Formats to return: html, markdown, json (parsed or extracted fields), screenshot (needs run_js: true). Default ["html"]. */
+    output?: Array<"html" | "markdown" | "json" | "screenshot">;
+    /** Custom extraction: {prompt} or {schema}, never both. Overrides the built-in parser. Default null. */
+    json?: {
+      /** Natural-language extraction instructions, at most 8192 characters. */
+      prompt?: string | null;
+      /** JSON Schema (or OpenAPI schema object) of the output, 10 to 65535 characters as JSON text, nesting at most 32 levels of objects and arrays. */
+      schema?: Record<string, unknown> | null;
+    } | null;
+    /** ISO 3166-1 alpha-2 country code the request originates from. Default null. */
+    location?: string | null;
+    /** Device to emulate. Default "desktop". */
+    device?: "desktop" | "mobile";
+    /** Run page JavaScript before capture (slower). Default false. */
+    run_js?: boolean;
+  };
+  /** Webhook called when each job finishes: absolute http/https URL, at most 2048 characters. */
+  callback_url?: string | null;
+  /** Bucket delivery: one object per page (<prefix>/<crawl_id>/pages/<n>.json) and an index (<prefix>/<crawl_id>/index.json) when the crawl ends. */
+  storage?: {
+    /** Bucket type. */
+    type: "s3" | "s3_gzip" | "s3_compatible" | "gcs" | "tos";
+    /** Bucket address; not validated here, a bad one fails at delivery. */
+    url: string;
+  } | null;
 };
 
 /** Request body of each route's sync endpoint, by route id. */

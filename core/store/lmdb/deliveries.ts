@@ -12,7 +12,7 @@
  *   delivery retried for 24 hours never finds its job swept.
  */
 import type { DeadLetter, DeliveryOutcome, DeliveryStore } from '../deliveries.js';
-import type { DeliveryKind, DeliveryRecord, JobRecord, OutboxEntry } from '../jobs.js';
+import { isFinal, type DeliveryKind, type DeliveryRecord, type JobRecord, type OutboxEntry } from '../jobs.js';
 import type { StoreDatabases } from './index.js';
 import type { DeadLetterKey, ExpiryKey, OutboxKey } from './jobs.js';
 
@@ -72,6 +72,8 @@ export class LmdbDeliveries implements DeliveryStore {
 
   /** Moves `job`'s expiry to `until` if that is later (inside a write transaction; the caller stores `job`). */
   private keep(job: JobRecord, until: number, retentionMs: number): void {
+    // A running crawl owes page deliveries before it ends: its expiry is set by finish, not here.
+    if (!isFinal(job.status)) return;
     const current = job.expiresAt ?? (job.finishedAt ?? job.updatedAt) + retentionMs;
     if (until <= current) return;
     this.dbs.expiry.remove([current, job.id] satisfies ExpiryKey);

@@ -11,7 +11,9 @@ import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { EventBus } from '../../events.js';
 import type { StoreOptions, Store } from '../index.js';
 import type { JobResult, ResultWriter } from '../jobs.js';
+import { CRAWL_ROUTE_ID } from '../crawls.js';
 import { LmdbAccounts } from './accounts.js';
+import { LmdbCrawls, openCrawlDatabases } from './crawls.js';
 import { LmdbDeliveries } from './deliveries.js';
 import { LmdbIds } from './ids.js';
 import { LmdbJobs } from './jobs.js';
@@ -77,6 +79,7 @@ export class LmdbStore implements Store {
   readonly dbs: StoreDatabases;
   readonly accounts: LmdbAccounts;
   readonly jobs: LmdbJobs;
+  readonly crawls: LmdbCrawls;
   readonly work: LmdbWorkQueue;
   readonly deliveries: LmdbDeliveries;
   readonly usage: LmdbUsage;
@@ -90,7 +93,12 @@ export class LmdbStore implements Store {
     this.dbs = dbs;
     this.accounts = new LmdbAccounts(dbs);
     this.work = new LmdbWorkQueue(dbs);
-    this.jobs = new LmdbJobs(dbs, (jobs) => this.work.enqueued(jobs));
+    this.crawls = new LmdbCrawls(dbs, openCrawlDatabases(dbs.root));
+    this.jobs = new LmdbJobs(
+      dbs,
+      (jobs) => this.work.enqueued(jobs),
+      (job) => job.routeId === CRAWL_ROUTE_ID && this.crawls.removeIn(job.id),
+    );
     this.deliveries = new LmdbDeliveries(dbs);
     this.usage = new LmdbUsage(dbs);
     this.quotas = new LmdbQuotas(dbs);

@@ -12,7 +12,7 @@
  */
 import { GleanerError } from '../../errors.js';
 import type { JobOutcome, JobRecord, JobResult, JobStore, DeliveryKind } from '../jobs.js';
-import { deliveriesOf } from '../jobs.js';
+import { deliveriesOf, isFinal } from '../jobs.js';
 import type { UsageEntry } from '../usage.js';
 import type { StoreDatabases } from './index.js';
 import { moveReservations } from './quotas.js';
@@ -29,6 +29,8 @@ export class LmdbJobs implements JobStore {
   constructor(
     private readonly dbs: StoreDatabases,
     private readonly onEnqueued: (jobs: readonly JobRecord[]) => void = () => {},
+    /** Removes a swept job's other records (a crawl's pages and frontier), inside the sweep's transaction. */
+    private readonly onSwept: (job: JobRecord) => void = () => {},
   ) {}
 
   async enqueue(jobs: JobRecord[]): Promise<void> {
@@ -74,7 +76,7 @@ export class LmdbJobs implements JobStore {
   async start(id: string, maxStarts: number): Promise<{ job: JobRecord; started: boolean } | undefined> {
     return this.dbs.root.transaction(() => {
       const job = this.peek(id);
-      if (!job || job.status === 'done' || job.status === 'faulted') return undefined;
+      if (!job || isFinal(job.status)) return undefined;
       if (job.attempts >= maxStarts) return { job, started: false };
       const next: JobRecord = { ...job, status: 'running', attempts: job.attempts + 1, updatedAt: Date.now() };
       this.dbs.jobs.put(id, next);
@@ -85,9 +87,9 @@ export class LmdbJobs implements JobStore {
   async finish(id: string, outcome: JobOutcome, retentionMs: number, charge?: UsageEntry): Promise<JobRecord | undefined> {
     return this.dbs.root.transaction(() => {
       const job = this.peek(id);
-      if (!job || job.status === 'done' || job.status === 'faulted') return undefined;
+      if (!job || isFinal(job.status)) return undefined;
       const now = Date.now();
-      const next: JobRecord = { ...job, status: outcome.ok ? 'done' : 'faulted', updatedAt: now, finishedAt: now, deliveries: { ...job.deliveries } };
+      const next: JobRecord = { ...job, status: outcome.ok ? 'done' : outcome.cancelled ? 'cancelled' : 'faulted', updatedAt: now, finishedAt: now, deliveries: { ...job.deliveries } };
       if (outcome.ok) {
         next.upstreamStatus = outcome.upstreamStatus;
         if (outcome.results) this.dbs.results.put(id, { results: outcome.results } satisfies JobResult);
@@ -121,6 +123,8 @@ export class LmdbJobs implements JobStore {
     if (expired.length === 0) return 0;
     await this.dbs.root.transaction(() => {
       for (const key of expired) {
+        const job = this.peek(key[1]);
+        if (job) this.onSwept(job);
         this.dbs.expiry.remove(key);
         this.dbs.jobs.remove(key[1]);
         this.dbs.results.remove(key[1]);
