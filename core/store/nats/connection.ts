@@ -89,6 +89,8 @@ export function namesOf(ns: string) {
     reserved: `${n}_reserved`,
     /** `ids.<slot>` → the slot's id mark and its holder (ids.ts). */
     ids: `${n}_ids`,
+    /** Crawls' state, frontier, seen-set, pages, skips, hosts (crawls.ts). */
+    crawls: `${n}_crawls`,
     /** Object stores. */
     bigResults: `${n}_results`,
     syncReplies: `${n}_sync`,
@@ -117,6 +119,7 @@ export interface Handles {
   nodes: KV;
   reserved: KV;
   ids: KV;
+  crawls: KV;
   bigResults: ObjectStore;
   syncReplies: ObjectStore;
 }
@@ -183,7 +186,7 @@ async function ensureOnce(nc: NatsConnection, s: ClusterSettings): Promise<Handl
       if (!/already in use|exists/i.test(String((err as Error).message))) throw err;
       return objm.open(name);
     });
-  const [accounts, totals, usage, jobs, results, expiry, deadletters, nodes, reserved, ids, bigResults, syncReplies] = await Promise.all([
+  const [accounts, totals, usage, jobs, results, expiry, deadletters, nodes, reserved, ids, crawls, bigResults, syncReplies] = await Promise.all([
     kv(names.accounts),
     kv(names.totals),
     kv(names.usage),
@@ -194,11 +197,12 @@ async function ensureOnce(nc: NatsConnection, s: ClusterSettings): Promise<Handl
     kv(names.nodes, { ttl: NODE_TTL_MS }),
     kv(names.reserved),
     kv(names.ids),
+    kv(names.crawls),
     obj(names.bigResults),
     // Oversized sync replies (link.ts) live minutes at most.
     obj(names.syncReplies, 5 * 60_000),
   ]);
-  return { nc, js, jsm, names, replicas, accounts, totals, usage, jobs, results, expiry, deadletters, nodes, reserved, ids, bigResults, syncReplies };
+  return { nc, js, jsm, names, replicas, accounts, totals, usage, jobs, results, expiry, deadletters, nodes, reserved, ids, crawls, bigResults, syncReplies };
 }
 
 export const encoder = new TextEncoder();

@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import type { Consumer, JsMsg } from '@nats-io/jetstream';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import type { DeadLetter, DeliveryOutcome, DeliveryStore } from '../deliveries.js';
-import type { DeliveryKind, DeliveryRecord, JobRecord, OutboxEntry } from '../jobs.js';
+import { isFinal, type DeliveryKind, type DeliveryRecord, type JobRecord, type OutboxEntry } from '../jobs.js';
 import { fromJson, isCasConflict, toJson, type Handles } from './connection.js';
 import { publishOutbox, type NatsJobs, type StoredJob } from './jobs.js';
 import { retrying } from './publish.js';
@@ -149,7 +149,8 @@ export class NatsDeliveries implements DeliveryStore {
       const stored = fromJson<StoredJob>(e.value);
       const job = stored.j;
       const record = job.deliveries[entry.kind];
-      if (record && (record.since !== entry.since || record.attempts > entry.attempt)) {
+      // A running crawl's wake-ups (page batches) are one series each: only a final job's entries can be stale.
+      if (record && isFinal(job.status) && (record.since !== entry.since || record.attempts > entry.attempt)) {
         // A node died between recording an attempt and acking it: if the next was never published, publish it.
         if (record.state === 'pending' && record.since === entry.since) await publishOutbox(this.h, job.id, entry.kind, record.attempts, Date.now(), record.since).catch(() => {});
         return drop(true);
@@ -240,7 +241,7 @@ export class NatsDeliveries implements DeliveryStore {
       const stored = fromJson<StoredJob>(e.value);
       const job = stored.j;
       const current = job.deliveries[entry.kind];
-      if (current && (current.attempts > entry.attempt || current.since !== held.entry.since)) {
+      if (current && isFinal(job.status) && (current.attempts > entry.attempt || current.since !== held.entry.since)) {
         held.msg.ack();
         return undefined; // recorded by another node already
       }
@@ -327,6 +328,8 @@ export class NatsDeliveries implements DeliveryStore {
 
 /** Moves the job's expiry to `until` if that is later. */
 function keep(job: JobRecord, until: number, retentionMs: number): void {
+  // A running crawl owes page deliveries before it ends: its expiry is set by finish, not here.
+  if (!isFinal(job.status)) return;
   const current = job.expiresAt ?? (job.finishedAt ?? job.updatedAt) + retentionMs;
   if (until > current) job.expiresAt = until;
 }

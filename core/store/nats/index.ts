@@ -11,11 +11,13 @@ import { jetstream } from '@nats-io/jetstream';
 import { GleanerError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { Store, StoreLocation, StoreOptions, MigrationInfo } from '../index.js';
-import type { JobResult, ResultWriter } from '../jobs.js';
+import { CRAWL_ROUTE_ID } from '../crawls.js';
+import { isFinal, type JobResult, type ResultWriter } from '../jobs.js';
 import { NatsAccounts, decodeRecord } from './accounts.js';
 import { Charges, decodeTotal } from './charges.js';
 import { connectCluster, DEFAULT_ACK_WAIT_MS, ensureHandles, namesOf, type ClusterSettings, type Handles } from './connection.js';
 import { NatsDeliveries } from './deliveries.js';
+import { NatsCrawls } from './crawls.js';
 import { NatsFeed } from './feed.js';
 import { NatsIds } from './ids.js';
 import { NatsJobs, writeResult } from './jobs.js';
@@ -46,6 +48,7 @@ export class NatsStore implements Store {
     readonly cluster: NatsLink,
     readonly ids: NatsIds,
     private readonly reservations: NatsReservations,
+    readonly crawls: NatsCrawls,
   ) {}
 
   static async open(settings: ClusterSettings, location: StoreLocation, opts: StoreOptions = {}): Promise<NatsStore> {
@@ -62,7 +65,8 @@ export class NatsStore implements Store {
       ]);
       const accounts = new NatsAccounts(h.accounts, accountsReplica);
       const charges = new Charges(h.js, h.jsm, h.names, h.usage, h.totals, totalsReplica);
-      const jobs = new NatsJobs(h, charges, reservations);
+      const crawls = new NatsCrawls(h, h.crawls, charges);
+      const jobs = new NatsJobs(h, charges, reservations, (job) => (job.routeId === CRAWL_ROUTE_ID ? crawls.remove(job.id) : Promise.resolve()));
       const retentionMs = location.retentionMs ?? 86_400_000;
       const feed = new NatsFeed(nc, h.names.feedSubject, (err) => log?.error({ err }, 'job event listener failed'));
       const work = new NatsWorkQueue(h, {
@@ -72,7 +76,7 @@ export class NatsStore implements Store {
         // Every delivery of the job died: the same verdict as a start refused at the limit.
         onPoison: async (id, running) => {
           const job = await jobs.get(id);
-          if (!job || job.status === 'done' || job.status === 'faulted') return 'final';
+          if (!job || isFinal(job.status)) return 'final';
           // Running on a live node (deliveries spent by failover copies), or given back more often than started.
           if (running || job.attempts < (location.jobMaxStarts ?? 3)) return 'requeue';
           const error = new GleanerError('INTERNAL_ERROR', `The job was started ${job.attempts} times and never finished; it is not run again.`, { starts: job.attempts }).toWire();
@@ -89,7 +93,7 @@ export class NatsStore implements Store {
       const quotas = new NatsQuotas(h.accounts, accountsReplica as Replica<Record<string, unknown>>, totalsReplica, reservations);
       const link = await retrying(() => NatsLink.open(nodeId, h, accounts), 60_000);
       const ids = new NatsIds(h.nodes, h.ids, nodeId);
-      return new NatsStore(h, [accountsReplica, totalsReplica], accounts, jobs, work, deliveries, new NatsUsage(h.usage, charges), quotas, feed, link, ids, reservations);
+      return new NatsStore(h, [accountsReplica, totalsReplica], accounts, jobs, work, deliveries, new NatsUsage(h.usage, charges), quotas, feed, link, ids, reservations, crawls);
     } catch (err) {
       await nc.close().catch(() => {});
       throw err;

@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import type { KvEntry } from '@nats-io/kv';
 import { GleanerError } from '../../errors.js';
 import type { DeliveryKind, JobOutcome, JobRecord, JobResult, JobStore } from '../jobs.js';
-import { deliveriesOf } from '../jobs.js';
+import { deliveriesOf, isFinal as isFinalStatus } from '../jobs.js';
 import type { UsageEntry } from '../usage.js';
 import type { Charges } from './charges.js';
 import { DUPLICATE_WINDOW_MS, fromJson, isCasConflict, toJson, type Handles } from './connection.js';
@@ -57,7 +57,7 @@ export interface StoredJob {
   l?: Partial<Record<DeliveryKind, { a: number; s: number | undefined; u: number; o: string }>>;
 }
 
-const isFinal = (job: JobRecord) => job.status === 'done' || job.status === 'faulted';
+const isFinal = (job: JobRecord) => isFinalStatus(job.status);
 
 export function outboxMsgId(jobId: string, kind: DeliveryKind, since: number | undefined): string {
   return `${jobId}.${kind}.${since ?? 0}`;
@@ -73,6 +73,8 @@ export class NatsJobs implements JobStore {
     private readonly h: Handles,
     private readonly charges: Charges,
     private readonly reservations: NatsReservations,
+    /** Removes a swept job's other records (a crawl's). */
+    private readonly onSwept: (job: JobRecord) => Promise<void> = async () => {},
   ) {}
 
   private async read(id: string): Promise<{ stored: StoredJob; revision: number } | undefined> {
@@ -269,6 +271,7 @@ export class NatsJobs implements JobStore {
       this.h.deadletters.delete(`${id}.webhook`),
       this.h.deadletters.delete(`${id}.storage`),
       this.reservations.forget(job),
+      this.onSwept(job),
     ]);
     return true;
   }
@@ -290,7 +293,7 @@ async function inChunks<T>(items: readonly T[], op: (item: T) => Promise<unknown
 /** The final record of a job, as `finish` stores it (the same steps as the embedded store). */
 function finalRecord(job: JobRecord, outcome: JobOutcome, retentionMs: number, token: string, resultKey: string | undefined, charge: UsageEntry | undefined): StoredJob {
   const now = Date.now();
-  const next: JobRecord = { ...job, status: outcome.ok ? 'done' : 'faulted', updatedAt: now, finishedAt: now, deliveries: { ...job.deliveries } };
+  const next: JobRecord = { ...job, status: outcome.ok ? 'done' : outcome.cancelled ? 'cancelled' : 'faulted', updatedAt: now, finishedAt: now, deliveries: { ...job.deliveries } };
   if (outcome.ok) next.upstreamStatus = outcome.upstreamStatus;
   else next.error = outcome.error;
   for (const kind of deliveriesOf(next)) {
@@ -327,7 +330,7 @@ export async function readResult(h: Handles, key: string): Promise<JobResult | u
   return blob ? fromJson<JobResult>(blob) : undefined;
 }
 
-async function deleteResult(h: Handles, key: string): Promise<void> {
+export async function deleteResult(h: Handles, key: string): Promise<void> {
   const e = await h.results.get(key);
   if (!e || e.operation !== 'PUT') return;
   const value = fromJson<JobResult | { $object: string }>(e.value);

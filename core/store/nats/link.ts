@@ -131,7 +131,7 @@ export async function clusterChecks(nc: NatsConnection, namespace: string, wante
     return checks;
   }
   const replicas = wanted ?? (servers >= 3 ? 3 : 1);
-  const streams = [names.work, names.outbox, names.charges, ...[names.accounts, names.totals, names.usage, names.jobs, names.results, names.expiry, names.deadletters, names.nodes, names.reserved, names.ids].map((b) => `KV_${b}`), `OBJ_${names.bigResults}`, `OBJ_${names.syncReplies}`];
+  const streams = [names.work, names.outbox, names.charges, ...[names.accounts, names.totals, names.usage, names.jobs, names.results, names.expiry, names.deadletters, names.nodes, names.reserved, names.ids, names.crawls].map((b) => `KV_${b}`), `OBJ_${names.bigResults}`, `OBJ_${names.syncReplies}`];
   let missing = 0;
   for (const name of streams) {
     try {
