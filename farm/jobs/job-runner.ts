@@ -263,7 +263,7 @@ export class JobRunner {
 
   /** A long job (a crawl): its engine charges as it goes; finish stores the outcome only. */
   private async runLong(long: LongJobs, job: JobRecord, signal: AbortSignal): Promise<boolean> {
-    const progress = setInterval(() => this.consumer?.progress(job.id), PROGRESS_MS).unref();
+    const progress = setInterval(() => this.consumer?.progress(job.id), this.opts.progressMs ?? PROGRESS_MS).unref();
     let outcome: JobOutcome;
     try {
       outcome = await long.run(job, signal);

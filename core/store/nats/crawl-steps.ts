@@ -47,6 +47,8 @@ export const crawlKeys = {
   state: (id: string) => `s.${id}`,
   frontier: (id: string, depth: number, seq: number) => `f.${id}.${pad(depth, 4)}.${pad(seq, 10)}`,
   frontierPrefix: (id: string) => `f.${id}.>`,
+  /** Marks a frontier entry as taken out for good (a late write of an older step cannot bring it back). */
+  gone: (id: string, seq: number) => `d.${id}.${seq}`,
   seen: (id: string, hash: string) => `u.${id}.${hash}`,
   page: (id: string, n: number) => `p.${id}.${pad(n, 10)}`,
   skip: (id: string, n: number) => `k.${id}.${pad(n, 10)}`,
@@ -71,9 +73,12 @@ export async function applyStep(kv: KV, h: Handles, charges: Charges, id: string
   if (step.unresult !== undefined) writes.push(deleteResult(crawlKeys.result(id, step.unresult)));
   await Promise.all(writes);
   // Removals after the puts: an entry leaves the frontier only once what replaces it is stored.
+  // The marker first: the frontier entry may be written again by a slow apply of an older step
+  // (a lease of it) after this delete, and readers then still know it is gone.
+  await Promise.all((step.drop ?? []).map(([, seq]) => retrying(() => kv.put(crawlKeys.gone(id, seq), toJson(1)))));
   await Promise.all((step.drop ?? []).map(([depth, seq]) => retrying(() => kv.delete(crawlKeys.frontier(id, depth, seq)))));
   if (step.charge) await charges.charge(step.charge[1], `charge.${id}.${step.charge[0]}`);
   for (const [kind, dueAt] of step.wake ?? []) {
-    await publishRetrying(h.js, `${h.names.outboxSubject}.${id}.${kind}`, toJson({ jobId: id, kind, attempt: 0, dueAt }), `${id}.${kind}.w${dueAt}`);
+    await publishRetrying(h.js, `${h.names.outboxSubject}.${id}.${kind}`, toJson({ jobId: id, kind, attempt: 0, dueAt, w: 1 }), `${id}.${kind}.w${dueAt}`);
   }
 }

@@ -6,6 +6,7 @@
  * | `s.<crawl>` | the state (counts, cursors, flags) and the last step's pending writes |
  * | `f.<crawl>.<depth>.<seq>` | frontier entry (zero-padded: key order is crawl order) |
  * | `u.<crawl>.<urlHash>` | seen-set: seq, -1 skipped, -2 dropped twin |
+ * | `d.<crawl>.<seq>` | the entry left the frontier (committed, skipped, failed) |
  * | `p.<crawl>.<n>` / `k.<crawl>.<n>` | page records / skip records (n: 1.., contiguous) |
  * | `h.<crawl>.<host>` / `rb.<crawl>.<host>` | last fetch / robots.txt answer |
  *
@@ -13,9 +14,10 @@
  * Each step is one CAS on the state record (crawl-steps.ts carries the rest). Steps are
  * serialised by the CAS: a step first applies the previous step if still pending, so it reads
  * a frontier and seen-set that include every committed step. One engine runs a crawl at a time
- * (the work queue's claim); two at once (a failover copy) stay correct at every commit, though
- * a slow apply of an older step could put back a frontier entry a newer one removed (its page
- * is then fetched once more and committed as gone: `complete` finds no state change to make).
+ * (the work queue's claim), but its steps overlap (pages in flight), and a step's writes may be
+ * applied by two callers at once: a slow apply of an older step (a lease) can write a frontier
+ * entry back after a newer step (its commit) removed it. The `d.` marker, written before the
+ * removal and never removed while the crawl runs, keeps such an entry out of every read.
  */
 import type { KV } from '@nats-io/kv';
 import { urlHash } from '../../crawl/url.js';
@@ -151,12 +153,25 @@ export class NatsCrawls implements CrawlStore {
     const keys: string[] = [];
     for await (const k of await retrying(() => this.kv.keys(K.frontierPrefix(crawlId)))) keys.push(k);
     keys.sort();
-    const entries = await Promise.all(keys.slice(0, limit).map((k) => this.getJson<FrontierEntry>(k)));
-    return entries.filter((e): e is FrontierEntry => e !== undefined);
+    const out: FrontierEntry[] = [];
+    for (let i = 0; i < keys.length && out.length < limit; i += limit) {
+      const entries = await Promise.all(keys.slice(i, i + limit).map((k) => this.live(crawlId, k)));
+      for (const e of entries) if (e && out.length < limit) out.push(e);
+    }
+    return out;
+  }
+
+  /** A frontier entry, unless it was taken out (its marker is there: an older step wrote it back late). */
+  private async live(crawlId: string, key: string): Promise<FrontierEntry | undefined> {
+    const entry = await this.getJson<FrontierEntry>(key);
+    if (!entry) return undefined;
+    if ((await this.getJson<number>(K.gone(crawlId, entry.seq))) === undefined) return entry;
+    await retrying(() => this.kv.delete(key)).catch(() => {});
+    return undefined;
   }
 
   private entry(crawlId: string, depth: number, seq: number): Promise<FrontierEntry | undefined> {
-    return this.getJson<FrontierEntry>(K.frontier(crawlId, depth, seq));
+    return this.live(crawlId, K.frontier(crawlId, depth, seq));
   }
 
   private addSkip(d: Draft, entry: FrontierEntry, record: Omit<SkipRecord, 'n' | 'at' | 'url' | 'depth' | 'parent'>): void {
@@ -334,7 +349,7 @@ export class NatsCrawls implements CrawlStore {
 
   async settle(crawlId: string): Promise<void> {
     await this.load(crawlId);
-    await Promise.all([this.purge('f', crawlId), this.purge('u', crawlId)]);
+    await Promise.all([this.purge('f', crawlId), this.purge('u', crawlId), this.purge('d', crawlId)]);
     await this.change(crawlId, (s) => ((s.counts = { ...s.counts, queued: 0 }), true));
   }
 
@@ -343,7 +358,7 @@ export class NatsCrawls implements CrawlStore {
     const results: string[] = [];
     for await (const k of await retrying(() => this.h.results.keys(`crawl.${crawlId}.>`))) results.push(k);
     await Promise.all(results.map((k) => deleteResult(this.h, k).catch(() => {})));
-    await Promise.all(['f', 'u', 'p', 'k', 'h', 'rb'].map((w) => this.purge(w, crawlId)));
+    await Promise.all(['f', 'u', 'd', 'p', 'k', 'h', 'rb'].map((w) => this.purge(w, crawlId)));
     await retrying(() => jsm.streams.purge(`KV_${names.crawls}`, { filter: `$KV.${names.crawls}.${K.state(crawlId)}` }));
   }
 }

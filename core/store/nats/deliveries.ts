@@ -30,6 +30,8 @@ const LEASE_MS = 60_000;
 
 interface OutboxMessage extends OutboxEntry {
   since?: number;
+  /** A crawl's wake-up (crawl-steps.ts): what it owes is the crawl's cursor, so it is never stale by series. */
+  w?: 1;
 }
 interface Held {
   msg: JsMsg;
@@ -149,8 +151,8 @@ export class NatsDeliveries implements DeliveryStore {
       const stored = fromJson<StoredJob>(e.value);
       const job = stored.j;
       const record = job.deliveries[entry.kind];
-      // A running crawl's wake-ups (page batches) are one series each: only a final job's entries can be stale.
-      if (record && isFinal(job.status) && (record.since !== entry.since || record.attempts > entry.attempt)) {
+      // A running crawl's entries and every crawl wake-up answer to the crawl's cursor (crawl-steps.ts), not to a series.
+      if (record && isFinal(job.status) && entry.w !== 1 && (record.since !== entry.since || record.attempts > entry.attempt)) {
         // A node died between recording an attempt and acking it: if the next was never published, publish it.
         if (record.state === 'pending' && record.since === entry.since) await publishOutbox(this.h, job.id, entry.kind, record.attempts, Date.now(), record.since).catch(() => {});
         return drop(true);
@@ -241,7 +243,7 @@ export class NatsDeliveries implements DeliveryStore {
       const stored = fromJson<StoredJob>(e.value);
       const job = stored.j;
       const current = job.deliveries[entry.kind];
-      if (current && isFinal(job.status) && (current.attempts > entry.attempt || current.since !== held.entry.since)) {
+      if (current && isFinal(job.status) && held.entry.w !== 1 && (current.attempts > entry.attempt || current.since !== held.entry.since)) {
         held.msg.ack();
         return undefined; // recorded by another node already
       }
