@@ -1,11 +1,11 @@
 /**
  * Pool side: which worker thread a task goes to (Piscina's `loadBalancer`).
  *
- * Piscina's own balancer (least busy first) has two habits the farm cannot use. It sends tasks
- * to a thread that is stuck in synchronous work (a 10 MB page's parse), where they wait for the
- * whole of that work; and it gives a thread running an abortable task (one with a `signal`,
- * which every farm task has: in-flight.ts) no other task, which would cut each thread to one
- * task at a time. This one: least busy first among the threads that are not stalled (stats.ts:
+ * Piscina's own balancer (least busy first) sends tasks to a thread that is stuck in
+ * synchronous work (a 10 MB page's parse), where they wait for the whole of that work. (Farm
+ * tasks carry no Piscina `signal`: Piscina counts a thread running an abortable task as full,
+ * which would cut each thread to one task at a time; in-flight.ts terminates stuck threads
+ * itself.) This one: least busy first among the threads that are not stalled (stats.ts:
  * they hold tasks and their event loop has not beaten for STALL_MS), up to `maxUsage` tasks a
  * thread. When every thread is stalled or full it answers null and Piscina queues the task;
  * while every fetch thread is stalled, the pool sends plain tasks to its spare threads instead

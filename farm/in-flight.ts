@@ -3,11 +3,14 @@
  * worker's reply, or first with a cancel (the caller's signal, the backstop timer, destroy),
  * in which case the worker is told to stop through the farm's cancel channel.
  *
- * It is also the task's `signal` for Piscina (the event-emitter shape Piscina accepts), fired
- * only to terminate the thread: a worker that has not let go of the task (replied) BACKSTOP
- * after it should have stopped — its deadline, or a cancel — is stuck in synchronous work
- * (its own deadline timer would have answered within its cleanup grace), so its thread is
- * terminated and Piscina starts another. CPU work past its deadline therefore stops.
+ * A worker that has not let go of the task (replied) BACKSTOP after it should have stopped —
+ * its deadline, or a cancel — is stuck in synchronous work (its own deadline timer would have
+ * answered within its cleanup grace), so the pool terminates the stalled thread (`terminate`)
+ * and Piscina starts another. CPU work past its deadline therefore stops.
+ *
+ * Not Piscina's task `signal`: Piscina counts a thread running an abortable task as full
+ * (its usage is Infinity), which cut every thread to one task at a time — a render thread
+ * to one page — whatever the balancer said.
  *
  * A class rather than a bundle of closures: the pool makes one per task.
  */
@@ -34,8 +37,6 @@ export class InFlightTask {
   private released = false;
   private backstop: NodeJS.Timeout;
   private backstopAt: number;
-  /** Piscina's abort listener (it terminates the thread running the task). */
-  private onTerminate: (() => void) | undefined;
 
   constructor(
     private readonly seq: number,
@@ -45,6 +46,8 @@ export class InFlightTask {
     backstopAt: number,
     /** How long a worker may keep a task after a cancel before its thread is terminated. */
     private readonly graceMs: number,
+    /** Terminates the threads stuck in synchronous work; true when one was. */
+    private readonly terminate: () => boolean,
   ) {
     this.answered = new Promise<TaskReply>((resolve) => (this.settle = resolve));
     signal?.addEventListener('abort', this, { once: true });
@@ -63,7 +66,6 @@ export class InFlightTask {
   /** Piscina settled the task: the worker replied, or its thread is gone. */
   release(): void {
     this.released = true;
-    this.onTerminate = undefined;
     clearTimeout(this.backstop);
   }
 
@@ -86,34 +88,13 @@ export class InFlightTask {
   /** The worker kept the task past its backstop: answer (if not yet) and terminate its thread. */
   overran(): void {
     this.cancel(new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT'));
-    if (this.released || !this.onTerminate) return;
-    this.terminated = true;
-    const terminate = this.onTerminate;
-    this.onTerminate = undefined;
-    terminate();
+    if (this.released) return;
+    this.terminated = this.terminate();
   }
 
   /** EventListener of the caller's signal (an object listener: no closure per task). */
   handleEvent(): void {
     this.cancel(cancelled(this.signal as AbortSignal));
-  }
-
-  // Piscina's signal interface (an event emitter with one 'abort' event). `aborted` stays false:
-  // Piscina reads it before queueing, and the task is never aborted before it is sent.
-  get aborted(): boolean {
-    return this.terminated;
-  }
-
-  once(_event: 'abort', listener: () => void): void {
-    this.onTerminate = listener;
-  }
-
-  off(_event: 'abort', listener: () => void): void {
-    if (this.onTerminate === listener) this.onTerminate = undefined;
-  }
-
-  removeListener(event: 'abort', listener: () => void): void {
-    this.off(event, listener);
   }
 }
 

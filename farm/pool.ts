@@ -247,11 +247,10 @@ export class FarmPool {
   private dispatch(threads: Piscina<TaskMessage, TaskReply>, task: ScrapeTask, browser: BrowserRef | null, signal: AbortSignal | undefined, escalate: number[] | undefined): Promise<TaskReply> {
     const seq = ++this.seq;
     const backstop = this.limits.backstopMs;
-    const d = new InFlightTask(seq, this.cancels, signal, task.deadline + backstop, backstop);
+    const d = new InFlightTask(seq, this.cancels, signal, task.deadline + backstop, backstop, () => this.terminateStalled(threads));
     this.running.add(d);
     const message: TaskMessage = escalate ? { task, browser, seq, escalate } : { task, browser, seq };
-    // `d` is the task's signal for Piscina: fired only to terminate a thread stuck past the backstop.
-    threads.run(message, { signal: d }).then(
+    threads.run(message).then(
       (reply) => {
         this.running.delete(d);
         d.release();
@@ -262,13 +261,30 @@ export class FarmPool {
         this.running.delete(d);
         d.release();
         if (d.terminated) {
-          this.terminated++;
           this.logger?.warn({ task: task.id, deadline: new Date(task.deadline).toISOString() }, 'worker thread terminated: it held a task past its deadline');
         } else this.logger?.error({ task: task.id, err: String(err) }, 'farm worker failed a task');
         d.finish(WORKER_STOPPED);
       },
     );
     return d.answered;
+  }
+
+  /**
+   * Terminates the threads of `threads` stuck in synchronous work (stats.ts: holding tasks,
+   * no heartbeat for STALL_MS). Called when a task overran its backstop: its thread, if it is
+   * still stuck, is among them. Piscina fails the tasks the thread held (the pool retries them
+   * once, `WORKER_STOPPED`) and starts another thread.
+   */
+  private terminateStalled(threads: Piscina<TaskMessage, TaskReply>): boolean {
+    const stalled = stalledThreads(this.statsBuffer);
+    let ended = 0;
+    for (const worker of threads.threads) {
+      if (!stalled.has(worker.threadId)) continue;
+      void worker.terminate();
+      ended++;
+    }
+    this.terminated += ended;
+    return ended > 0;
   }
 
   /** Stop taking work, let in-flight tasks finish, then stop workers and the browser. */

@@ -74,8 +74,19 @@ export function createThreads(o: ThreadOptions): Piscina<TaskMessage, TaskReply>
     idleTimeout: fetch ? Number.MAX_SAFE_INTEGER : o.idleTimeoutMs,
     workerData: o.setup,
   });
-  // Piscina passes its worker handle, whose `id` is the thread id (it has no `threadId`).
-  pool.on('workerDestroy', (worker: { id: number }) => o.onDestroy(worker.id));
+  // Piscina passes its worker handle, whose `id` is the thread id (it has no `threadId`) — but
+  // Node reports -1 once the thread has exited, which is how a thread that crashed or was
+  // terminated by the pool (in-flight.ts) is destroyed. Then the gone ids are the live ones
+  // Piscina no longer lists.
+  const live = new Set<number>();
+  pool.on('workerCreate', (worker: { id: number }) => live.add(worker.id));
+  pool.on('workerDestroy', (worker: { id: number }) => {
+    const gone = worker.id >= 0 ? [worker.id] : [...live].filter((id) => !pool.threads.some((t) => t.threadId === id));
+    for (const id of gone) {
+      live.delete(id);
+      o.onDestroy(id);
+    }
+  });
   pool.on('error', o.onError);
   return pool;
 }
