@@ -14,7 +14,7 @@ import type { CrawlState, DeliveryCursor, FrontierEntry, PageRecord, SkipRecord 
 import type { DeliveryKind } from '../jobs.js';
 import type { UsageEntry } from '../usage.js';
 import type { Charges } from './charges.js';
-import { keyPart, toJson, type Handles } from './connection.js';
+import { fromJson, keyPart, toJson, type Handles } from './connection.js';
 import { publishRetrying, retrying } from './publish.js';
 
 export interface Step {
@@ -57,6 +57,11 @@ export const crawlKeys = {
   /** A page's result, in the results bucket (KV, or the object store when large). */
   result: (id: string, seq: number) => `crawl.${id}.${seq}`,
 };
+
+export async function getJson<T>(kv: KV, key: string): Promise<T | undefined> {
+  const e = await retrying(() => kv.get(key));
+  return e && e.operation === 'PUT' ? fromJson<T>(e.value) : undefined;
+}
 
 export function cursorOf(state: CrawlState, kind: DeliveryKind): DeliveryCursor {
   return state.deliveries[kind] ?? { cursor: 0, queued: false, closed: false };

@@ -27,20 +27,13 @@ import { emptyCounts, type CommitOutcome, type CrawlState, type CrawlStore, type
 import type { DeliveryKind } from '../jobs.js';
 import type { Charges } from './charges.js';
 import { fromJson, isCasConflict, toJson, type Handles } from './connection.js';
-import { applyStep, crawlKeys as K, cursorOf, type Step, type StoredCrawl } from './crawl-steps.js';
+import { applyStep, crawlKeys as K, cursorOf, getJson, type StoredCrawl } from './crawl-steps.js';
+import { refuse, seenOf, takeIn, type Draft } from './crawl-intake.js';
 import { deleteResult, readResult, writeResult } from './jobs.js';
 import { retrying } from './publish.js';
 
 const MAX_ROBOTS_TEXT = 512 * 1024;
-const SKIPPED = -1;
 const DROPPED = -2;
-
-/** A step being computed: the state it changes and the seen-set values it adds (read back within the step). */
-interface Draft {
-  state: CrawlState;
-  step: Step;
-  seen: Map<string, number>;
-}
 
 export class NatsCrawls implements CrawlStore {
   constructor(
@@ -49,9 +42,8 @@ export class NatsCrawls implements CrawlStore {
     private readonly charges: Charges,
   ) {}
 
-  private async getJson<T>(key: string): Promise<T | undefined> {
-    const e = await retrying(() => this.kv.get(key));
-    return e && e.operation === 'PUT' ? fromJson<T>(e.value) : undefined;
+  private getJson<T>(key: string): Promise<T | undefined> {
+    return getJson<T>(this.kv, key);
   }
 
   /** The state with any pending step applied (and cleared when nothing moved meanwhile). */
@@ -86,10 +78,6 @@ export class NatsCrawls implements CrawlStore {
     }
   }
 
-  private async seenOf(d: Draft, hash: string): Promise<number | undefined> {
-    return d.seen.get(hash) ?? (await this.getJson<number>(K.seen(d.state.id, hash)));
-  }
-
   async init(crawlId: string, clientId: number): Promise<CrawlState> {
     const now = Date.now();
     const state: CrawlState = { id: crawlId, clientId, counts: emptyCounts(), lastSeq: 0, seeded: false, cancelRequested: false, deliveries: {}, createdAt: now, updatedAt: now };
@@ -106,42 +94,10 @@ export class NatsCrawls implements CrawlStore {
     return (await this.load(crawlId))?.state;
   }
 
-  /** Takes in new URLs at `depth` into the draft; returns how many were added. */
-  private async takeIn(d: Draft, urls: readonly Discovered[], depth: number, parent: string | undefined, limits: DiscoveryLimits): Promise<number> {
-    const { state } = d;
-    // Look-ups in parallel; the decisions in order (a URL twice in `urls` is one URL).
-    const hashes = urls.map((u) => urlHash(u.url));
-    await Promise.all([...new Set(hashes)].filter((x) => !d.seen.has(x)).map(async (x) => {
-      const v = await this.getJson<number>(K.seen(state.id, x));
-      if (v !== undefined && !d.seen.has(x)) d.seen.set(x, v);
-    }));
-    const known = new Set([...d.seen.keys()]);
-    const fresh = new Map<string, number>(); // hashes decided in this call and not stored before
-    let added = 0;
-    urls.forEach((u, i) => {
-      const hash = hashes[i]!;
-      if (known.has(hash) || fresh.has(hash)) return;
-      if (depth > limits.maxDepth || state.counts.discovered >= limits.maxDiscovered) {
-        fresh.set(hash, SKIPPED);
-        if (depth > limits.maxDepth) state.counts.skipped_depth++;
-        else state.counts.skipped_limit++;
-        return;
-      }
-      const seq = ++state.lastSeq;
-      fresh.set(hash, seq);
-      (d.step.put ??= []).push({ seq, url: u.url, depth, source: u.source, leases: 0, ...(parent !== undefined ? { parent } : {}) });
-      state.counts.discovered++;
-      state.counts.queued++;
-      added++;
-    });
-    for (const [hash, v] of fresh) d.seen.set(hash, v);
-    return added;
-  }
-
   async seed(crawlId: string, urls: readonly Discovered[], depth: number, limits: DiscoveryLimits, done = false): Promise<number> {
     return (
       (await this.step(crawlId, async (d) => {
-        const added = await this.takeIn(d, urls, depth, undefined, limits);
+        const added = await takeIn(this.kv, d, urls, depth, undefined, limits);
         if (done) d.state.seeded = true;
         return added;
       })) ?? 0
@@ -221,23 +177,23 @@ export class NatsCrawls implements CrawlStore {
         let duplicate = false;
         if (done.redirect !== undefined) {
           duplicate = true;
-          if (done.redirect !== null) await this.takeIn(d, [{ url: done.redirect, source: from }], entry.depth, entry.parent, limits);
+          if (done.redirect !== null) await takeIn(this.kv, d, [{ url: done.redirect, source: from }], entry.depth, entry.parent, limits);
         } else if (done.finalUrl !== undefined) {
           const hash = urlHash(done.finalUrl);
-          const owner = await this.seenOf(d, hash);
+          const owner = await seenOf(this.kv, d, hash);
           if (owner === undefined) d.seen.set(hash, done.seq);
           else if (owner !== done.seq && owner > 0) duplicate = true;
         }
         if (!duplicate && done.canonical !== undefined) {
-          const owner = await this.seenOf(d, urlHash(done.canonical));
-          if (owner === undefined) duplicate = (await this.takeIn(d, [{ url: done.canonical, source: from }], entry.depth, entry.parent, limits)) > 0;
+          const owner = await seenOf(this.kv, d, urlHash(done.canonical));
+          if (owner === undefined) duplicate = (await takeIn(this.kv, d, [{ url: done.canonical, source: from }], entry.depth, entry.parent, limits)) > 0;
           else if (owner !== done.seq && owner > 0) duplicate = true;
         }
         let page: PageRecord | undefined;
         let added = 0;
         if (duplicate) {
           state.counts.duplicates++;
-          await this.refuse(d, done.refused.map((r) => r.url));
+          await refuse(this.kv, d, done.refused.map((r) => r.url));
           d.step.unresult = done.seq;
           d.seen.set(urlHash(entry.url), DROPPED);
         } else {
@@ -248,8 +204,8 @@ export class NatsCrawls implements CrawlStore {
           // Before the CAS: the committed page names a result that is there.
           if (done.result) await writeResult(this.h, K.result(crawlId, done.seq), { results: [done.result] });
           if (done.charge) d.step.charge = [done.seq, done.charge];
-          added = await this.takeIn(d, done.links.map((url) => ({ url, source: 'link' as const })), entry.depth + 1, done.finalUrl ?? entry.url, limits);
-          await this.refuse(d, done.refused.map((r) => r.url));
+          added = await takeIn(this.kv, d, done.links.map((url) => ({ url, source: 'link' as const })), entry.depth + 1, done.finalUrl ?? entry.url, limits);
+          await refuse(this.kv, d, done.refused.map((r) => r.url));
           for (const kind of limits.drains) {
             const cursor = cursorOf(state, kind);
             if (cursor.queued) continue;
@@ -260,16 +216,6 @@ export class NatsCrawls implements CrawlStore {
         return { ...(page ? { page } : {}), added, state };
       },
     );
-  }
-
-  /** URLs the filters refused, each counted once. */
-  private async refuse(d: Draft, urls: readonly string[]): Promise<void> {
-    for (const url of urls) {
-      const hash = urlHash(url);
-      if ((await this.seenOf(d, hash)) !== undefined) continue;
-      d.seen.set(hash, SKIPPED);
-      d.state.counts.skipped_filters++;
-    }
   }
 
   async skip(crawlId: string, at: { seq: number; depth: number }, record: Omit<SkipRecord, 'n' | 'at' | 'url' | 'depth' | 'parent'>): Promise<boolean> {
