@@ -141,17 +141,40 @@ const piscinaWorkerPath = patch(
   [["(0, node_path_1.resolve)(__dirname, 'worker.js')", "require('node:path').join(globalThis.__gleanerCacheDir, 'piscina-worker.js')"]],
 );
 
-/** Inside a worker bundle, Piscina's `workerData` is the thread's own (Piscina passes it through). */
+/**
+ * Inside a worker bundle, `piscina` is what a task file may use of it: `workerData` (the
+ * thread's own) and `move` with its symbols (farm/worker/main.ts transfers encoded results).
+ * `move` must mark values with the very Symbol instance the thread's Piscina worker script
+ * checks (an unregistered `Symbol()` in its own bundle), so that bundle publishes its marker
+ * (PISCINA_WORKER_ENTRY) and this shim calls it.
+ */
 const piscinaInWorker: Plugin = {
   name: 'piscina-in-worker',
   setup(b) {
     b.onResolve({ filter: /^piscina$/ }, () => ({ path: 'piscina', namespace: 'piscina-worker-shim' }));
     b.onLoad({ filter: /.*/, namespace: 'piscina-worker-shim' }, () => ({
-      contents: "module.exports = { workerData: require('node:worker_threads').workerData };\n",
+      contents: [
+        'const p = globalThis.__gleanerPiscina;',
+        "module.exports = { workerData: require('node:worker_threads').workerData, transferableSymbol: p.kTransferable, valueSymbol: p.kValue,",
+        "  move(value) { if (value == null || typeof value !== 'object' || !(p.kTransferable in value) || !(p.kValue in value)) throw new TypeError('move: only { [transferableSymbol], [valueSymbol] } objects in the executable'); p.markMovable(value); return value; } };",
+        '',
+      ].join('\n'),
       loader: 'js',
     }));
   },
 };
+
+/** Piscina's worker script, publishing its movable marker for the worker bundle's shim first. */
+function piscinaWorkerEntry(dist: string): string {
+  const at = (f: string) => JSON.stringify(join(dist, f));
+  return [
+    `const symbols = require(${at('symbols.js')});`,
+    `const common = require(${at('common.js')});`,
+    'globalThis.__gleanerPiscina = { kTransferable: symbols.kTransferable, kValue: symbols.kValue, markMovable: common.markMovable };',
+    `require(${at('worker.js')});`,
+    '',
+  ].join('\n');
+}
 
 const COMMON: BuildOptions = {
   bundle: true,
@@ -184,9 +207,10 @@ async function bundle(): Promise<string[]> {
     define: { 'import.meta.url': '__gleanerImportMetaUrl' },
     plugins: [natives, playwrightPackage, wreqBinding, piscinaInWorker],
   });
+  const piscinaDist = join(packageDir('piscina', root), 'dist');
   await build({
     ...COMMON,
-    entryPoints: [join(packageDir('piscina', root), 'dist', 'worker.js')],
+    stdin: { contents: piscinaWorkerEntry(piscinaDist), resolveDir: piscinaDist, loader: 'js', sourcefile: 'piscina-worker-entry.js' },
     outfile: join(assetsDir, 'piscina-worker.js'),
     plugins: [natives],
   });

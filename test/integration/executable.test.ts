@@ -101,6 +101,9 @@ describe.skipIf(unavailable !== undefined && !required)(`the executable from an 
     const search = await postWeb('/v1/search', { query: 'trail shoes' });
     expect(search.status).toBe(200);
     expect(search.body.results.length).toBeGreaterThan(0);
+    // The crawl's readers (robots.txt, RE2 patterns, links) are in the bundle too.
+    const mapped = await postWeb('/v1/map', { url: `${sim.origin}/static`, search: 'static' });
+    expect([mapped.status, Array.isArray(mapped.body.urls)]).toEqual([200, true]);
   });
 
   test('serve: async job, Job API realtime with a parser, push-pull', async () => {
