@@ -3,7 +3,9 @@
  * contract, DESIGN.md part 2) and then by explicit options (tests). Parsed and checked once at
  * start; the rest of the system reads the frozen result.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
+import type { NodeRole } from './store/cluster.js';
+import type { ClusterSettings } from './store/nats/connection.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -99,6 +101,16 @@ export interface Config {
   assistantConcurrency: number;
   /** Job API source aliases from `GLEANER_SOURCE_ALIASES` (checked at start, core/jobapi/aliases.ts). */
   sourceAliases: Record<string, string>;
+  /**
+   * Cluster mode (`GLEANER_CLUSTER`, README "Cluster mode"): the NATS JetStream servers, their
+   * credentials (`GLEANER_NATS_CREDS`), replicas (`GLEANER_CLUSTER_REPLICAS`) and namespace
+   * (`GLEANER_CLUSTER_NAMESPACE`). Undefined: the embedded store.
+   */
+  cluster: ClusterSettings | undefined;
+  /** `GLEANER_ROLE`: all (default), gateway (no farm) or farm (no API traffic). Cluster mode only. */
+  role: NodeRole;
+  /** `GLEANER_NODE_ID`: this node's name in the cluster (default host:port). */
+  nodeId: string;
   /** `GLEANER_METRICS_TOKEN`: a Bearer token that reads `/metrics` and nothing else (besides admin keys). */
   metricsToken: string | undefined;
 }
@@ -147,6 +159,9 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   assistants: undefined,
   assistantConcurrency: 4,
   sourceAliases: {},
+  cluster: undefined,
+  role: 'all',
+  nodeId: '',
   metricsToken: undefined,
 });
 
@@ -190,6 +205,26 @@ export function defaultChromium(): string | undefined {
     if (existsSync(candidate)) return candidate;
   }
   return undefined; // Playwright's own, if installed
+}
+
+function clusterOf(env: Env): ClusterSettings | undefined {
+  const servers = (env.GLEANER_CLUSTER ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (servers.length === 0) return undefined;
+  const replicas = env.GLEANER_CLUSTER_REPLICAS ? int(env, 'GLEANER_CLUSTER_REPLICAS', 0) : undefined;
+  if (replicas !== undefined && (replicas < 1 || replicas > 5)) throw new Error('GLEANER_CLUSTER_REPLICAS must be 1 to 5');
+  const namespace = env.GLEANER_CLUSTER_NAMESPACE || 'gleaner';
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(namespace)) throw new Error('GLEANER_CLUSTER_NAMESPACE must be 1 to 32 letters, digits, - or _');
+  const creds = env.GLEANER_NATS_CREDS || undefined;
+  if (creds && !existsSync(resolve(creds))) throw new Error(`GLEANER_NATS_CREDS names ${resolve(creds)}, which does not exist`);
+  const ackWaitMs = int(env, 'GLEANER_CLUSTER_ACK_WAIT_MS', 30_000);
+  if (ackWaitMs < 1_000) throw new Error('GLEANER_CLUSTER_ACK_WAIT_MS must be at least 1000');
+  return { servers, namespace, ackWaitMs, ...(replicas ? { replicas } : {}), ...(creds ? { creds: resolve(creds) } : {}), ...(env.GLEANER_CA_FILE ? { caFile: resolve(env.GLEANER_CA_FILE) } : {}) };
+}
+
+function roleOf(env: Env): NodeRole {
+  const role = env.GLEANER_ROLE || 'all';
+  if (role !== 'all' && role !== 'gateway' && role !== 'farm') throw new Error(`GLEANER_ROLE must be all, gateway or farm, got ${JSON.stringify(role)}`);
+  return role;
 }
 
 /** A metrics token long enough not to be guessed, or none. */
@@ -244,7 +279,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     assistants,
     assistantConcurrency: int(env, 'GLEANER_ASSISTANT_CONCURRENCY', DEFAULTS.assistantConcurrency),
     sourceAliases: jsonFile(env, 'GLEANER_SOURCE_ALIASES', DEFAULTS.sourceAliases),
+    cluster: clusterOf(env),
+    role: roleOf(env),
+    nodeId: env.GLEANER_NODE_ID || `${hostname()}:${int(env, 'GLEANER_PORT', DEFAULTS.port) || process.pid}`,
     metricsToken: metricsToken(env),
   };
+  if (config.role !== 'all' && !config.cluster) throw new Error('GLEANER_ROLE needs GLEANER_CLUSTER (a single node is always gateway and farm)');
   return Object.freeze({ ...config, ...overrides });
 }

@@ -166,13 +166,14 @@ export class GleanerError extends Error {
   readonly code: ErrorCode;
   readonly data: Record<string, unknown> | undefined;
 
-  constructor(code: ErrorCode, message?: string, data?: Record<string, unknown>) {
-    // Expected outcomes (bad input, timeouts, upstream failures) carry no stack trace: capturing
-    // one cost ~10 µs per refused request on the gateway. INTERNAL_ERROR keeps its stack.
-    const limit = Error.stackTraceLimit;
-    if (code !== 'INTERNAL_ERROR') Error.stackTraceLimit = 0;
-    super(message ?? ERROR_CODES[code].detail);
-    Error.stackTraceLimit = limit;
+  /**
+   * `options.cause`: the error this one stands for (a socket error, a library's failure), kept
+   * for logs; it never reaches a problem document. The global `Error.stackTraceLimit` is left
+   * alone (another module's errors, or another library's, must not lose their stacks because
+   * this constructor ran at the wrong moment); a refused request's stack costs a few µs.
+   */
+  constructor(code: ErrorCode, message?: string, data?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message ?? ERROR_CODES[code].detail, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GleanerError';
     this.code = code;
     this.data = data;

@@ -19,6 +19,8 @@ export interface JobEvent {
   /** `webhook` or `storage` on delivery events. */
   delivery?: string;
   error?: WireError;
+  /** Cluster mode: the node that ran the job (on `started`, `done` and `failed` from its job runner). */
+  node?: string;
   /** A crawl's counts (`progress`, and its final `done`/`failed`/`cancelled`). */
   progress?: Readonly<Record<string, number>>;
 }

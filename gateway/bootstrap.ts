@@ -11,6 +11,8 @@ import type { Account } from '../core/store/accounts.js';
 export interface BootstrapResult {
   /** Credentials generated now; shown to the operator once and never again. */
   generated?: { key: string; user: string; password: string; webhookSecret: string; clientId: number; account: string };
+  /** A cluster with no account and no bootstrap settings: nothing was generated (README "Cluster mode"). */
+  missing?: boolean;
 }
 
 export async function bootstrapCredentials(store: Store, config: Config): Promise<BootstrapResult> {
@@ -18,7 +20,8 @@ export async function bootstrapCredentials(store: Store, config: Config): Promis
   const fresh = accounts.listAccounts().length === 0;
   let owner: Account | undefined = accounts.listAccounts().find((a) => a.admin);
   const ensureOwner = async (): Promise<Account> =>
-    (owner ??= await accounts.createAccount({ name: 'bootstrap', entitlements: ['*'], admin: true }));
+    // `once`: nodes of a cluster starting together with the same settings share one owner account.
+    (owner ??= await accounts.createAccount({ name: 'bootstrap', entitlements: ['*'], admin: true, once: 'bootstrap' }));
 
   if (config.bootstrapApiKey && !accounts.hasKey(config.bootstrapApiKey)) {
     await accounts.createKey((await ensureOwner()).clientId, 'bootstrap', config.bootstrapApiKey);
@@ -30,6 +33,8 @@ export async function bootstrapCredentials(store: Store, config: Config): Promis
     if (!accounts.hasUser(user)) await accounts.createUser((await ensureOwner()).clientId, user, config.bootstrapUser.slice(colon + 1));
   }
   if (!fresh || config.bootstrapApiKey || config.bootstrapUser) return {};
+  // A cluster's nodes would each generate (and print) their own: the operator names the first key instead.
+  if (config.cluster) return { missing: true };
 
   const account = await ensureOwner();
   const { key } = await accounts.createKey(account.clientId, 'generated');

@@ -10,6 +10,7 @@ import { checkAliases } from '../core/jobapi/aliases.js';
 import { flushLogs } from '../core/log.js';
 import { openStore } from '../core/store/index.js';
 import { DELIVERIES_HELP, listDeliveries, retryDeliveries } from './cli-deliveries.js';
+import { CLUSTER_HELP, clusterCommand } from './cli-cluster.js';
 import { formatQuota, setQuota, SET_QUOTA_USAGE } from './cli-quota.js';
 import { doctor, formatChecks } from './doctor.js';
 import { readReloadable } from './reload.js';
@@ -35,7 +36,7 @@ Usage:
   gleaner install-service [--dry-run] [--user NAME] [--exec PATH] [--root DIR]
                                         (root) install as a systemd service: user, unit, /etc/gleaner/
   gleaner --version                     version and commit
-${DELIVERIES_HELP}  gleaner --help                        this text
+${DELIVERIES_HELP}${CLUSTER_HELP}  gleaner --help                        this text
 
 Environment (defaults): GLEANER_HOST (127.0.0.1), GLEANER_PORT (8080), GLEANER_REALTIME_PORT
 (8081), GLEANER_DATA_PORT (8082), GLEANER_DATA_DIR (./data), GLEANER_BOOTSTRAP_API_KEY,
@@ -45,6 +46,10 @@ GLEANER_WORKERS (cores), GLEANER_CONTEXTS (2), GLEANER_LOG_LEVEL (info),
 GLEANER_SYNC_TIMEOUT_MS (150000), GLEANER_MAX_BATCH (5000), GLEANER_RETENTION_MS (86400000),
 GLEANER_ASSISTANTS (file.json), GLEANER_ASSISTANT_CONCURRENCY (4),
 GLEANER_JOB_MAX_STARTS (3), GLEANER_DELIVERY_HORIZON_MS (86400000), GLEANER_METRICS_TOKEN.
+Cluster mode (README "Cluster mode"): GLEANER_CLUSTER (nats://host:port,...), GLEANER_ROLE
+(all|gateway|farm), GLEANER_NATS_CREDS (file.creds), GLEANER_CLUSTER_REPLICAS (3 with 3+ servers,
+else 1), GLEANER_CLUSTER_NAMESPACE (gleaner), GLEANER_CLUSTER_ACK_WAIT_MS (30000), GLEANER_NODE_ID
+(host:port). With GLEANER_CLUSTER set, keys, users, accounts and deliveries act on the cluster.
 `;
 
 async function serve(): Promise<void> {
@@ -226,6 +231,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'users') return users(rest);
   if (command === 'accounts') return accounts(rest);
   if (command === 'deliveries') return deliveries(rest);
+  if (command === 'cluster') return void (process.exitCode = await clusterCommand(loadConfig(), rest, (line) => process.stdout.write(`${line}\n`)));
   if (command === 'doctor') {
     const checks = await doctor();
     process.stdout.write(formatChecks(checks));
@@ -239,5 +245,6 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((err: unknown) => {
   process.stderr.write(`gleaner: ${(err as Error).message}\n`);
+  if (process.env.GLEANER_LOG_LEVEL === "debug") process.stderr.write(`${(err as Error).stack}\n`);
   process.exit(1);
 });

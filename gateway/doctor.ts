@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { loadConfig, type Config } from '../core/config.js';
 import { checkAliases } from '../core/jobapi/aliases.js';
-import { CURRENT_FORMAT, readStoreFormat } from '../core/store/index.js';
+import { checkCluster, CURRENT_FORMAT, readStoreFormat } from '../core/store/index.js';
 import { checkTargets } from '../core/targets/index.js';
 import { parseDeliveryConfig, probeBrowser, probeFfmpeg } from '../farm/index.js';
 import { versionLine } from './version.js';
@@ -120,6 +120,8 @@ export async function doctor(env: Record<string, string | undefined> = process.e
   const files = fileChecks(env);
   const config = files.config;
   if (config) checks.push(...dataDirChecks(config.dataDir));
+  // Cluster mode: NATS, JetStream, the namespace's streams and buckets with their replicas, the nodes.
+  if (config?.cluster) checks.push(...(await checkCluster(config.cluster)));
   const [browser, ffmpeg] = await Promise.all([probeBrowser(config?.chromium), probeFfmpeg(config?.ffmpeg)]);
   checks.push(
     browser.ok

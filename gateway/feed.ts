@@ -80,6 +80,8 @@ function frame(event: JobEvent): Record<string, unknown> {
     at: event.at,
     ...(event.batchId ? { batch_id: event.batchId } : {}),
     ...(event.delivery ? { delivery: event.delivery } : {}),
+    // Cluster mode: the node that published the event (which node ran the job, for `started`).
+    ...(event.node ? { node: event.node } : {}),
     ...(event.progress ? { progress: event.progress } : {}),
     // A failed job shows the problem title its collection shows; a failed delivery, DELIVERY_FAILED.
     ...(event.error ? { error: { code: event.type === 'failed' ? shownCode(event.error.code) : event.error.code, message: event.error.message } } : {}),

@@ -89,6 +89,11 @@ export function createPipeline<R extends Routable>(svc: Services, door: FrontDoo
       reply.problem('SERVICE_UNAVAILABLE', { requestId }, { 'retry-after': '1' });
       return finish();
     }
+    // A farm-only cluster node answers health and metrics; API traffic goes to the other nodes.
+    if (svc.config.role === 'farm' && !door.alwaysOn(route)) {
+      reply.problem('SERVICE_UNAVAILABLE', { requestId, detail: 'This is a farm-only node (GLEANER_ROLE=farm): send API requests to a gateway node.' });
+      return finish();
+    }
     // uWS drops body chunks that arrive before onData is attached: start reading now,
     // synchronously, and only then check credentials (which may await).
     const body = door.readsBody(route) ? readJson(res, reply, info, svc.config.maxBodyBytes) : undefined;

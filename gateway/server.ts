@@ -34,6 +34,8 @@ import { startSweeper } from './sweeper.js';
 import { charged, chargeInput, usageEntry } from './usage.js';
 import { webApiDoor } from './webapi.js';
 import { Activity } from './console/activity.js';
+import type { ClusterLink } from '../core/store/cluster.js';
+import { farmCapacity, routedFarm, serveHandOffs, startHeartbeat } from './cluster.js';
 
 export interface ServerOptions {
   config: Config;
@@ -62,7 +64,7 @@ export interface RunningServer {
   reload(files: ReloadableFiles): Promise<void>;
 }
 
-/** The job runner and the outbox: async jobs run on the farm, then their deliveries leave. */
+/** The job runner and the outbox: async jobs run on the farm, then their deliveries leave. A gateway-only node runs no jobs. */
 function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListeners): { jobs: JobRunner; outbox: Outbox; recovered: number } {
   const { config, store, log } = svc;
   const outbox = new Outbox({
@@ -112,6 +114,8 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
     jobTimeoutMs: config.jobTimeoutMs,
     retentionMs: config.retentionMs,
     maxStarts: config.jobMaxStarts,
+    ...(store.cluster ? { node: store.cluster.nodeId } : {}),
+    ...(config.cluster?.ackWaitMs ? { progressMs: Math.min(10_000, Math.floor(config.cluster.ackWaitMs / 3)) } : {}),
     // Crawls hold a job slot for their whole run: at most a quarter of the slots, so scrape jobs still run.
     routeCap: (routeId) => (routeId === CRAWL_ROUTE_ID ? Math.max(1, Math.floor(asyncSlots / 4)) : routeById(routeId)?.family === 'assistant' ? config.assistantConcurrency : 0),
     longJobs: { owns: (routeId) => routeId === CRAWL_ROUTE_ID, run: (job, signal) => crawls.run(job, signal) },
@@ -129,9 +133,32 @@ function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListene
     },
   });
   svc.jobs = jobs;
-  const recovered = jobs.start();
+  const recovered = config.role === 'gateway' ? 0 : jobs.start();
   outbox.start();
   return { jobs, outbox, recovered };
+}
+
+/** Cluster mode: serve hand-offs with this node's farm, announce the node. Returns the stop function. */
+function joinCluster(svc: Services, link: ClusterLink, localFarm: Farm | undefined, jobs: JobRunner, url: string): () => void {
+  const { config } = svc;
+  const stopServing = localFarm ? serveHandOffs(link, localFarm) : () => {};
+  const stopBeat = startHeartbeat(
+    link,
+    {
+      role: config.role,
+      url,
+      capacity: localFarm ? farmCapacity(config.workers) : 0,
+      load: () => {
+        const f = localFarm?.stats();
+        return { in_flight: f?.inFlight ?? 0, queued: f?.queued ?? 0, jobs_running: jobs.stats().running };
+      },
+    },
+    svc.log,
+  );
+  return () => {
+    stopServing();
+    stopBeat();
+  };
 }
 
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
@@ -150,10 +177,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     throw err;
   }
   try {
-    // Ids are issued inside blocks the store recorded: increasing across restarts (core/ids.ts).
+    // Ids are issued inside blocks the store recorded: increasing across restarts (core/ids.ts);
+    // in cluster mode each block also carries this node's slot, so two nodes' ids never collide.
     unbindIds = await bindIdBlocks(store.ids);
     for (const m of store.migrated) log.info({ from: m.from, to: m.to, what: m.what }, 'store migrated to a newer format');
     bootstrap = await bootstrapCredentials(store, config);
+    if (bootstrap.missing) log.warn('the cluster has no account: set GLEANER_BOOTSTRAP_API_KEY (and GLEANER_BOOTSTRAP_USER) on the nodes, or run `gleaner keys create` with GLEANER_CLUSTER set');
   } catch (err) {
     unbindIds();
     await store.close();
@@ -192,11 +221,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const url = config.publicUrl ?? `http://${config.host}:${web.port}`;
   let jobApi: JobApiListeners | undefined;
   let farm: Farm;
+  let localFarm: Farm | undefined;
   try {
     jobApi = await startJobApi(svc);
     if (bootstrap.generated) opts.onGeneratedCredentials?.(bootstrap.generated, url);
-    const [created, ffmpeg] = await Promise.all([createFarm({ config, logger: log, ...(opts.hosts ? { hosts: opts.hosts } : {}) }), checkFfmpeg(config.ffmpeg)]);
-    farm = created;
+    const [created, ffmpeg] = await Promise.all([config.role === 'gateway' ? undefined : createFarm({ config, logger: log, ...(opts.hosts ? { hosts: opts.hosts } : {}) }), checkFfmpeg(config.ffmpeg)]);
+    localFarm = created;
+    // Cluster mode: sync requests run here when there is room, else on another farm node (cluster.ts).
+    farm = store.cluster ? routedFarm(created, store.cluster, farmCapacity(config.workers)) : created!;
     svc.ffmpeg = ffmpeg;
     if (!ffmpeg.ok) log.warn({ reason: ffmpeg.reason }, 'media downloads are off: ffmpeg is not usable');
   } catch (err) {
@@ -208,7 +240,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     throw err;
   }
   svc.farm = farm;
-  const { jobs, outbox, recovered } = startJobs(svc, farm, url, jobApi);
+  const { jobs, outbox, recovered } = startJobs(svc, localFarm ?? farm, url, jobApi);
+  const stopCluster = store.cluster ? joinCluster(svc, store.cluster, localFarm, jobs, url) : () => {};
   const sweeper = startSweeper(store, config.sweepIntervalMs, log);
   registerGauges(svc, farm, jobs);
   state = 'ready';
@@ -217,7 +250,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     (n) => log.debug({ validators: n }, 'request validators compiled'),
     (err: unknown) => log.error({ err }, 'compiling the request validators failed'),
   );
-  log.info({ port: web.port, realtime_port: jobApi.realtimePort, data_port: jobApi.dataPort, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered }, 'gleaner ready');
+  log.info(
+    { port: web.port, realtime_port: jobApi.realtimePort, data_port: jobApi.dataPort, host: config.host, dataDir: config.dataDir, workers: config.workers, recovered_jobs: recovered, ...(store.cluster ? { node: store.cluster.nodeId, role: config.role } : {}) },
+    'gleaner ready',
+  );
 
   const shutdown = shutdownSequence({
     setDraining: () => (state = 'draining'),
@@ -233,6 +269,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     log,
   });
   const close = async (): Promise<void> => {
+    stopCluster();
     await shutdown();
     unbindIds();
   };

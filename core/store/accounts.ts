@@ -41,8 +41,12 @@ export interface UserRecord {
 export type KeyInfo = Omit<KeyRecord, 'hash'>;
 
 export interface AccountStore {
-  /** Creates an account with the next numeric client id (unique store-wide). */
-  createAccount(opts: { name: string; entitlements?: string[]; admin?: boolean }): Promise<Account>;
+  /**
+   * Creates an account with the next numeric client id (unique store-wide). With `once`, the
+   * account is created once per store under that name: a second call (another node starting
+   * with the same bootstrap settings, at the same moment) returns the first one's account.
+   */
+  createAccount(opts: { name: string; entitlements?: string[]; admin?: boolean; once?: string }): Promise<Account>;
   /** Creates a key and returns its plaintext: the only time it is ever visible. */
   createKey(clientId: number, label?: string, plaintext?: string): Promise<{ key: string; info: KeyInfo }>;
   /** Revokes by key id (or the full key); true when a live key was revoked. */

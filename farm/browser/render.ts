@@ -123,5 +123,5 @@ function classify(err: unknown, f: Facts): GleanerError {
     return new GleanerError('BROWSER_CRASHED', 'The browser page was closed while rendering.');
   }
   const net = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
-  return new GleanerError('UPSTREAM_FAILED', `Rendering failed${net ? ` (${net})` : ''}.`);
+  return new GleanerError('UPSTREAM_FAILED', `Rendering failed${net ? ` (${net})` : ''}.`, undefined, { cause: err });
 }

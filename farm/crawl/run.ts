@@ -44,6 +44,8 @@ export class CrawlRun {
   private readonly schedule: Schedule;
   /** seq → controller of the page task in flight. */
   private readonly inFlight = new Map<number, AbortController>();
+  /** Depth of each page in flight (seq → depth): the level the crawl is on (`level`). */
+  private readonly depths = new Map<number, number>();
   /** Pages dispatched whose charge is not committed yet (the quota check counts them as used). */
   private uncharged = 0;
   /** Page commits in progress. */
@@ -174,11 +176,17 @@ export class CrawlRun {
         return;
       }
       const head = await this.store.frontier(this.id, this.inFlight.size + WINDOW);
-      const waiting = head.filter((e) => !this.inFlight.has(e.seq));
-      if (waiting.length === 0) {
+      const queued = head.filter((e) => !this.inFlight.has(e.seq));
+      if (queued.length === 0) {
         if (this.inFlight.size === 0) this.end(this.success());
         return;
       }
+      // Level by level: no page deeper than one in flight starts, so every URL is taken in first
+      // from a page of the least depth that links it (a deeper page committed first would give it
+      // a greater depth, and max_depth would drop it). Pages in flight end and wake the pump.
+      const level = this.level(queued[0]!.depth);
+      const waiting = queued.filter((e) => e.depth === level);
+      if (waiting.length === 0) return;
       const quota = this.opts.quotaCheck(this.clientId, this.uncharged + 1, this.params.scrape.run_js === true);
       // A commit in progress may or may not show in the stored usage yet: decide after it.
       if (quota && this.committing > 0) return;
@@ -213,9 +221,17 @@ export class CrawlRun {
     }
   }
 
+  /** The least depth among the pages in flight and the frontier's head (`headDepth`). */
+  private level(headDepth: number): number {
+    let least = headDepth;
+    for (const d of this.depths.values()) if (d < least) least = d;
+    return least;
+  }
+
   private dispatch(entry: FrontierEntry): void {
     const controller = new AbortController();
     this.inFlight.set(entry.seq, controller);
+    this.depths.set(entry.seq, entry.depth);
     this.uncharged++;
     let charged = false;
     const settled = (): void => {
@@ -243,6 +259,7 @@ export class CrawlRun {
       .catch((err: unknown) => this.end({ ok: false, error: toWireError(err) }))
       .finally(() => {
         this.inFlight.delete(entry.seq);
+        this.depths.delete(entry.seq);
         this.slots.release();
         if (this.ending) this.settleIfIdle();
         else this.wake();

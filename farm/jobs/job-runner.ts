@@ -64,6 +64,10 @@ export interface JobRunnerOptions {
   maxStarts?: number;
   /** The ledger entry of a done job's usage, charged by JobStore.finish with its final state; undefined: not charged. */
   chargeOf?: (job: JobRecord, usage: Usage) => UsageEntry | undefined;
+  /** How often a running job's claim is renewed (default 10 s; cluster mode: a third of the ack wait). */
+  progressMs?: number;
+  /** Cluster mode: this node's id, carried by the runner's feed events (which node ran the job). */
+  node?: string;
   /** Called after a job is finished, with its usage when it succeeded (metrics, outbox wake-up). */
   onFinished?: (job: JobRecord, usage: Usage | undefined) => void;
   /** Crawls: run by their engine, not as one farm task. */
@@ -231,14 +235,14 @@ export class JobRunner {
     if (!start.started) return this.giveUp(start.job, maxStarts).then(() => true);
     const { job } = start;
     const { events } = this.opts;
-    events.publish({ type: 'started', jobId: id, clientId: job.clientId, routeId: job.routeId, at: Date.now(), ...(job.batchId ? { batchId: job.batchId } : {}) });
+    events.publish({ type: 'started', jobId: id, clientId: job.clientId, routeId: job.routeId, at: Date.now(), ...(job.batchId ? { batchId: job.batchId } : {}), ...(this.opts.node ? { node: this.opts.node } : {}) });
     if (long) return this.runLong(long, job, signal);
     // The worker writes the results to the store itself (ScrapeTask.persist): they never cross to this thread.
     const task: ScrapeTask = { id, routeId: job.routeId, params: job.params, accountId: job.clientId, deadline: Date.now() + this.opts.jobTimeoutMs, persist: true };
     let finished: JobRecord | undefined;
     let usage: Usage | undefined;
     // The queue keeps the job claimed while it runs (JetStream: AckWait is extended).
-    const progress = setInterval(() => this.consumer?.progress(id), PROGRESS_MS).unref();
+    const progress = setInterval(() => this.consumer?.progress(id), this.opts.progressMs ?? PROGRESS_MS).unref();
     try {
       const outcome = await this.opts.runner.run(task, signal);
       usage = outcome.usage;
@@ -259,7 +263,7 @@ export class JobRunner {
 
   /** A long job (a crawl): its engine charges as it goes; finish stores the outcome only. */
   private async runLong(long: LongJobs, job: JobRecord, signal: AbortSignal): Promise<boolean> {
-    const progress = setInterval(() => this.consumer?.progress(job.id), PROGRESS_MS).unref();
+    const progress = setInterval(() => this.consumer?.progress(job.id), this.opts.progressMs ?? PROGRESS_MS).unref();
     let outcome: JobOutcome;
     try {
       outcome = await long.run(job, signal);
@@ -303,6 +307,7 @@ export class JobRunner {
       at: Date.now(),
       ...(finished.batchId ? { batchId: finished.batchId } : {}),
       ...(finished.error && finished.status !== 'cancelled' ? { error: finished.error } : {}),
+      ...(this.opts.node ? { node: this.opts.node } : {}),
     });
     this.opts.onFinished?.(finished, usage);
   }

@@ -113,7 +113,7 @@ export function asFetchError(err: unknown, signal: AbortSignal, url: URL): unkno
   if (err instanceof GleanerError) return err;
   const refusal = refusalIn(err);
   if (refusal) return refusal;
-  return new GleanerError('UPSTREAM_FAILED', `Fetching ${url.host} failed (${causeOf(err)}).`);
+  return new GleanerError('UPSTREAM_FAILED', `Fetching ${url.host} failed (${causeOf(err)}).`, undefined, { cause: err });
 }
 
 /** A short, address-free cause from the client's message (`connect`, `certificate not trusted`, ...). */

@@ -168,5 +168,5 @@ function asMediaError(err: unknown, signal: AbortSignal, url: URL): unknown {
   const refusal = refusalIn(err);
   if (refusal) return refusal;
   const code = (err as { code?: unknown })?.code;
-  return new GleanerError('UPSTREAM_FAILED', `Fetching media from ${url.host} failed${typeof code === 'string' ? ` (${code})` : ''}.`);
+  return new GleanerError('UPSTREAM_FAILED', `Fetching media from ${url.host} failed${typeof code === 'string' ? ` (${code})` : ''}.`, undefined, { cause: err });
 }

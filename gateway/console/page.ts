@@ -77,6 +77,9 @@ const DASHBOARD = `
   <section><h2>Pages by route family, last hour</h2><div id="chart-pages" class="chart"></div></section>
   <section><h2>Sync latency, last hour</h2><div id="chart-latency" class="chart"></div></section>
   <section><h2>Queue depth, last hour</h2><div id="chart-queue" class="chart"></div></section>
+  <section class="wide" id="cluster" hidden><h2>Cluster nodes (<span id="cluster-totals"></span>)</h2>
+    <table id="nodes"><thead><tr><th>node</th><th>role</th><th>capacity</th><th>in flight</th><th>queued</th><th>jobs running</th><th>heartbeat</th></tr></thead><tbody></tbody></table>
+  </section>
   <section class="wide"><h2>Accounts: usage against quota</h2>
     <table id="accounts"><thead><tr><th>client</th><th>name</th><th>today</th><th>this month</th><th>quota</th></tr></thead><tbody></tbody></table>
   </section>

@@ -159,6 +159,7 @@ export const CONSOLE_SCRIPT = String.raw`
     renderErrors(doc.errors, doc.refused);
     renderParses(doc.parse_status);
     renderAccounts(doc.accounts);
+    renderNodes(doc.cluster);
     renderAccountFilter(doc.accounts);
     renderJobs(doc.recent_jobs);
     renderCrawls(doc.crawls || []);
@@ -216,6 +217,19 @@ export const CONSOLE_SCRIPT = String.raw`
       return row([String(a.client_id), a.name + (a.admin ? ' (admin)' : ''), String(a.usage.today), String(a.usage.month), quota], { 'data-account': String(a.client_id) });
     }));
   }
+
+  // Cluster mode: every node with a recent heartbeat, and the cluster's totals.
+  function renderNodes(cluster) {
+    $('#cluster').hidden = !cluster;
+    if (!cluster) return;
+    var t = cluster.totals;
+    $('#cluster-totals').textContent = t.nodes + ' nodes, capacity ' + t.capacity + ', in flight ' + t.in_flight + ', jobs running ' + t.jobs_running;
+    fill($('#nodes tbody'), cluster.nodes.map(function (n) {
+      var name = n.id + (n.id === cluster.node ? ' (this node)' : '');
+      return row([name, n.role, String(n.capacity), String(n.load.in_flight), String(n.load.queued), String(n.load.jobs_running), Math.round((doc_at() - n.at) / 1000) + ' s ago'], { 'data-node': n.id });
+    }));
+  }
+  function doc_at() { return state.last ? state.last.at * 1000 : Date.now(); }
 
   function renderJobs(jobs) {
     fill($('#jobs tbody'), jobs.map(function (j) {

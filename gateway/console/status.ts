@@ -13,6 +13,7 @@ import type { Services } from '../context.js';
 import { FAMILIES, percentiles, SLOT_MS, type Percentiles } from './activity.js';
 import type { JobFilter, RecentJob } from './recent.js';
 import { accountQuota, type Quota } from './quota.js';
+import { clusterStatus } from '../cluster.js';
 
 const RATE_SLOTS = 6;
 const HISTORY_STEP_SLOTS = 6;
@@ -51,6 +52,8 @@ export interface StatusDocument {
   memory: { node_rss: number; node_heap_used: number; chromium_rss: number; chromium_processes: number };
   accounts: AccountUsage[];
   recent_jobs: RecentJob[];
+  /** Cluster mode only: this node, every node with a recent heartbeat (id, role, capacity, load, heartbeat), totals. */
+  cluster?: ReturnType<typeof clusterStatus>;
   history: {
     step_s: number;
     /** Unix seconds of the first point. */
@@ -209,6 +212,7 @@ export async function statusDocument(svc: Services, filter: JobFilter = {}): Pro
     memory: memory(svc),
     accounts: svc.store.accounts.listAccounts().map((a) => accountUsage(svc, a, now)),
     recent_jobs: await describedJobs(svc, filter),
+    ...(svc.store.cluster ? { cluster: clusterStatus(svc.store.cluster) } : {}),
     history,
   };
 }

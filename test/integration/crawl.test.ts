@@ -258,9 +258,10 @@ describe('politeness, cancel, deliveries', () => {
     const reqs = slow.log.slice(from);
     expect(reqs).toHaveLength(8);
     for (let i = 1; i < reqs.length; i++) {
-      // Starts at least delay_ms apart (less a tolerance for the worker's own way to the socket on
-      // a loaded machine), and never two open at once.
-      expect(reqs[i]!.start - reqs[i - 1]!.start).toBeGreaterThanOrEqual(260);
+      // Starts at least delay_ms apart, less a tolerance for the worker's own way to the socket (the
+      // spacing counts from when the worker began the fetch; at load 12 on 2 cores that way varied
+      // by up to ~80 ms between two fetches), and never two open at once.
+      expect(reqs[i]!.start - reqs[i - 1]!.start).toBeGreaterThanOrEqual(200);
       expect(reqs[i]!.start).toBeGreaterThanOrEqual(reqs[i - 1]!.end);
     }
   });

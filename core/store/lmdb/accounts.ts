@@ -61,8 +61,10 @@ export class LmdbAccounts implements AccountStore {
     return (this.dbs.meta.get(KEYS_VERSION) as number | undefined) ?? 0;
   }
 
-  async createAccount(opts: { name: string; entitlements?: string[]; admin?: boolean }): Promise<Account> {
+  async createAccount(opts: { name: string; entitlements?: string[]; admin?: boolean; once?: string }): Promise<Account> {
     return this.dbs.root.transaction(() => {
+      const earlier = opts.once === undefined ? undefined : (this.dbs.meta.get(`once:${opts.once}`) as number | undefined);
+      if (earlier !== undefined && this.getAccount(earlier)) return this.getAccount(earlier)!;
       const clientId = ((this.dbs.meta.get('seq:client') as number | undefined) ?? 0) + 1;
       this.dbs.meta.put('seq:client', clientId);
       const account: Account = {
@@ -74,6 +76,7 @@ export class LmdbAccounts implements AccountStore {
         createdAt: Date.now(),
       };
       this.dbs.accounts.put(clientId, account);
+      if (opts.once !== undefined) this.dbs.meta.put(`once:${opts.once}`, clientId);
       return account;
     });
   }

@@ -1,0 +1,339 @@
+/**
+ * Jobs in JetStream: the record in the `<ns>_jobs` KV bucket (CAS on its revision), the
+ * queue entry in the `<ns>_work` work-queue stream (work.ts), results in `<ns>_results` (KV,
+ * or the object store above resultKvMax), the expiry index in `<ns>_expiry`.
+ *
+ * A stored job is `{ j: JobRecord, f?: finish token, r?: result key, c?: charge owed }`:
+ * - `finish` writes its result under a key of its own run, then CASes the record to final
+ *   naming that key: of two runs finishing at once one wins, and the loser's result is never
+ *   the job's (it is deleted). A finish whose CAS landed but whose answer was lost (an
+ *   election) recognises its own token on the retry.
+ * - After the CAS: expiry entry, outbox entries (msg id per job, kind and series), the
+ *   charge (msg id = job id, charges.ts), then the reservation's release (reserved.ts). If the
+ *   node dies in between, the work message is not acknowledged; its redelivery finds the job
+ *   final and `start` repeats those steps (all keyed, so a repeat changes nothing), then the
+ *   runner settles it without a run.
+ * - `enqueue` never writes over a stored job: every record is written create-only (tagged with
+ *   the call's token, so a create retried through an election recognises its own record)
+ *   before any reservation or work message; when one id is taken, the records this call created
+ *   are deleted again and it rejects, having queued nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import type { KvEntry } from '@nats-io/kv';
+import { GleanerError } from '../../errors.js';
+import type { DeliveryKind, JobOutcome, JobRecord, JobResult, JobStore } from '../jobs.js';
+import { deliveriesOf, isFinal as isFinalStatus } from '../jobs.js';
+import type { UsageEntry } from '../usage.js';
+import type { Charges } from './charges.js';
+import { DUPLICATE_WINDOW_MS, fromJson, isCasConflict, toJson, type Handles } from './connection.js';
+import { publishRetrying, retrying } from './publish.js';
+import type { NatsReservations } from './reserved.js';
+
+/**
+ * Results live in KV up to the server's max_payload (1 MiB by default) less this margin, larger
+ * ones in the object store. Measured (bench/cluster-results.ts, bench/README.md): a KV write and
+ * read cost 2-20x less than the object store's at every size from 16 KiB to 900 KiB, on one
+ * server and on three, so the object store holds only what one message cannot.
+ */
+const KV_MARGIN_BYTES = 16 * 1024;
+
+export function resultKvMax(nc: { info?: { max_payload: number } }): number {
+  return (nc.info?.max_payload ?? 1024 * 1024) - KV_MARGIN_BYTES;
+}
+const MINUTE = 60_000;
+const GAUGE_MS = 1_000;
+
+export interface StoredJob {
+  j: JobRecord;
+  /** The token of the `enqueue` call that created it. */
+  e?: string;
+  /** The finishing run's token. */
+  f?: string;
+  /** The result's key when a finish carried it (else the job id: a worker wrote it). */
+  r?: string;
+  /** A done job's charge, published after the CAS (and again by a repair). */
+  c?: UsageEntry;
+  /** Claims on delivery attempts (deliveries.ts): attempt, series, until, owner. */
+  l?: Partial<Record<DeliveryKind, { a: number; s: number | undefined; u: number; o: string }>>;
+}
+
+const isFinal = (job: JobRecord) => isFinalStatus(job.status);
+
+export function outboxMsgId(jobId: string, kind: DeliveryKind, since: number | undefined): string {
+  return `${jobId}.${kind}.${since ?? 0}`;
+}
+
+export class NatsJobs implements JobStore {
+  private depth = 0;
+  private depthAt = 0;
+  /** Jobs whose work message this node's consumer holds (settle acks it); others are purged by finish. */
+  held: (id: string) => boolean = () => false;
+
+  constructor(
+    private readonly h: Handles,
+    private readonly charges: Charges,
+    private readonly reservations: NatsReservations,
+    /** Removes a swept job's other records (a crawl's). */
+    private readonly onSwept: (job: JobRecord) => Promise<void> = async () => {},
+  ) {}
+
+  private async read(id: string): Promise<{ stored: StoredJob; revision: number } | undefined> {
+    const e = await retrying(() => this.h.jobs.get(id));
+    return e && e.operation === 'PUT' ? { stored: fromJson<StoredJob>(e.value), revision: e.revision } : undefined;
+  }
+
+  async enqueue(jobs: JobRecord[]): Promise<void> {
+    const ids = new Set<string>();
+    for (const job of jobs) {
+      if (ids.has(job.id)) throw taken(job.id);
+      ids.add(job.id);
+    }
+    const token = randomBytes(8).toString('hex');
+    const created: JobRecord[] = [];
+    try {
+      // Records first (all of them), then reservations, then the queue entries: a runner never
+      // finds a queued job without its record, and a job that can run holds its pages.
+      let refused: string | undefined;
+      await inChunks(jobs, async (job) => {
+        if (await this.create(job, token)) created.push(job);
+        else refused ??= job.id;
+      });
+      if (refused !== undefined) throw taken(refused);
+      await inChunks(jobs, (job) => this.reservations.hold(job));
+      await inChunks(jobs, (job) => publishRetrying(this.h.js, `${this.h.names.workSubject}.${job.id}`, toJson({ id: job.id, clientId: job.clientId, routeId: job.routeId }), job.id));
+    } catch (err) {
+      // Nothing stays of a refused or failed call (a work message that did land finds no record: settled without a run).
+      await inChunks(created, async (job) => {
+        await retrying(() => this.h.jobs.delete(job.id)).catch(() => {});
+        await this.reservations.release(job, false).catch(() => {});
+      });
+      throw err;
+    } finally {
+      this.depthAt = 0;
+    }
+  }
+
+  /** Stores a new job create-only; false when the id is taken by another job (left as it was). */
+  private async create(job: JobRecord, token: string): Promise<boolean> {
+    try {
+      await retrying(() => this.h.jobs.create(job.id, toJson({ j: job, e: token } satisfies StoredJob)));
+      return true;
+    } catch (err) {
+      if (!isCasConflict(err)) throw err;
+      // Our own create whose answer was lost (an election) carries this call's token.
+      return (await this.read(job.id))?.stored.e === token;
+    }
+  }
+
+  async get(id: string): Promise<JobRecord | undefined> {
+    return (await this.read(id))?.stored.j;
+  }
+
+  async result(id: string): Promise<JobResult | undefined> {
+    const job = await this.read(id);
+    if (!job || job.stored.j.status !== 'done') return undefined;
+    return readResult(this.h, job.stored.r ?? id);
+  }
+
+  queueDepth(): number {
+    if (Date.now() - this.depthAt > GAUGE_MS) {
+      this.depthAt = Date.now();
+      this.h.jsm.streams.info(this.h.names.work).then(
+        (info) => (this.depth = info.state.messages),
+        () => {},
+      );
+    }
+    return this.depth;
+  }
+
+  async start(id: string, maxStarts: number): Promise<{ job: JobRecord; started: boolean } | undefined> {
+    for (;;) {
+      const current = await this.read(id);
+      if (!current) return undefined;
+      const { j: job } = current.stored;
+      if (isFinal(job)) {
+        await this.afterFinish(current.stored, false);
+        return undefined;
+      }
+      if (job.attempts >= maxStarts) return { job, started: false };
+      const next: JobRecord = { ...job, status: 'running', attempts: job.attempts + 1, updatedAt: Date.now() };
+      try {
+        await retrying(() => this.h.jobs.update(id, toJson({ ...current.stored, j: next }), current.revision));
+        return { job: next, started: true };
+      } catch (err) {
+        if (!isCasConflict(err)) throw err;
+      }
+    }
+  }
+
+  async finish(id: string, outcome: JobOutcome, retentionMs: number, charge?: UsageEntry): Promise<JobRecord | undefined> {
+    const token = randomBytes(8).toString('hex');
+    let resultKey: string | undefined;
+    try {
+      for (;;) {
+        const current = await this.read(id);
+        if (!current) return undefined;
+        if (isFinal(current.stored.j)) {
+          if (current.stored.f !== token) return undefined;
+          // Our own CAS, whose answer was lost: carry on after it.
+          await this.afterFinish(current.stored, true);
+          resultKey = undefined;
+          return current.stored.j;
+        }
+        if (outcome.ok && outcome.results && resultKey === undefined) {
+          resultKey = `${id}.${token}`;
+          await writeResult(this.h, resultKey, { results: outcome.results });
+        }
+        const stored = finalRecord(current.stored.j, outcome, retentionMs, token, resultKey, charge);
+        try {
+          await retrying(() => this.h.jobs.update(id, toJson(stored), current.revision));
+        } catch (err) {
+          if (!isCasConflict(err)) throw err;
+          continue;
+        }
+        resultKey = undefined;
+        await this.afterFinish(stored, true);
+        if (!this.held(id)) await this.unqueue(id);
+        return stored.j;
+      }
+    } finally {
+      // A run that lost the CAS leaves no result behind.
+      if (resultKey) await deleteResult(this.h, resultKey).catch(() => {});
+    }
+  }
+
+  /** The steps after a final CAS, each keyed so that a repeat (a repair after a crash) changes nothing. */
+  private async afterFinish(stored: StoredJob, own: boolean): Promise<void> {
+    const job = stored.j;
+    if (job.expiresAt !== undefined) await this.setExpiry(job.id, undefined, job.expiresAt);
+    // Outbox entries and the charge are deduplicated by message id only within the window.
+    if ((job.finishedAt ?? 0) >= Date.now() - DUPLICATE_WINDOW_MS / 2) {
+      for (const [kind, record] of Object.entries(job.deliveries) as Array<[DeliveryKind, NonNullable<JobRecord['deliveries'][DeliveryKind]>]>) {
+        if (record.state !== 'pending' || record.attempts !== 0) continue;
+        await publishOutbox(this.h, job.id, kind, 0, record.since ?? job.finishedAt ?? Date.now(), record.since);
+      }
+      if (stored.c && job.status === 'done') await this.charges.charge(stored.c, `charge.${job.id}`);
+    }
+    // After the charge: a page may be counted twice for a moment, never not at all.
+    await this.reservations.release(job, own);
+  }
+
+  /** Removes the job's work message (a job finished without being handed out here). */
+  private async unqueue(id: string): Promise<void> {
+    await retrying(() => this.h.jsm.streams.purge(this.h.names.work, { filter: `${this.h.names.workSubject}.${id}` })).catch(() => {});
+    this.depthAt = 0;
+  }
+
+  /** Moves the job's expiry entry (minute buckets: the sweep lists one minute at a time). */
+  async setExpiry(id: string, from: number | undefined, to: number): Promise<void> {
+    if (from !== undefined && Math.floor(from / MINUTE) !== Math.floor(to / MINUTE)) {
+      await retrying(() => this.h.expiry.delete(`${Math.floor(from / MINUTE)}.${id}`)).catch(() => {});
+    }
+    await retrying(() => this.h.expiry.put(`${Math.floor(to / MINUTE)}.${id}`, toJson(to)));
+  }
+
+  /** Sweeps whole minutes from the cursor up to now; the cursor moves past a minute once it is entirely in the past. */
+  async sweep(now: number): Promise<number> {
+    const cursorEntry = await this.h.expiry.get('cursor');
+    const cursor = cursorEntry?.operation === 'PUT' ? fromJson<number>(cursorEntry.value) : Math.floor(now / MINUTE) - 60 * 24;
+    let swept = 0;
+    const last = Math.floor(now / MINUTE);
+    for (let minute = cursor; minute <= last; minute++) {
+      const keys: string[] = [];
+      for await (const key of await this.h.expiry.keys(`${minute}.*`)) keys.push(key);
+      for (const key of keys) {
+        const e = await this.h.expiry.get(key);
+        if (!e || e.operation !== 'PUT' || fromJson<number>(e.value) > now) continue;
+        if (await this.remove(key.slice(key.indexOf('.') + 1), now)) swept++;
+        await this.h.expiry.delete(key);
+      }
+    }
+    // Minutes before this one are done (a minute of margin for clocks that differ between nodes).
+    if (last - 1 > cursor) await this.h.expiry.put('cursor', toJson(last - 1));
+    return swept;
+  }
+
+  /** Deletes an expired job with its result and dead letters; false when it is not expired (kept longer meanwhile). */
+  private async remove(id: string, now: number): Promise<boolean> {
+    const current = await this.read(id);
+    if (!current) return false;
+    const { j: job, r } = current.stored;
+    if (job.expiresAt === undefined || job.expiresAt > now) return false;
+    try {
+      await this.h.jobs.delete(id, { previousSeq: current.revision });
+    } catch (err) {
+      if (isCasConflict(err)) return false;
+      throw err;
+    }
+    await Promise.all([
+      deleteResult(this.h, r ?? id),
+      ...(r ? [deleteResult(this.h, id)] : []),
+      this.h.deadletters.delete(`${id}.webhook`),
+      this.h.deadletters.delete(`${id}.storage`),
+      this.reservations.forget(job),
+      this.onSwept(job),
+    ]);
+    return true;
+  }
+}
+
+function taken(id: string): GleanerError {
+  return new GleanerError('INTERNAL_ERROR', `A job with id ${id} is already stored; nothing was queued.`);
+}
+
+/** Runs `op` on every item, 256 at a time; every op of a chunk settles before the first error is thrown. */
+async function inChunks<T>(items: readonly T[], op: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += 256) {
+    const settled = await Promise.allSettled(items.slice(i, i + 256).map(op));
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+}
+
+/** The final record of a job, as `finish` stores it (the same steps as the embedded store). */
+function finalRecord(job: JobRecord, outcome: JobOutcome, retentionMs: number, token: string, resultKey: string | undefined, charge: UsageEntry | undefined): StoredJob {
+  const now = Date.now();
+  const next: JobRecord = { ...job, status: outcome.ok ? 'done' : outcome.cancelled ? 'cancelled' : 'faulted', updatedAt: now, finishedAt: now, deliveries: { ...job.deliveries } };
+  if (outcome.ok) next.upstreamStatus = outcome.upstreamStatus;
+  else next.error = outcome.error;
+  for (const kind of deliveriesOf(next)) {
+    const media = outcome.ok && kind === 'storage' ? outcome.media : undefined;
+    next.deliveries[kind] = media
+      ? { state: 'delivered', attempts: media.attempts, deliveredAt: now, key: media.key, size: media.size, duration: media.duration }
+      : { state: 'pending', attempts: 0, since: now };
+  }
+  next.expiresAt = now + retentionMs;
+  return { j: next, f: token, ...(resultKey ? { r: resultKey } : {}), ...(outcome.ok && charge ? { c: charge } : {}) };
+}
+
+export async function publishOutbox(h: Handles, jobId: string, kind: DeliveryKind, attempt: number, dueAt: number, since: number | undefined): Promise<void> {
+  await publishRetrying(h.js, `${h.names.outboxSubject}.${jobId}.${kind}`, toJson({ jobId, kind, attempt, dueAt, since }), `${outboxMsgId(jobId, kind, since)}.${attempt}`);
+}
+
+/** A result: in KV up to resultKvMax, else in the object store with a marker in KV. */
+export async function writeResult(h: Pick<Handles, 'nc' | 'results' | 'bigResults'>, key: string, result: JobResult): Promise<void> {
+  const data = toJson(result);
+  if (data.byteLength <= resultKvMax(h.nc)) {
+    await retrying(() => h.results.put(key, data));
+    return;
+  }
+  await retrying(() => h.bigResults.putBlob({ name: key }, data));
+  await retrying(() => h.results.put(key, toJson({ $object: key })));
+}
+
+export async function readResult(h: Handles, key: string): Promise<JobResult | undefined> {
+  const e: KvEntry | null = await retrying(() => h.results.get(key));
+  if (!e || e.operation !== 'PUT') return undefined;
+  const value = fromJson<JobResult | { $object: string }>(e.value);
+  if (!('$object' in value)) return value;
+  const blob = await retrying(() => h.bigResults.getBlob(value.$object));
+  return blob ? fromJson<JobResult>(blob) : undefined;
+}
+
+export async function deleteResult(h: Handles, key: string): Promise<void> {
+  const e = await h.results.get(key);
+  if (!e || e.operation !== 'PUT') return;
+  const value = fromJson<JobResult | { $object: string }>(e.value);
+  if ('$object' in value) await h.bigResults.delete(value.$object).catch(() => {});
+  await h.results.delete(key);
+}

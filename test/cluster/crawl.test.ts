@@ -1,0 +1,115 @@
+/**
+ * A crawl in cluster mode (issues #21, #22): one nats-server with JetStream, two Gleaner nodes
+ * started as processes with the README's settings, the simulated crawl site and a webhook
+ * receiver. A crawl submitted on one node runs on the cluster (its frontier, seen-set and pages
+ * in the NATS CrawlStore) and is read on the other: every page of the site once in the results,
+ * each asked of the site once, and its webhooks (page batches, then one crawl.done) cover every
+ * page once. Then a node killed with SIGKILL mid-crawl: the other node takes the crawl over from
+ * its durable frontier and finishes it, every page once, none committed before the kill fetched
+ * again (only pages in flight at the kill are asked twice).
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startCrawlSite, type CrawlSite } from '../sites/crawl-site.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { startNats, type NatsServers } from '../helpers/nats.js';
+import { api, killNode, openFeed, startNode, until, type Node } from './nodes.js';
+
+let nats: NatsServers;
+let site: CrawlSite;
+let slow: CrawlSite;
+let hooks: Receiver;
+let nodes: Node[] = [];
+
+beforeAll(async () => {
+  [nats, site, hooks] = await Promise.all([startNats(1), startCrawlSite({ products: 60, sections: 4, orphans: 0, slowPages: 0, plain: true }), startReceiver()]);
+  slow = await startCrawlSite({ products: 240, sections: 6, orphans: 0, slowPages: 0, plain: true, delayMs: 25 });
+  nodes = [await startNode('crawl-a', nats.cluster)];
+  nodes.push(await startNode('crawl-b', nats.cluster));
+}, 120_000);
+
+afterAll(async () => {
+  for (const n of nodes) n.proc.child.kill('SIGKILL');
+  await Promise.all(nodes.map((n) => n.proc.exited));
+  await Promise.all([nats?.stop(), site?.close(), slow?.close(), hooks?.close()]);
+});
+
+async function finalOn(node: Node, id: string): Promise<any> {
+  let body: any;
+  await until(async () => ['done', 'faulted', 'cancelled'].includes((body = (await api(node, `/v1/async/crawl/${id}?limit=1`)).body).status), 90_000, 'crawl final');
+  return body;
+}
+
+async function pagesOn(node: Node, id: string): Promise<any[]> {
+  const pages: any[] = [];
+  for (let cursor = '0'; ; ) {
+    const page = (await api(node, `/v1/async/crawl/${id}?cursor=${cursor}&limit=100`)).body;
+    pages.push(...page.results);
+    if (page.next === null || page.results.length === 0) return pages;
+    cursor = page.next;
+  }
+}
+
+const pathOf = (url: string) => {
+  const u = new URL(url);
+  return u.pathname + u.search;
+};
+
+test('a crawl submitted on one node runs through the cluster: every page once, read on the other node, webhooks once', async () => {
+  const logFrom = site.log.length;
+  const submitted = await api(nodes[0]!, '/v1/async/crawl', { body: { url: `${site.origin}/`, limit: 5000, delay_ms: 0, max_concurrency_per_host: 8, sitemap: 'skip', callback_url: hooks.url, callback_pages: true } });
+  expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
+  const id = submitted.body.id as string;
+  const body = await finalOn(nodes[1]!, id);
+  expect([body.status, body.counts.queued, body.counts.failed]).toEqual(['done', 0, 0]);
+
+  // Every page of the site once, paged through on the other node.
+  const pages = await pagesOn(nodes[1]!, id);
+  const got = pages.map((p) => pathOf(p.url)).sort();
+  expect(got).toEqual([...site.pages()].sort());
+  expect(pages.map((p) => p.n)).toEqual(pages.map((_, i) => i + 1));
+  expect(body.counts.done).toBe(got.length);
+
+  // The site was asked for each page once (robots.txt besides).
+  const counts = new Map<string, number>();
+  for (const r of site.log.slice(logFrom)) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
+  expect([...counts].filter(([, n]) => n > 1)).toEqual([]);
+
+  // Webhooks: page batches that name every page once, then one crawl.done.
+  const events = () => hooks.requests.map((r) => JSON.parse(r.body.toString())).filter((e) => e.crawl_id === id);
+  await until(() => events().some((e) => e.event === 'crawl.done'), 30_000, 'crawl.done delivered');
+  const referenced = events()
+    .filter((e) => e.event === 'crawl.page')
+    .flatMap((e) => e.pages.map((p: any) => p.n));
+  expect(referenced).toEqual(pages.map((p) => p.n));
+  expect(events().filter((e) => e.event === 'crawl.done').map((e) => [e.status, e.counts.done])).toEqual([['done', got.length]]);
+}, 150_000);
+
+test('kill -9 of the node running a crawl: the other node takes it over from the durable frontier and finishes it, every page once', async () => {
+  const feeds = await Promise.all(nodes.map((n) => openFeed(n)));
+  const PER_HOST = 4;
+  const submitted = await api(nodes[0]!, '/v1/async/crawl', { body: { url: `${slow.origin}/`, limit: 5000, delay_ms: 0, max_concurrency_per_host: PER_HOST, sitemap: 'skip' } });
+  expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
+  const id = submitted.body.id as string;
+  const started = () => feeds.flatMap((f) => f.events).find((e) => e.type === 'started' && e.job_id === id);
+  await until(() => started() !== undefined, 30_000, 'crawl started');
+  const runner = nodes.findIndex((n) => n.id === started()!.node);
+  const other = nodes[1 - runner]!;
+  // Killed once a fair part of the site is committed.
+  await until(async () => ((await api(other, `/v1/async/crawl/${id}?limit=1`)).body.counts?.done ?? 0) >= 60, 60_000, '60 pages committed');
+  const before = (await pagesOn(other, id)).map((p) => pathOf(p.url));
+  await killNode(nodes[runner]!);
+  const logAtKill = slow.log.length;
+  for (const f of feeds) f.close();
+
+  const body = await finalOn(other, id);
+  expect([body.status, body.counts.queued, body.counts.failed]).toEqual(['done', 0, 0]);
+  const got = (await pagesOn(other, id)).map((p) => pathOf(p.url));
+  expect([...got].sort()).toEqual([...slow.pages()].sort());
+  expect(new Set(got).size).toBe(got.length);
+  // No page committed before the kill was asked again; at most the pages in flight were.
+  const again = slow.log.slice(logAtKill).map((r) => r.path).filter((p) => before.includes(p));
+  expect(again).toEqual([]);
+  const counts = new Map<string, number>();
+  for (const r of slow.log) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
+  expect([...counts].filter(([p, n]) => n > 1 && p !== '/robots.txt').length).toBeLessThanOrEqual(PER_HOST * 2);
+}, 180_000);
