@@ -18,6 +18,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULTS } from '../../core/config.js';
 import { BENCH_DIR, isMain, startService } from '../child.js';
 import { siteTargets } from '../families/e2e.js';
 import { arg, argString } from '../farm/measure.js';
@@ -68,7 +69,7 @@ export async function soak(opts: SoakOptions): Promise<SoakResult> {
   const load0 = loadavg();
   const sim = await startService<{ origin: string }>('bench/sim.ts');
   const site = await startService<{ origin: string }>('bench/families/site.ts');
-  const idleMs = Number(opts.config?.browserIdleMs ?? 60_000);
+  const idleMs = Number(opts.config?.browserIdleMs ?? DEFAULTS.browserIdleMs);
   const gw = await startGatewayService(2, ['--config', JSON.stringify({ targets: siteTargets(site.info.origin), ...opts.config }), ...(opts.dist ? ['--dist'] : [])]);
   const load = new MixedLoad({ gateway: gw.info.url, key: gw.info.key, sim: sim.info.origin, site: site.info.origin });
   const samples: Sample[] = [];
