@@ -47,6 +47,8 @@ function spawnBench(script: string, args: string[], env: Record<string, string>,
 export interface Service<T> {
   pid: number;
   info: T;
+  /** Sends the child a request (see `answerAsks`) and resolves with its answer. */
+  ask<R>(body: unknown, timeoutMs?: number): Promise<R>;
   /** SIGTERM, then SIGKILL after `graceMs`. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -69,9 +71,25 @@ export async function startService<T>(script: string, args: string[] = [], env: 
     child.kill('SIGKILL');
     throw err;
   });
+  let asks = 0;
   return {
     pid: child.pid!,
     info,
+    ask<R>(body: unknown, timeoutMs = 600_000): Promise<R> {
+      const id = ++asks;
+      return new Promise<R>((resolveAsk, reject) => {
+        const timer = setTimeout(() => (child.off('message', onMessage), reject(new Error(`${script}: no answer after ${timeoutMs} ms`))), timeoutMs);
+        const onMessage = (m: { type?: string; id?: number; value?: R; message?: string }) => {
+          if (m?.type !== 'answer' || m.id !== id) return;
+          clearTimeout(timer);
+          child.off('message', onMessage);
+          if (m.message !== undefined) reject(new Error(`${script}: ${m.message}`));
+          else resolveAsk(m.value as R);
+        };
+        child.on('message', onMessage);
+        child.send({ type: 'ask', id, body });
+      });
+    },
     async stop(graceMs = 10_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
@@ -105,6 +123,22 @@ export async function runChild<T>(script: string, args: string[], timeoutMs: num
 export function tell(message: { type: 'ready'; info: unknown } | { type: 'result'; value: unknown } | { type: 'error'; message: string }): Promise<void> {
   if (!process.send) return Promise.resolve();
   return new Promise((r) => process.send!(message, undefined, undefined, () => r()));
+}
+
+/** In a service child: answer the parent's `ask`s with `handle` (one at a time, in order). */
+export function answerAsks(handle: (body: unknown) => Promise<unknown>): void {
+  let chain = Promise.resolve();
+  process.on('message', (m: { type?: string; id?: number; body?: unknown }) => {
+    if (m?.type !== 'ask') return;
+    chain = chain.then(async () => {
+      try {
+        const value = await handle(m.body);
+        process.send?.({ type: 'answer', id: m.id, value });
+      } catch (err) {
+        process.send?.({ type: 'answer', id: m.id, message: (err as Error).message ?? String(err) });
+      }
+    });
+  });
 }
 
 /** In a service child: stop on SIGTERM or when the parent goes away. */

@@ -8,15 +8,17 @@
  * Target: each validated path keeps at least half of the bare throughput.
  *
  *   node --import tsx bench/gateway.ts [--seconds 5] [--connections 32]
- *   node --import tsx bench/gateway.ts --serve [--workers 1] [--contexts 2]   (the service alone)
+ *   node --import tsx bench/gateway.ts --serve [--workers 1] [--contexts 2] [--config JSON]   (the service alone)
  *
  * The service logs at `info` (the `npm start` default) to /dev/null: the per-request log line is
  * part of its cost. BENCH_GATEWAY_LOG=silent measures without it.
  */
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Config } from '../core/config.js';
 import { isMain, onStop, startService, tell, type Service } from './child.js';
-import { arg } from './farm/measure.js';
+import { arg, argString } from './farm/measure.js';
 import { runLoad, type LoadResult, type LoadSpec } from './load.js';
 import { ratio, type Section } from './report.js';
 
@@ -94,12 +96,31 @@ function row(r: LoadResult, vsBare: number): Record<string, unknown> {
   };
 }
 
+/** The service from dist/, set up as test/helpers/gateway.ts sets it up from source. */
+async function startCompiled(overrides: Partial<Config>): Promise<{ url: string; key: string; dataDir: string; close(): Promise<void> }> {
+  const { TEST_KEY } = await import('../test/helpers/gateway.js');
+  // Computed specifiers: dist/ has no type declarations; its modules are the sources' own.
+  const from = (path: string) => `../dist/${path}`;
+  const { loadConfig } = (await import(from('core/config.js'))) as typeof import('../core/config.js');
+  const { createLogger } = (await import(from('core/log.js'))) as typeof import('../core/log.js');
+  const { startServer } = (await import(from('gateway/server.js'))) as typeof import('../gateway/server.js');
+  const dataDir = mkdtempSync(join(tmpdir(), 'gleaner-bench-'));
+  const config = loadConfig({}, { host: '127.0.0.1', port: 0, realtimePort: 0, dataPort: 0, dataDir, bootstrapApiKey: TEST_KEY, allowPrivate: true, logLevel: 'silent', ...overrides });
+  const server = await startServer({ config, logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent') });
+  return { url: server.url, key: TEST_KEY, dataDir, close: async () => (await server.close(), rmSync(dataDir, { recursive: true, force: true })) };
+}
+
 async function serve(): Promise<void> {
   // Imported here, not at the top: row processes import this module only to start the service.
   const { startGateway } = await import('../test/helpers/gateway.js');
   const overrides: Partial<Config> = { workers: arg('workers', 1) };
   if (process.argv.includes('--contexts')) overrides.contextsPerWorker = arg('contexts', 2);
-  const gw = await startGateway(overrides);
+  // Any other setting, as JSON (`{"targets": {...}, "browserIdleMs": 5000}`): the per-family and soak benches.
+  const more = argString('config');
+  if (more) Object.assign(overrides, JSON.parse(more) as Partial<Config>);
+  // `--dist`: the compiled service (`npm run build` first), as `npm start` runs it; from source
+  // every worker thread also loads tsx and transpiles the farm (~15 MB and a slower start each).
+  const gw = process.argv.includes('--dist') ? await startCompiled(overrides) : await startGateway(overrides);
   onStop(() => gw.close());
   const info: GatewayInfo = { url: gw.url, key: gw.key, dataDir: gw.dataDir };
   if (process.send) await tell({ type: 'ready', info });

@@ -7,6 +7,7 @@
  * every (route, page, url) so two runs can be diffed to find the page that changed.
  *
  *   node --import tsx bench/parse-snapshot.ts [--families mkt1,commerce,se] [--out /tmp/a.json]
+ *   node --import tsx bench/parse-snapshot.ts --families video   (video routes; not in the default total)
  *
  * Commerce routes share four parsers (url, product, search, category): `--quick` parses one
  * route per parser instead of all of them.
@@ -47,6 +48,11 @@ const FAMILIES: Record<string, { routes: string[]; folders: string[] }> = {
     routes: ['se1/search', 'se1/ads', 'se1/aimode', 'se1/shopping/search', 'se1/shopping/product', 'se1/travel/hotels', 'se1/lens', 'se1/trends/explore', 'se1', 'se2/search', 'se2'],
     folders: ['search-engine-1', 'search-engine-2', 'other', 'marketplace-search'],
   },
+  // Not in the default list (the recorded totals predate it): `--families video` on its own.
+  video: {
+    routes: ['media/video/metadata', 'media/video/channel', 'media/video/search', 'media/video/subtitles'],
+    folders: ['video-search', 'video-watch', 'video-channel'],
+  },
 };
 
 /** A URL shaped like the page's own, from the fixture's file name. */
@@ -61,6 +67,14 @@ function ownUrl(file: string): string {
   return 'https://shop.example.com/p/item-1';
 }
 
+/** A video page's own address, from the fixture's file name (a watch id or a channel id in it). */
+function videoUrl(file: string): string {
+  const channel = /_(UC[\w-]{22})/.exec(file)?.[1];
+  if (channel) return `https://www.youtube.com/channel/${channel}/videos`;
+  const watch = /_([\w-]{11})\.html$/.exec(file)?.[1];
+  return watch && file.includes('watch') ? `https://www.youtube.com/watch?v=${watch}` : 'https://www.youtube.com/results?search_query=x';
+}
+
 const detail: Record<string, string> = {};
 const total = createHash('sha256');
 for (const name of args.families.split(',')) {
@@ -72,11 +86,11 @@ for (const name of args.families.split(',')) {
     const dir = join(FIXTURES, folder);
     if (!existsSync(dir)) continue;
     for (const f of readdirSync(dir).filter((f) => /\.(html|json)$/.test(f) && !f.includes('.expected')).sort()) {
-      if (name === 'se' && !f.endsWith('.html')) continue;
+      if ((name === 'se' || name === 'video') && !f.endsWith('.html')) continue;
       const html = readFileSync(join(dir, f), 'utf8');
       const inputs: PageInput[] = [
         { html, url: 'https://www.example.com/search?q=x', page: 1, params: { query: 'x' } },
-        ...(name === 'se' ? [] : [{ html, url: ownUrl(f), page: 1, params: {} }]),
+        ...(name === 'se' ? [] : [{ html, url: name === 'video' ? videoUrl(f) : ownUrl(f), page: 1, params: {} }]),
       ];
       for (const r of fam.routes) for (const [i, input] of inputs.entries()) {
         const out = JSON.stringify(parsePage(r, input));

@@ -133,7 +133,9 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   workers: availableParallelism(),
   contextsPerWorker: 2,
   browserThreads: 1,
-  browserIdleMs: 60_000,
+  // 15 s: on a mixed load with rendered bursts between quiet gaps it held 22 % less memory than
+  // 60 s at the same CPU per page (bench/mixed/idle.ts; bench/README "Browser idle time").
+  browserIdleMs: 15_000,
   logLevel: 'info',
   maxBodyBytes: 4 * 1024 * 1024,
   syncTimeoutMs: 150_000,

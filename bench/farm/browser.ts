@@ -2,7 +2,8 @@
  * Rendering throughput on the simulator's script page (load, then network idle, then the
  * page's HTML), each contender in a fresh process of its own (the simulator in another), all on
  * the same Chromium binary:
- *   - raw playwright-core: one browser, a fresh context per page
+ *   - raw playwright-core: one browser, a fresh context per page, launched with the farm's
+ *     command line (farm/chromium-args.ts) on the same binary
  *   - Crawlee PlaywrightCrawler at several concurrencies
  *   - the farm, called directly (`run_js: true`)
  *   - Gleaner through its HTTP API: sync `POST /v1/scrape` with `run_js: true`, the service in a
@@ -118,7 +119,11 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
   const warm = urlsFor(origin, WARM, 'w');
   if (name === 'raw') {
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath });
+    // The farm's browser command line (quiet start; for full Chromium, Playwright's disabled
+    // features plus the omnibox WebUI popups): without it full Chromium's browser process spends
+    // ~150 ms more CPU per new page (measured, bench/README.md), a baseline no one would run.
+    const { chromiumArgs } = await import('../../farm/chromium-args.js');
+    const browser = await chromium.launch({ executablePath, args: chromiumArgs({ executablePath, hosts: {}, guarded: false }) });
     const once = async (url: string) => {
       const context = await browser.newContext();
       const page = await context.newPage();
@@ -163,7 +168,7 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
   }
   if (name === 'http') {
     const { startGatewayService } = await import('../gateway.js');
-    const gw = await startGatewayService(2);
+    const gw = await startGatewayService(2, process.argv.includes('--dist') ? ['--dist'] : []);
     const pool = new Pool(gw.info.url, { connections: concurrency });
     const headers = { authorization: `Bearer ${gw.info.key}`, 'content-type': 'application/json' };
     const scrape = async (url: string) => {

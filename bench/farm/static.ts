@@ -35,6 +35,8 @@ export interface StaticOptions {
   concurrency: number;
   crawlee: number[];
   overheadSamples: number;
+  /** The HTTP row runs the compiled service (dist/). */
+  dist?: boolean;
 }
 
 export interface Overhead {
@@ -62,7 +64,7 @@ export async function runStatic(opts: StaticOptions): Promise<StaticResult> {
   const only = opts.rows && opts.rows.length > 0 ? new Set(opts.rows) : undefined;
   const row = async (name: string, concurrency: number): Promise<void> => {
     if (only && !only.has(name)) return;
-    const args = ['--row', name, '--origin', sim.info.origin, '--pages', String(opts.pages), '--concurrency', String(concurrency), '--samples', String(opts.overheadSamples), '--warm', String(opts.warm ?? 1000), '--sim-pid', String(sim.pid)];
+    const args = ['--row', name, '--origin', sim.info.origin, '--pages', String(opts.pages), '--concurrency', String(concurrency), '--samples', String(opts.overheadSamples), '--warm', String(opts.warm ?? 1000), '--sim-pid', String(sim.pid), ...(opts.dist ? ['--dist'] : [])];
     try {
       const v = await runChild<RowValue>('bench/farm/static.ts', args, 240_000);
       rows.push(v.stats);
@@ -163,7 +165,7 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
   }
   if (name === 'http') {
     const { startGatewayService } = await import('../gateway.js');
-    const gw = await startGatewayService(2);
+    const gw = await startGatewayService(2, process.argv.includes('--dist') ? ['--dist'] : []);
     const pool = new Pool(gw.info.url, { connections: concurrency });
     const headers = { authorization: `Bearer ${gw.info.key}`, 'content-type': 'application/json' };
     const scrape = async (url: string, output?: string[]) => {
@@ -219,7 +221,7 @@ if (isMain(import.meta)) {
   }
   const crawlee = argString('crawlee', '8,16,32').split(',').filter(Boolean).map(Number);
   const rows = argString('rows').split(',').filter(Boolean);
-  const result = await runStatic({ pages: arg('pages', 10000), warm: arg('warm', 1000), concurrency: arg('concurrency', 16), crawlee, overheadSamples: arg('samples', 200), rows });
+  const result = await runStatic({ pages: arg('pages', 10000), warm: arg('warm', 1000), concurrency: arg('concurrency', 16), crawlee, overheadSamples: arg('samples', 200), rows, dist: process.argv.includes('--dist') });
   printTable(result.rows);
   if (result.overhead) console.table([result.overhead]);
   for (const n of result.notes) console.log(`- ${n}`);

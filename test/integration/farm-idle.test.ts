@@ -97,5 +97,5 @@ describe.each(['per-worker', 'shared'] as const)('browser mode %s', (browserMode
 });
 
 test('the idle period is a setting; 0 keeps the browser', () => {
-  expect([loadConfig({}).browserIdleMs, loadConfig({ GLEANER_BROWSER_IDLE_MS: '0' }).browserIdleMs, loadConfig({}).browserThreads]).toEqual([60_000, 0, 1]);
+  expect([loadConfig({}).browserIdleMs, loadConfig({ GLEANER_BROWSER_IDLE_MS: '0' }).browserIdleMs, loadConfig({}).browserThreads]).toEqual([15_000, 0, 1]);
 });

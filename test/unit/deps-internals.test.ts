@@ -5,6 +5,8 @@
  *
  * - core/parsers/load.ts replaces the tokenizer's private `fastForwardTo(c)` and reads its
  *   `buffer`, `index` and `offset`; its handler reads DomHandler's `tagStack` and `lastNode`;
+ * - core/parsers/load.ts builds Element and Text nodes with constructors of its own on
+ *   domhandler's prototypes, restating the classes' own fields and their order;
  * - core/parsers/depth.ts reads the Parser's private `stack`, `tagname` and `tokenizer.isSpecial`
  *   and overrides `isVoidElement`; core/markdown/parse.ts splices `stack` (top first);
  * - core/parsers/tag-tree.ts restates the Parser's private tree rules (held to the Parser by
@@ -16,11 +18,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { DomHandler, type AnyNode } from 'domhandler';
+import { DomHandler, Element, Text, type AnyNode } from 'domhandler';
 import { Parser, parseDocument, Tokenizer } from 'htmlparser2';
 import { describe, expect, test } from 'vitest';
 import { DepthCappedParser } from '../../core/parsers/depth.js';
-import { FastTokenizer, leanDom, leanHtml } from '../../core/parsers/load.js';
+import { FastTokenizer, leanDom, leanHtml, newElement, newText } from '../../core/parsers/load.js';
 import { REPO } from '../helpers/executable.js';
 import { soup } from '../helpers/markup.js';
 
@@ -102,6 +104,54 @@ describe('htmlparser2 internals relied on', () => {
     const handler = new Probe();
     new Parser(handler).end('<div><p>a</p>b</div>');
     expect(seen).toEqual(['3:a', '2:b']);
+  });
+});
+
+describe("domhandler's node classes, restated by the load's node constructors", () => {
+  const fields = (n: object) => Object.entries(n);
+
+  test.each(['div', 'script', 'style', 'a'])('newElement(%s) is new Element: prototype, own fields, their order and values', (name) => {
+    const attribs = { class: 'x' };
+    const mine = newElement(name, attribs);
+    const stock = new Element(name, attribs);
+    expect(Object.getPrototypeOf(mine)).toBe(Element.prototype);
+    expect(fields(mine)).toEqual(fields(stock));
+    expect(mine.children).not.toBe(newElement(name, attribs).children);
+    expect([mine instanceof Element, mine.nodeType, mine.tagName]).toEqual([true, 1, name]);
+  });
+
+  test('newText is new Text', () => {
+    const mine = newText('a');
+    expect(Object.getPrototypeOf(mine)).toBe(Text.prototype);
+    expect(fields(mine)).toEqual(fields(new Text('a')));
+    expect([mine instanceof Text, mine.nodeType, mine.nodeValue]).toEqual([true, 3, 'a']);
+  });
+
+  test("DomHandler's addNode links the node and clears lastNode (the load's onopentag and ontext rely on it)", () => {
+    const seen: unknown[] = [];
+    class Probe extends DomHandler {
+      override ontext(data: string): void {
+        const self = this as unknown as { lastNode: unknown; addNode(n: AnyNode): void };
+        self.lastNode = 'stale';
+        const node = new Text(data);
+        self.addNode(node);
+        seen.push(self.lastNode, node.parent === this.root, node.prev);
+      }
+    }
+    new Parser(new Probe()).end('a');
+    expect(seen).toEqual([null, true, null]);
+  });
+
+  test('every node of a loaded page has the own fields, in order, of the stock node', () => {
+    const walk = (a: AnyNode, b: AnyNode): void => {
+      expect(Object.keys(a)).toEqual(Object.keys(b));
+      expect(Object.getPrototypeOf(a)).toBe(Object.getPrototypeOf(b));
+      if ('children' in a && 'children' in b) a.children.forEach((c, i) => walk(c, b.children[i] as AnyNode));
+    };
+    for (let seed = 1; seed <= 20; seed++) {
+      const lean = leanHtml(soup(seed));
+      walk(leanDom(lean), parseDocument(lean, { decodeEntities: true }));
+    }
   });
 });
 

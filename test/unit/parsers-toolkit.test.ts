@@ -22,6 +22,20 @@ describe('embedded JSON', () => {
     expect(jsonAfter('no marker here', 'ytInitialData')).toBeUndefined();
   });
 
+  it('reads a blob that fills its script whole or is followed by more script alike', () => {
+    const blob = { a: '</b>', n: [1, { c: '}' }] };
+    const whole = `<script>var ytInitialData = ${JSON.stringify(blob)} ;\n</script><p>`;
+    const more = `<script>var ytInitialData = ${JSON.stringify(blob)};var later = {"z": 1};</script>`;
+    const literal = `<script>var ytInitialData = {a: 1};</script><script>ytInitialData = {"b": 2};</script>`;
+    // A script ending in a brace that is not the blob's: the walk delimits the blob.
+    const braced = `<script>var ytInitialData = {"x": 1}; if (a) {b()}</script>`;
+    expect(jsonAfter(whole, 'ytInitialData')).toEqual(blob);
+    expect(jsonAfter(more, 'ytInitialData')).toEqual(blob);
+    expect(jsonAfter(literal, 'ytInitialData')).toEqual({ b: 2 });
+    expect(jsonAfter(braced, 'ytInitialData')).toEqual({ x: 1 });
+    expect(rawJsonAfter(whole, 'ytInitialData')?.raw).toBe(JSON.stringify(blob));
+  });
+
   it('reads scripts by id and by type', () => {
     const html = `<script id="__NEXT_DATA__" type="application/json"> {"props":{"p":1}} </script>` +
       `<script type="application/ld+json">{"@type":"Product"}</script><script>var a = 1;</script>`;

@@ -22,7 +22,8 @@ export interface PageData {
   canonical: string | null;
 }
 
-const PLAYER_MARKERS = ['var ytInitialPlayerResponse', 'window["ytInitialPlayerResponse"]', 'ytInitialPlayerResponse'];
+const PLAYER = 'ytInitialPlayerResponse';
+const PLAYER_MARKERS = [`var ${PLAYER}`, `window["${PLAYER}"]`, PLAYER];
 const DATA_MARKERS = ['var ytInitialData', 'window["ytInitialData"]', 'ytInitialData'];
 
 export function pageData(body: string): PageData {
@@ -36,7 +37,9 @@ export function pageData(body: string): PageData {
   }
   return {
     // Pages before the player response was embedded on its own keep it in `ytplayer.config`.
-    player: obj(jsonAfter(body, PLAYER_MARKERS)) ?? legacyPlayer(body),
+    // Every player marker holds PLAYER: one scan of the page tells a page without one (channel
+    // and results pages, ~1 MB) instead of a scan per marker.
+    player: obj(body.includes(PLAYER) ? jsonAfter(body, PLAYER_MARKERS) : undefined) ?? legacyPlayer(body),
     data: obj(jsonAfter(body, DATA_MARKERS)),
     json: false,
     canonical: canonicalOf(body),
