@@ -20,11 +20,8 @@ export function crawlQuota(store: Store, clientId: number, pages: number, render
   const quota = store.quotas.quotaOf(clientId);
   if (!quota) return undefined;
   // The request rate does not apply to the pages of an admitted crawl.
-  // Other unfinished work of the account holds pages too (its queued jobs); the crawl's own
-  // reservation (one unrendered page, reservationOf) is counted here as `pages` instead.
-  const held = store.quotas.reservedOf(clientId);
-  const others = { pages: Math.max(0, held.pages - 1), rendered: held.rendered };
-  const verdict = evaluateQuota({ ...quota, requests_per_minute: null }, store.quotas.usageOf(clientId, now), 0, { pages, rendered }, now, others);
+  // Other unfinished work of the account holds pages too (its queued jobs; a crawl job holds none).
+  const verdict = evaluateQuota({ ...quota, requests_per_minute: null }, store.quotas.usageOf(clientId, now), 0, { pages, rendered }, now, store.quotas.reservedOf(clientId));
   const over = verdict.exceeded;
   if (!over) return undefined;
   const resetAt = new Date(over.reset).toISOString();

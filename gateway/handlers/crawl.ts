@@ -109,7 +109,9 @@ export async function submitCrawl(svc: Services, clientId: number, params: Recor
   if (location && !svc.config.proxies[location]?.length) {
     throw new GleanerError('LOCATION_UNAVAILABLE', `No proxy pool serves the location ${JSON.stringify(scrape.location)}.`);
   }
-  const job = newJobRecord(clientId, CRAWL_ROUTE_ID, params, 'async');
+  // A crawl holds no pages as a job: each page is checked against the quota as it is taken
+  // (gateway/crawl-wiring.ts), counting the account's other held work.
+  const job: JobRecord = { ...newJobRecord(clientId, CRAWL_ROUTE_ID, params, 'async'), reserve: { pages: 0, rendered: false } };
   await acceptJobs(svc, [job]);
   return { id: job.id, status: 'pending', url: params.url, params: job.params, metadata: { timestamp: seconds(job.createdAt), request_id: job.id } };
 }
