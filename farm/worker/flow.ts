@@ -240,7 +240,7 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   // the address that fetched the page, and a refused stream retries from a fresh page.
   const media = flow.steps.find((s): s is MediaStep => s.kind === 'media');
   if (media) {
-    run.media = await mediaStep().runMediaStep(media, page.body, vars, { ctx, proxy, profile });
+    run.media = await (await mediaStep()).runMediaStep(media, page.body, vars, { ctx, proxy, profile });
     run.requestBytes += run.media.requestBytes;
     run.responseBytes += run.media.fetchedBytes;
   }

@@ -60,7 +60,7 @@ export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<Pa
     if (spec && (spec.schema || spec.prompt)) {
       // Subtitles: the answer is in the flow's later requests, which only the parser joins.
       const parsedDoc = extractionPage(ctx.routeId, pageInput(p, ctx));
-      const extracted = await extraction().extractJson(
+      const extracted = await (await extraction()).extractJson(
         parsedDoc !== undefined ? { html: parsedDoc, url: p.url } : { html: p.body, url: p.url, ...(markdown !== null ? { markdown } : {}) },
         { schema: spec.schema ?? null, prompt: spec.prompt ?? null },
         { llm: ctx.llm, signal: ctx.abort.signal },

@@ -20,7 +20,7 @@ const store = lazy<typeof import('../../core/store/index.js')>('../../core/store
 let writer: ResultWriter | undefined;
 
 export async function persistResults(location: StoreLocation, id: string, outcome: ScrapeOutcome): Promise<ScrapeOutcome> {
-  writer ??= store().openResultWriter(location);
+  writer ??= (await store()).openResultWriter(location);
   await writer.put(id, { results: outcome.results });
   // Everything but the results goes back (a media download's object among it).
   return { ...outcome, results: [], stored: true };

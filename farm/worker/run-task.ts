@@ -104,14 +104,14 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     if (task.crawl) {
       // A crawl's or map's task: what the crawl reads from the page; only a crawl page has a result.
       const location = run.page.headers.location;
-      crawl = { ...crawlPart().crawlFindings(task.crawl, String(params.url), run.page, Array.isArray(location) ? location[0] : location), startedAt: flowStart };
+      crawl = { ...(await crawlPart()).crawlFindings(task.crawl, String(params.url), run.page, Array.isArray(location) ? location[0] : location), startedAt: flowStart };
       // A redirect answered as it is (a crawl page) has no result: its target is the crawl's next URL.
       if (crawl.redirected) continue;
       if (task.crawl.kind !== 'page') continue;
     }
     if (run.media) {
       // A media step's file goes to the job's bucket; the result names the object.
-      const uploaded = await mediaDelivery().deliverMedia(run, run.media, flow.page, msg, env, abort);
+      const uploaded = await (await mediaDelivery()).deliverMedia(run, run.media, flow.page, msg, env, abort);
       media = uploaded.stored;
       results.add(uploaded.result);
       continue;
