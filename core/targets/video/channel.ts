@@ -155,7 +155,7 @@ export function parseChannel(input: PageInput): Parsed {
   const base = siteBase(canonical) ?? siteBase(input.url);
   const head = blocks.run('header', () => headerFacts(data), headerFacts(undefined));
   const others = Object.values(input.parts ?? {}).flat().filter((b) => b !== input.html);
-  const about = blocks.run('about', () => aboutOf(data, others), aboutOf(undefined, []));
+  const about = blocks.run('about', () => aboutOf(data, others, input.html), aboutOf(undefined, []));
 
   const videos: ChannelVideo[] = [];
   const seen = new Set<string>();
