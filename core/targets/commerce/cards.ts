@@ -7,10 +7,11 @@
  * the URL), current and old price, rating and review count, and image. Cards without a price
  * (sold out) are kept when they share the group's shape.
  */
-import { all, closest, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
+import { closest, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
+import { firstAttr, inside, isLinkEl } from './card-scope.js';
 import { elements } from './marks.js';
 import type { ProductFacts } from './types.js';
-import { isAncestor, PLACEHOLDER_TITLE, productLink, ratingOf, titleOf } from './card-text.js';
+import { PLACEHOLDER_TITLE, productLink, ratingOf, titleOf } from './card-text.js';
 import { absolute, idFromUrl, isIdLike, shownPrice, type MoneyHint } from './values.js';
 
 const OLD = /strike|was-?price|\bwas\b|old-?price|list-?price|original|regular|compare|comp-?value|msrp|rrp|crossed|before/i;
@@ -170,7 +171,18 @@ export function findCards(doc: Document, hint: MoneyHint): Cards {
       if (pricesIn(m as Element) <= MAX_PRICES) cards.push(m as Element);
     }
   }
-  for (const card of cards) prices.set(card, every.filter((p) => isAncestor(card, p.el)));
+  // Each price to the card above it (cards do not nest: they are children of sibling rows), in
+  // the page's order: one walk up per price instead of a walk per card and price.
+  const byCard = new Set(cards);
+  for (const card of cards) prices.set(card, []);
+  for (const p of every) {
+    for (let a = p.el.parent; a; a = a.parent) {
+      if (byCard.has(a as Element)) {
+        prices.get(a as Element)!.push(p);
+        break;
+      }
+    }
+  }
   return { cards, prices, aside: cards.length > 0 && aside(cards[0] as Element) };
 }
 
@@ -190,28 +202,23 @@ function aside(member: Element): boolean {
 
 /** Whether an element names a product: an id attribute, or a link to a product URL. */
 function namesProduct(el: Element): boolean {
-  for (const e of [el, ...all(ID_ATTRS.map((a) => `[${a}]`).join(', '), el)]) if (ID_ATTRS.some((a) => isIdLike(e.attribs[a] ?? ''))) return true;
-  return all('a[href]', el).some((a) => idFromUrl(absolute(a.attribs.href, 'https://x.invalid/')) !== null);
+  if (firstAttr(el, ID_ATTRS, isIdLike) !== undefined || inside(el).some((e) => firstAttr(e, ID_ATTRS, isIdLike) !== undefined)) return true;
+  return inside(el).some((a) => isLinkEl(a) && idFromUrl(absolute(a.attribs.href, 'https://x.invalid/')) !== null);
 }
 
 export function cardFacts(card: Element, prices: PriceNode[], base: string, hint: MoneyHint): ProductFacts {
   const { title, titleEl } = titleOf(card);
   if (title && PLACEHOLDER_TITLE.test(title)) return { title: null };
-  const link = (titleEl && (titleEl.name === 'a' ? titleEl : (closest(titleEl, (p) => p.name === 'a', 4) ?? all('a[href]', titleEl)[0]))) ?? all('a[href]', card).find(productLink) ?? closest(card, (p) => p.name === 'a', 3);
+  const els = inside(card);
+  const link = (titleEl && (titleEl.name === 'a' ? titleEl : (closest(titleEl, (p) => p.name === 'a', 4) ?? inside(titleEl).find(isLinkEl)))) ?? els.find((e) => isLinkEl(e) && productLink(e)) ?? closest(card, (p) => p.name === 'a', 3);
   const url = link && productLink(link) ? absolute(link.attribs.href, base) : null;
-  let id: string | null = null;
-  for (const el of [card, ...all(ID_ATTRS.map((a) => `[${a}]`).join(', '), card)]) {
-    const hit = ID_ATTRS.map((a) => el.attribs[a]).find((v) => v && isIdLike(v));
-    if (hit) {
-      id = hit;
-      break;
-    }
-  }
+  let id = firstAttr(card, ID_ATTRS, isIdLike) ?? null;
+  for (let i = 0; id === null && i < els.length; i++) id = firstAttr(els[i] as Element, ID_ATTRS, isIdLike) ?? null;
   const current = prices.find((p) => !p.old);
   const old = prices.find((p) => p.old);
   const price = current ? shownPrice(current.text, hint) : null;
   const oldPrice = old ? shownPrice(old.text, hint) : null;
-  const img = all('img', card).find((i) => (i.attribs.src || i.attribs['data-src']) && !/^data:/.test(i.attribs.src ?? ''));
+  const img = els.find((i) => i.name === 'img' && !!(i.attribs.src || i.attribs['data-src']) && !/^data:/.test(i.attribs.src ?? ''));
   const image = img ? absolute(img.attribs['data-src'] || img.attribs.src, base) : null;
   return {
     title,
