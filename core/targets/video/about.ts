@@ -93,13 +93,13 @@ const ABOUT_KEYS = ['aboutChannelViewModel', 'channelAboutFullMetadataRenderer']
 
 /**
  * About facts from the other bodies of the flow (the About panel answer), else the page itself
- * (`data`, parsed out of `page`). A key absent from a body's text is absent from the JSON parsed
- * out of it: the two searches of the whole renderer tree (a fifth of a channel page's parse,
- * where the page holds neither) run only when the text names a key.
+ * (`data`, parsed from the JSON text `dataText`). A key absent from a JSON text is absent from
+ * the value parsed from it: the two searches of the whole renderer tree (a fifth of a channel
+ * page's parse, where the page holds neither) run only when the text names a key.
  */
-export function aboutOf(data: Obj | undefined, bodies: readonly string[], page?: string): AboutFacts {
+export function aboutOf(data: Obj | undefined, bodies: readonly string[], dataText?: string): AboutFacts {
   const named = (text: string | undefined) => text === undefined || ABOUT_KEYS.some((k) => text.includes(k));
-  const sources = [...(named(page) ? [data] : []), ...bodies.filter(named).map((b) => pageData(b).data)];
+  const sources = [...(named(dataText) ? [data] : []), ...bodies.filter(named).map((b) => pageData(b).data)];
   for (const source of sources) {
     const vm = obj(findFirst(source, 'aboutChannelViewModel'));
     if (vm) {
