@@ -44,6 +44,8 @@ const EMPTY: Piece = { s: '', nodes: 1 };
 class Joiner {
   private readonly parts: string[] = [];
   private endsInSpace = false;
+  /** Characters joined so far. */
+  length = 0;
 
   add(s: string): void {
     if (s === '') return;
@@ -52,6 +54,7 @@ class Joiner {
       s = s.slice(1);
     }
     this.parts.push(s);
+    this.length += s.length;
     this.endsInSpace = s.charCodeAt(s.length - 1) === 0x20;
   }
 
@@ -86,3 +89,39 @@ function collapsed(node: AnyNode, skip: ((el: Element) => boolean) | undefined):
   return { s, nodes };
 }
 
+
+/**
+ * `text(node)` when that text is at most `max` characters long, else null — without building
+ * the text of a long subtree. Readers that only accept short texts (a price, a "Next" link)
+ * ask this of thousands of elements, most of them containers whose whole text they would build
+ * and throw away. Collapsing leaves no run of spaces, so the trimmed text is at most two
+ * characters shorter than the collapsed one: once the collapsed text passes `max + 2` the
+ * answer is null. Kept texts (see `text`) are read; none are written.
+ */
+export function shortText(node: AnyNode, max: number): string | null {
+  const out = new Joiner();
+  const ok = bounded(node, out, max + 2);
+  if (!ok) return null;
+  const t = out.result().trim();
+  return t.length <= max ? t : null;
+}
+
+/** Adds `node`'s collapsed text to `out` as `collapsed` builds it; false once it passes `limit`. */
+function bounded(node: AnyNode, out: Joiner, limit: number): boolean {
+  if (node.type === 'text') {
+    out.add(node.data.replace(RUN, ' '));
+    return out.length <= limit;
+  }
+  if (node.type === 'comment' || node.type === 'directive' || node.type === 'script' || node.type === 'style') return true;
+  if (!('children' in node)) return true;
+  const kept = memo.get(node);
+  if (kept !== undefined) {
+    out.add(kept);
+    return out.length <= limit;
+  }
+  const block = node.type === 'tag' && BLOCK.has(node.name);
+  if (block) out.add(' ');
+  for (const c of node.children) if (!bounded(c, out, limit)) return false;
+  if (block) out.add(' ');
+  return out.length <= limit;
+}

@@ -7,7 +7,7 @@
  * the URL), current and old price, rating and review count, and image. Cards without a price
  * (sold out) are kept when they share the group's shape.
  */
-import { closest, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
+import { closest, shortText, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
 import { firstAttr, inside, isLinkEl } from './card-scope.js';
 import { elements } from './marks.js';
 import type { ProductFacts } from './types.js';
@@ -48,8 +48,8 @@ function priceNodes(doc: Document, hint: MoneyHint): PriceNode[] {
     if (!own) continue;
     // A price split over spans ("$" "19" "99") is read from the nearest ancestor that shows it whole.
     for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i < 3; cur = cur.parent as Element | null, i++) {
-      const t = text(cur);
-      if (t.length > 40) break;
+      const t = shortText(cur, 40);
+      if (t === null) break;
       if (shownPrice(t, hint)) {
         found.push(cur);
         break;
