@@ -104,12 +104,12 @@ const COUNT_TAGS = new Set(['h1', 'h2', 'h3', 'span', 'div', 'p']);
 
 function totalOnPage(doc: Document): number | null {
   for (const el of elements(doc)) {
-    if (!COUNT_TAGS.has(el.name)) continue;
+    if (!COUNT_TAGS.has(el.name) || el.children.length > 6) continue;
     // Only elements that hold a number themselves: reading every container's whole text is slow.
     let own = '';
     for (const c of el.children) if (c.type === 'text') own += c.data;
     // "1,234 results", or "<b>6</b> results for" with the number in a child.
-    if ((!/\d/.test(own) && !/\b(results|items|products|Ergebnisse|résultats|resultados|risultati|artículos|productos)\b/i.test(own)) || el.children.length > 6) continue;
+    if (!/\d/.test(own) && !/\b(results|items|products|Ergebnisse|résultats|resultados|risultati|artículos|productos)\b/i.test(own)) continue;
     const t = shortText(el, 160);
     if (t === null) continue;
     const m = COUNT_LINE.exec(t);
