@@ -5,7 +5,7 @@
  * review count (as text, "4.5 out of 5", or as data, `rating="4.9" review-count-text="(1.2k)"`).
  */
 import { closest, text, type AnyNode, type Element } from '../../parsers/dom.js';
-import { inside, isHeading, isLinkEl, isTitleClass } from './card-scope.js';
+import { inside, isHeading, isLinkEl, isTitleClass } from './card-elements.js';
 import { clean, parseCount, parseRating, shownPrice } from './values.js';
 
 /** A link that leads somewhere (not `#`, not `javascript:`). */

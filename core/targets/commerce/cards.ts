@@ -7,16 +7,12 @@
  * the URL), current and old price, rating and review count, and image. Cards without a price
  * (sold out) are kept when they share the group's shape.
  */
-import { closest, shortText, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
-import { firstAttr, inside, isLinkEl } from './card-scope.js';
-import { elements } from './marks.js';
+import { closest, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
+import { firstAttr, inside, isLinkEl, priceNodes, type PriceNode } from './card-elements.js';
 import type { ProductFacts } from './types.js';
 import { PLACEHOLDER_TITLE, productLink, ratingOf, titleOf } from './card-text.js';
 import { absolute, idFromUrl, isIdLike, shownPrice, type MoneyHint } from './values.js';
 
-const OLD = /strike|was-?price|\bwas\b|old-?price|list-?price|original|regular|compare|comp-?value|msrp|rrp|crossed|before/i;
-const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant)\b|\b(was|list|typical)( price)?:/i;
-const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|instal+ments?|\/\s*(count|ounce|oz|lb|kg|g|ml|l|unit|item)\b|per (unit|item|count)|deliver|shipping|versand|envío/i;
 const VOLATILE = /\d|^(active|selected|current|first|last|odd|even|hover|open|hidden|visible|show|in|is-.*|js-.*)$/;
 const ID_ATTRS = ['data-asin', 'data-product-id', 'data-productid', 'data-sku-id', 'data-sku', 'data-item-id', 'data-itemid', 'data-pid', 'data-id', 'data-product-sku'];
 
@@ -31,53 +27,6 @@ function signature(el: Element): string {
   }
   return sig;
 }
-
-interface PriceNode {
-  el: Element;
-  text: string;
-  old: boolean;
-}
-
-/** The smallest elements whose text shows a price. */
-function priceNodes(doc: Document, hint: MoneyHint): PriceNode[] {
-  const found: Element[] = [];
-  for (const el of elements(doc)) {
-    if (el.children.length > 8) continue;
-    let own = false;
-    for (const c of el.children) if (c.type === 'text' && /[\d$€£¥₹]/.test(c.data)) own = true;
-    if (!own) continue;
-    // A price split over spans ("$" "19" "99") is read from the nearest ancestor that shows it whole.
-    for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i < 3; cur = cur.parent as Element | null, i++) {
-      const t = shortText(cur, 40);
-      if (t === null) break;
-      if (shownPrice(t, hint)) {
-        found.push(cur);
-        break;
-      }
-    }
-  }
-  // Innermost only: "$59.99" inside a price box that also reads "$59.99".
-  const outer = new Set<AnyNode>();
-  for (const el of found) for (let p = el.parent; p && !outer.has(p); p = p.parent) outer.add(p);
-  return [...new Set(found)]
-    .filter((el) => !outer.has(el))
-    .map((el) => {
-      const t = text(el);
-      return { el, text: t, old: isOld(el, t) };
-    })
-    .filter((p) => !NOT_A_PRICE.test(p.text));
-}
-
-
-function isOld(el: Element, t: string): boolean {
-  if (OLD_TEXT.test(t)) return true;
-  for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i <= 3; cur = cur.parent as Element | null, i++) {
-    if (cur.name === 'del' || cur.name === 's' || cur.name === 'strike' || cur.attribs['data-a-strike'] === 'true') return true;
-    if (OLD.test(`${cur.attribs.class ?? ''} ${cur.attribs['data-testid'] ?? ''}`)) return true;
-  }
-  return false;
-}
-
 
 /** Whether a subtree has at least `n` characters of text (stops as soon as it has). */
 function hasText(el: Element, n: number): boolean {
