@@ -66,10 +66,18 @@ export interface Cards {
   aside: boolean;
 }
 
+interface Group {
+  members: Set<Element>;
+  depth: number;
+  parentSig: string;
+  grand: AnyNode | null;
+  sig: string;
+}
+
 export function findCards(doc: Document, hint: MoneyHint): Cards {
   const every = priceNodes(doc, hint);
   const nodes = every.filter((p) => !p.old);
-  const groups = new Map<string, { members: Set<Element>; depth: number; parentSig: string; grand: AnyNode | null; sig: string }>();
+  const groups = new Map<string, Group>();
   const gid = new Map<AnyNode, number>();
   const idOf = (n: AnyNode | null): number => {
     if (!n) return 0;
@@ -77,27 +85,34 @@ export function findCards(doc: Document, hint: MoneyHint): Cards {
     if (v === undefined) gid.set(n, (v = gid.size + 1));
     return v;
   };
-  // The distinct current prices under each element, gathered on the same walk up.
-  const amounts = new Map<Element, Set<number | null | undefined>>();
+  // Every price walks up through the list's containers, which most prices share: an element's
+  // group (its key is its own: its parent's parent, its parent's shape, its tag) is found once,
+  // and its distinct prices are a short array, not a Set per element (the walk's garbage).
+  const groupOf = new Map<Element, Group>();
+  const amounts = new Map<Element, (number | null | undefined)[]>();
   for (const p of nodes) {
     let depth = 0;
     const amount = shownPrice(p.text)?.amount;
     for (let a: Element | null = p.el; a && a.parent && a.parent.type === 'tag'; a = a.parent as Element, depth++) {
-      const set = amounts.get(a);
-      if (set) set.add(amount);
-      else amounts.set(a, new Set([amount]));
-      const parent = a.parent as Element;
-      // Members are grouped by tag only: a results list mixes card kinds (`li.product` and `li.sponsored`).
-      const key = `${idOf(parent.parent)}|${signature(parent)}|${a.name}`;
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = { members: new Set(), depth: 0, parentSig: signature(parent), grand: parent.parent, sig: a.name }));
+      const seen = amounts.get(a);
+      if (!seen) amounts.set(a, [amount]);
+      else if (!seen.includes(amount)) seen.push(amount);
+      let g = groupOf.get(a);
+      if (!g) {
+        const parent = a.parent as Element;
+        // Members are grouped by tag only: a results list mixes card kinds (`li.product` and `li.sponsored`).
+        const key = `${idOf(parent.parent)}|${signature(parent)}|${a.name}`;
+        g = groups.get(key);
+        if (!g) groups.set(key, (g = { members: new Set(), depth: 0, parentSig: signature(parent), grand: parent.parent, sig: a.name }));
+        groupOf.set(a, g);
+      }
       g.members.add(a);
       g.depth = Math.max(g.depth, depth);
       if (depth > 25) break;
     }
   }
   /** How many prices a member shows (distinct amounts: screen-reader copies repeat the shown one). */
-  const pricesIn = (m: Element): number => amounts.get(m)?.size ?? 0;
+  const pricesIn = (m: Element): number => amounts.get(m)?.length ?? 0;
   let best: { key: string; n: number; depth: number } | undefined;
   for (const [key, g] of groups) {
     if (g.members.size < 2) continue;
