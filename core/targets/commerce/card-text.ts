@@ -5,7 +5,7 @@
  * review count (as text, "4.5 out of 5", or as data, `rating="4.9" review-count-text="(1.2k)"`).
  */
 import { closest, text, type AnyNode, type Element } from '../../parsers/dom.js';
-import { inside, isHeading, isLinkEl, isTitleClass } from './card-elements.js';
+import { firstAttr, inside, isHeading, isLinkEl, isTitleClass } from './card-elements.js';
 import { clean, parseCount, parseRating, shownPrice } from './values.js';
 
 /** A link that leads somewhere (not `#`, not `javascript:`). */
@@ -97,15 +97,20 @@ function ownText(el: Element): string {
 const RATING_ATTRS = ['rating', 'data-rating', 'data-rating-value', 'data-score', 'data-stars'];
 const COUNT_ATTRS = ['review-count-text', 'data-review-count', 'data-reviews-count', 'data-rating-count', 'reviewcount'];
 
+const RATING_VALUE = /^\s*\d(?:[.,]\d+)?\s*$/;
+const isRatingValue = (v: string): boolean => RATING_VALUE.test(v);
+const DIGIT = /\d/;
+const hasDigit = (v: string): boolean => DIGIT.test(v);
+
 export function ratingOf(card: Element): { rating: number | null; reviews_count: number | null } {
   const els = inside(card);
   for (let i = 0; i < els.length; i++) {
     const el = els[i] as Element;
-    const attr = RATING_ATTRS.map((a) => el.attribs[a]).find((v) => v !== undefined && /^\s*\d(?:[.,]\d+)?\s*$/.test(v));
+    const attr = firstAttr(el, RATING_ATTRS, isRatingValue);
     if (attr !== undefined) {
       const rating = parseRating(attr);
       if (rating === null || rating > 5) continue;
-      const count = COUNT_ATTRS.map((a) => el.attribs[a]).find((v) => v !== undefined && /\d/.test(v));
+      const count = firstAttr(el, COUNT_ATTRS, hasDigit);
       if (count !== undefined) return { rating, reviews_count: parseCount(count) };
       for (const next of els.slice(i + 1, i + 20)) {
         const t = (next.children.length <= 3 ? text(next) : ownText(next)) || (next.attribs['aria-label'] ?? '');
