@@ -145,7 +145,7 @@ export class ContextPool {
           this.stats.add(F_PAGES, -1);
           slots.release();
           if (tab) this.park(entry, tab, discard);
-          this.giveBack(entry, discard);
+          this.giveBack(entry, discard, kind);
         },
       };
     } catch (err) {
@@ -202,9 +202,11 @@ export class ContextPool {
     return entry;
   }
 
-  private giveBack(entry: Entry, discard: boolean): void {
+  private giveBack(entry: Entry, discard: boolean, kind: TabKind): void {
     entry.inFlight--;
-    entry.served++;
+    // The page cap bounds what rendered documents leave behind in a context; a fetch tab
+    // commits no document, and retiring its context would cost new tabs (renderer starts).
+    if (kind === 'render') entry.served++;
     if (discard || entry.served >= this.limits.contextMaxPages) this.retire(entry);
     if (entry.retiring) {
       if (entry.inFlight === 0) this.close(entry);
@@ -222,7 +224,9 @@ export class ContextPool {
       void tab.close();
       return;
     }
-    tab.collectGarbage();
+    // A fetch tab never committed a document: nothing to collect (a full GC per fetch measured
+    // as most of the renderer's CPU on the plain-client bench).
+    if (tab.kind === 'render') tab.collectGarbage();
     const parked: Parked = { tab, timer: setTimeout(unpark, this.limits.pageIdleMs, entry, tab) };
     parked.timer.unref();
     entry.parked.push(parked);

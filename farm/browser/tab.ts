@@ -75,7 +75,8 @@ export class Tab {
     try {
       const tab = new Tab(page, cdp, kind);
       tab.listen(watchNavigations);
-      await cdp.send('Network.enable');
+      // A fetch tab counts its own bytes (nav-fetch.ts): no per-request protocol events for it.
+      if (kind === 'render') await cdp.send('Network.enable');
       if (kind === 'fetch') {
         // Responses only (the request goes out untouched, exactly as Chrome makes it), documents only.
         await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Response' }] });
