@@ -9,6 +9,8 @@ import type { ClusterSettings } from './store/nats/connection.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
+export type PlainClient = 'auto' | 'chromium' | 'native';
+
 export interface TargetConfig {
   /** Base URL of the target; may contain `{domain}` and `{subdomain}` placeholders. */
   baseUrl: string;
@@ -37,6 +39,12 @@ export interface Config {
   /** Country code (or `default`) → proxy URLs. */
   proxies: Record<string, string[]>;
   chromium: string | undefined;
+  /**
+   * `GLEANER_PLAIN_CLIENT`: which client makes plain page fetches (farm/worker/nav-page.ts,
+   * README "What a site sees"): `auto` (https navigations through full Chromium's network
+   * stack, the rest native), `chromium` (every navigation through it), `native` (wreq-js only).
+   */
+  plainClient: PlainClient;
   /** ffmpeg for the video download route (`GLEANER_FFMPEG`; default: `ffmpeg` on PATH; ffprobe beside it, else on PATH). */
   ffmpeg: string | undefined;
   llm: LlmConfig | undefined;
@@ -130,6 +138,7 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   caFile: undefined,
   proxies: {},
   chromium: undefined,
+  plainClient: 'auto',
   ffmpeg: undefined,
   llm: undefined,
   workers: availableParallelism(),
@@ -228,6 +237,12 @@ function clusterOf(env: Env): ClusterSettings | undefined {
   return { servers, namespace, ackWaitMs, ...(replicas ? { replicas } : {}), ...(creds ? { creds: resolve(creds) } : {}), ...(env.GLEANER_CA_FILE ? { caFile: resolve(env.GLEANER_CA_FILE) } : {}) };
 }
 
+function plainClientOf(env: Env): PlainClient {
+  const v = env.GLEANER_PLAIN_CLIENT || DEFAULTS.plainClient;
+  if (v !== 'auto' && v !== 'chromium' && v !== 'native') throw new Error(`GLEANER_PLAIN_CLIENT must be auto, chromium or native, got ${JSON.stringify(v)}`);
+  return v;
+}
+
 function roleOf(env: Env): NodeRole {
   const role = env.GLEANER_ROLE || 'all';
   if (role !== 'all' && role !== 'gateway' && role !== 'farm') throw new Error(`GLEANER_ROLE must be all, gateway or farm, got ${JSON.stringify(role)}`);
@@ -260,6 +275,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     caFile: env.GLEANER_CA_FILE || undefined,
     proxies: jsonFile(env, 'GLEANER_PROXIES', DEFAULTS.proxies),
     chromium: env.GLEANER_CHROMIUM || defaultChromium(),
+    plainClient: plainClientOf(env),
     ffmpeg: env.GLEANER_FFMPEG || undefined,
     llm: llmUrl ? { url: llmUrl, key: env.GLEANER_LLM_KEY || undefined, model: env.GLEANER_LLM_MODEL || undefined } : undefined,
     workers: int(env, 'GLEANER_WORKERS', DEFAULTS.workers) || DEFAULTS.workers,

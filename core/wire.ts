@@ -161,4 +161,9 @@ export interface ScrapeOutcome {
  * none; the pool reruns the task in a render thread with them marked, and answers `error` when
  * it cannot.
  */
-export type TaskReply = { ok: true; outcome: ScrapeOutcome } | { ok: false; error: WireError; escalate?: number[] };
+/**
+ * A worker's answer. `escalate`: flows whose plain attempts met walls (rerun their browser
+ * attempt in a render thread); `browserNet`: the task's plain navigations go through the
+ * browser's network stack and this thread has none (rerun it whole in a render thread).
+ */
+export type TaskReply = { ok: true; outcome: ScrapeOutcome } | { ok: false; error: WireError; escalate?: number[]; browserNet?: true };

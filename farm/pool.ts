@@ -209,6 +209,8 @@ export class FarmPool {
       if (reply.ok) return reply.outcome;
       // A plain task's walls that its family escalates (worker/flow.ts): once more, in a render thread.
       if (!renders && reply.escalate && this.accepting && Date.now() < task.deadline) return this.rendered(task, signal, reply.escalate);
+      // Its plain navigations go through the browser's network stack (worker/nav-page.ts): a render thread runs it.
+      if (!renders && reply.browserNet && this.accepting) return this.rendered(task, signal, undefined);
       const err = GleanerError.fromWire(reply.error);
       // The thread went away under the task (another task overran and it was terminated, or it
       // ran out of memory): once more on another thread, while the deadline allows.

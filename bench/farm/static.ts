@@ -1,6 +1,7 @@
 /**
- * Plain-HTTP throughput on the simulator's static page, HTML → Markdown, each contender in a
- * fresh process of its own (the simulator in another):
+ * Plain-HTTP throughput on the simulator's static page (0.4 KB), or with `--page-kb N` on a
+ * synthetic news article of about N KB (issue 26 measures 87: `--page-kb 87`), HTML → Markdown,
+ * each contender in a fresh process of its own (the simulator in another):
  *   - raw: one process, an undici keep-alive loop + htmlToMarkdown (the single-process baseline)
  *   - turndown: the same loop with turndown as the converter (the "raw undici + turndown" loop
  *     issue #20 compares the static path with)
@@ -19,7 +20,7 @@
  * simulator's own CPU per page is reported with each row (`simCpuMsPerPage`): on two cores it
  * bounds every contender at 2000 / (own + simulator CPU ms per page) pages/s.
  *
- *   node --import tsx bench/farm/static.ts [--pages 10000] [--warm 1000] [--concurrency 16] [--crawlee 8,16,32] [--rows raw,farm]
+ *   node --import tsx bench/farm/static.ts [--pages 10000] [--warm 1000] [--concurrency 16] [--crawlee 8,16,32] [--rows raw,farm] [--page-kb 87]
  *   node --import tsx bench/farm/static.ts --rows undici,wreq,turndown,farm   # the identity rows (bench/README)
  */
 import { Agent, Pool, request } from 'undici';
@@ -37,6 +38,8 @@ export interface StaticOptions {
   overheadSamples: number;
   /** The HTTP row runs the compiled service (dist/). */
   dist?: boolean;
+  /** Serve a synthetic article of about this many KB instead of the 0.4 KB `/static` page. */
+  pageKb?: number;
 }
 
 export interface Overhead {
@@ -54,17 +57,20 @@ export interface StaticResult {
 
 type RowValue = { stats: RunStats; overhead?: Overhead };
 
-const urlsFor = (origin: string, n: number, tag: string) => Array.from({ length: n }, (_, i) => `${origin}/static?${tag}=${i}`);
+/** `page` is the page's address without a query (`…/static` or `…/article`); each URL is unique. */
+const urlsFor = (page: string, n: number, tag: string) => Array.from({ length: n }, (_, i) => `${page}?${tag}=${i}`);
 
 export async function runStatic(opts: StaticOptions): Promise<StaticResult> {
-  const sim = await startService<{ origin: string }>('bench/sim.ts');
+  const kb = opts.pageKb ?? 0;
+  const sim = await startService<{ origin: string; articleOrigin?: string }>('bench/sim.ts', kb > 0 ? ['--article-kb', String(kb)] : []);
+  const page = kb > 0 ? `${sim.info.articleOrigin!}/article` : `${sim.info.origin}/static`;
   const rows: RunStats[] = [];
   const notes: string[] = [];
   let overhead: Overhead | undefined;
   const only = opts.rows && opts.rows.length > 0 ? new Set(opts.rows) : undefined;
   const row = async (name: string, concurrency: number): Promise<void> => {
     if (only && !only.has(name)) return;
-    const args = ['--row', name, '--origin', sim.info.origin, '--pages', String(opts.pages), '--concurrency', String(concurrency), '--samples', String(opts.overheadSamples), '--warm', String(opts.warm ?? 1000), '--sim-pid', String(sim.pid), ...(opts.dist ? ['--dist'] : [])];
+    const args = ['--row', name, '--page', page, '--pages', String(opts.pages), '--concurrency', String(concurrency), '--samples', String(opts.overheadSamples), '--warm', String(opts.warm ?? 1000), '--sim-pid', String(sim.pid), ...(opts.dist ? ['--dist'] : [])];
     try {
       const v = await runChild<RowValue>('bench/farm/static.ts', args, 240_000);
       rows.push(v.stats);
@@ -87,9 +93,9 @@ export async function runStatic(opts: StaticOptions): Promise<StaticResult> {
   return { rows, overhead, notes };
 }
 
-async function rowMain(name: string, origin: string, pages: number, concurrency: number, samples: number, warmPages: number, simPid: number | undefined): Promise<RowValue> {
-  const urls = urlsFor(origin, pages, 'i');
-  const warm = urlsFor(origin, warmPages, 'w');
+async function rowMain(name: string, page: string, pages: number, concurrency: number, samples: number, warmPages: number, simPid: number | undefined): Promise<RowValue> {
+  const urls = urlsFor(page, pages, 'i');
+  const warm = urlsFor(page, warmPages, 'w');
   /** Warm-up at the row's concurrency, like the metered run. */
   const warmUp = async (f: (url: string) => Promise<unknown>) => {
     let next = 0;
@@ -176,7 +182,7 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
     try {
       await warmUp((url) => scrape(url, ['markdown']));
       const stats = await measure('static: Gleaner HTTP sync /v1/scrape (markdown)', pages, concurrency, (i) => scrape(urls[i]!, ['markdown']), gw.pid, simPid);
-      return { stats, overhead: await syncOverhead(origin, scrape, samples) };
+      return { stats, overhead: await syncOverhead(page, scrape, samples) };
     } finally {
       await pool.close();
       await gw.stop();
@@ -186,7 +192,7 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
 }
 
 /** One request at a time, interleaved: raw fetch, sync scrape (html), sync scrape (markdown). */
-async function syncOverhead(origin: string, scrape: (url: string, output?: string[]) => Promise<void>, samples: number): Promise<Overhead> {
+async function syncOverhead(page: string, scrape: (url: string, output?: string[]) => Promise<void>, samples: number): Promise<Overhead> {
   const agent = new Agent({ keepAliveTimeout: 10_000 });
   const raw: number[] = [];
   const html: number[] = [];
@@ -197,7 +203,7 @@ async function syncOverhead(origin: string, scrape: (url: string, output?: strin
     into.push(performance.now() - s);
   };
   for (let i = 0; i < samples; i++) {
-    const url = `${origin}/static?o=${i}`;
+    const url = `${page}?o=${i}`;
     await time(raw, async () => (await request(url, { dispatcher: agent })).body.text());
     await time(html, () => scrape(`${url}&h`));
     await time(md, () => scrape(`${url}&m`, ['markdown']));
@@ -212,7 +218,7 @@ if (isMain(import.meta)) {
   if (row) {
     try {
       const simPid = arg('sim-pid', 0) || undefined;
-      await tell({ type: 'result', value: await rowMain(row, argString('origin'), arg('pages', 10000), arg('concurrency', 16), arg('samples', 200), arg('warm', 1000), simPid) });
+      await tell({ type: 'result', value: await rowMain(row, argString('page'), arg('pages', 10000), arg('concurrency', 16), arg('samples', 200), arg('warm', 1000), simPid) });
     } catch (err) {
       await tell({ type: 'error', message: (err as Error).message });
       if (!process.send) throw err;
@@ -221,7 +227,7 @@ if (isMain(import.meta)) {
   }
   const crawlee = argString('crawlee', '8,16,32').split(',').filter(Boolean).map(Number);
   const rows = argString('rows').split(',').filter(Boolean);
-  const result = await runStatic({ pages: arg('pages', 10000), warm: arg('warm', 1000), concurrency: arg('concurrency', 16), crawlee, overheadSamples: arg('samples', 200), rows, dist: process.argv.includes('--dist') });
+  const result = await runStatic({ pages: arg('pages', 10000), warm: arg('warm', 1000), concurrency: arg('concurrency', 16), crawlee, overheadSamples: arg('samples', 200), rows, dist: process.argv.includes('--dist'), pageKb: arg('page-kb', 0) });
   printTable(result.rows);
   if (result.overhead) console.table([result.overhead]);
   for (const n of result.notes) console.log(`- ${n}`);

@@ -8,7 +8,7 @@ import type { AnyNode, Document, Element } from 'domhandler';
 export type { Document, Element, AnyNode };
 
 export { loadHtml, stripRawText } from './load.js';
-export { text } from './text.js';
+export { shortText, text } from './text.js';
 import { seedOf } from './load.js';
 
 type Compiled = ReturnType<typeof compile<AnyNode, Element>>;

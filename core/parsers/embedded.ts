@@ -110,12 +110,17 @@ function wholeScriptValue(text: string, start: number): { raw: string; end: numb
 
 /** The parsed JSON value after the first of `markers` that has one (see `rawJsonAfter`). */
 export function jsonAfter(text: string, markers: string | readonly string[]): unknown {
+  return jsonHitAfter(text, markers)?.value;
+}
+
+/** `jsonAfter` with the value's raw text (a caller may search that instead of the whole page). */
+export function jsonHitAfter(text: string, markers: string | readonly string[]): { value: unknown; raw: string } | undefined {
   for (const marker of typeof markers === 'string' ? [markers] : markers) {
     let from = 0;
     for (;;) {
       const hit = valueAfter(text, marker, from, true);
       if (!hit) break;
-      if (hit.value !== undefined) return hit.value;
+      if (hit.value !== undefined) return { value: hit.value, raw: hit.raw };
       from = hit.end;
     }
   }

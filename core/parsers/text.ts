@@ -21,7 +21,7 @@ const BLOCK = new Set([
  */
 export function text(node: AnyNode | null | undefined, skip?: (el: Element) => boolean): string {
   if (!node) return '';
-  return collapsed(node, skip).s.trim();
+  return collapsed(node, skip).trim();
 }
 
 /** Runs of the characters `text` collapses (`\s`, no-break space, LRM, RLM). */
@@ -32,18 +32,21 @@ const MEMO_NODES = 32;
 const MEMO_CHARS = 4096;
 const memo = new WeakMap<AnyNode, string>();
 
-/** A subtree's text, runs collapsed to one space but not trimmed, and the nodes walked for it. */
-interface Piece {
-  s: string;
-  nodes: number;
-}
-
-const EMPTY: Piece = { s: '', nodes: 1 };
+/**
+ * Nodes visited by `collapsed` so far: a subtree's size is the count's growth over its walk (a
+ * memo hit, a skipped or empty node and a text node count one each). A counter instead of a
+ * size returned with every piece: an object per visited node was most of a text walk's garbage.
+ * A `skip` test may itself ask for text and move the count; sizes only decide what is kept, and
+ * nothing is kept from a walk with `skip`.
+ */
+let walked = 0;
 
 /** Joins collapsed pieces so a space where two meet stays one space. */
 class Joiner {
   private readonly parts: string[] = [];
   private endsInSpace = false;
+  /** Characters joined so far. */
+  length = 0;
 
   add(s: string): void {
     if (s === '') return;
@@ -52,6 +55,7 @@ class Joiner {
       s = s.slice(1);
     }
     this.parts.push(s);
+    this.length += s.length;
     this.endsInSpace = s.charCodeAt(s.length - 1) === 0x20;
   }
 
@@ -61,28 +65,66 @@ class Joiner {
   }
 }
 
-function collapsed(node: AnyNode, skip: ((el: Element) => boolean) | undefined): Piece {
-  if (node.type === 'text') return { s: node.data.replace(RUN, ' '), nodes: 1 };
-  if (node.type === 'comment' || node.type === 'directive' || node.type === 'script' || node.type === 'style') return EMPTY;
-  if (node.type === 'tag' && skip && skip(node)) return EMPTY;
-  if (!('children' in node)) return EMPTY;
+function collapsed(node: AnyNode, skip: ((el: Element) => boolean) | undefined): string {
+  walked++;
+  if (node.type === 'text') return node.data.replace(RUN, ' ');
+  if (node.type === 'comment' || node.type === 'directive' || node.type === 'script' || node.type === 'style') return '';
+  if (node.type === 'tag' && skip && skip(node)) return '';
+  if (!('children' in node)) return '';
   if (!skip) {
     const kept = memo.get(node);
-    if (kept !== undefined) return { s: kept, nodes: 1 };
+    if (kept !== undefined) return kept;
   }
+  const start = walked - 1;
   // Recursion depth is the tree's, which the parse caps (depth.ts).
   const block = node.type === 'tag' && BLOCK.has(node.name);
-  const out = new Joiner();
-  let nodes = 1;
-  if (block) out.add(' ');
-  for (const c of node.children) {
-    const piece = collapsed(c, skip);
-    nodes += piece.nodes;
-    out.add(piece.s);
+  const children = node.children;
+  let s: string;
+  if (!block && children.length === 1) s = collapsed(children[0] as AnyNode, skip);
+  else {
+    const out = new Joiner();
+    if (block) out.add(' ');
+    for (const c of children) out.add(collapsed(c, skip));
+    if (block) out.add(' ');
+    s = out.result();
   }
-  if (block) out.add(' ');
-  const s = out.result();
-  if (!skip && nodes >= MEMO_NODES && s.length <= MEMO_CHARS) memo.set(node, s);
-  return { s, nodes };
+  if (!skip && walked - start >= MEMO_NODES && s.length <= MEMO_CHARS) memo.set(node, s);
+  return s;
 }
 
+
+/**
+ * `text(node)` when that text is at most `max` characters long, else null — without building
+ * the text of a long subtree. Readers that only accept short texts (a price, a "Next" link)
+ * ask this of thousands of elements, most of them containers whose whole text they would build
+ * and throw away. Collapsing leaves no run of spaces, so the trimmed text is at most two
+ * characters shorter than the collapsed one: once the collapsed text passes `max + 2` the
+ * answer is null. Kept texts (see `text`) are read; none are written.
+ */
+export function shortText(node: AnyNode, max: number): string | null {
+  const out = new Joiner();
+  const ok = bounded(node, out, max + 2);
+  if (!ok) return null;
+  const t = out.result().trim();
+  return t.length <= max ? t : null;
+}
+
+/** Adds `node`'s collapsed text to `out` as `collapsed` builds it; false once it passes `limit`. */
+function bounded(node: AnyNode, out: Joiner, limit: number): boolean {
+  if (node.type === 'text') {
+    out.add(node.data.replace(RUN, ' '));
+    return out.length <= limit;
+  }
+  if (node.type === 'comment' || node.type === 'directive' || node.type === 'script' || node.type === 'style') return true;
+  if (!('children' in node)) return true;
+  const kept = memo.get(node);
+  if (kept !== undefined) {
+    out.add(kept);
+    return out.length <= limit;
+  }
+  const block = node.type === 'tag' && BLOCK.has(node.name);
+  if (block) out.add(' ');
+  for (const c of node.children) if (!bounded(c, out, limit)) return false;
+  if (block) out.add(' ');
+  return out.length <= limit;
+}

@@ -17,7 +17,7 @@ import { F_CONTEXTS, F_PAGES, type StatsSlot } from '../stats.js';
 import { Semaphore } from '../worker/semaphore.js';
 import { contextOptions } from './identity.js';
 import type { MemoryGate } from './memory.js';
-import type { Tab } from './tab.js';
+import type { Tab, TabKind } from './tab.js';
 
 interface Entry {
   key: string;
@@ -66,7 +66,20 @@ export interface ContextWish {
   cookieKey?: string;
   /** A signed-in storage state (cookies, local storage) the context starts from; give it a unique `cookieKey`. */
   storageState?: BrowserStorageState;
+  /**
+   * What the page is for (default `render`). Fetch tabs (browser/nav-fetch.ts) take no page
+   * budget: they hold a network request, not a document, so they have their own, larger cap
+   * (`FETCH_TABS_PER_PAGE` per page of the budget).
+   */
+  kind?: TabKind;
 }
+
+/**
+ * Fetch tabs allowed per page of the render budget. A fetch tab costs the browser a navigation
+ * request and an idle about:blank renderer; measured at 8 in flight, the browser spent about a
+ * third of a rendered page's CPU on one (bench/README "Plain pages through Chromium").
+ */
+export const FETCH_TABS_PER_PAGE = 4;
 
 export type BrowserCookie = Parameters<BrowserContext['addCookies']>[0][number];
 export type BrowserStorageState = Exclude<NonNullable<Parameters<Browser['newContext']>[0]>['storageState'], string | undefined>;
@@ -76,6 +89,7 @@ export class ContextPool {
   private readonly creating = new Map<string, Promise<Entry>>();
   private readonly retired = new Set<Entry>();
   private readonly pages: Semaphore;
+  private readonly fetchTabs: Semaphore;
   private users = 0;
 
   constructor(
@@ -85,6 +99,7 @@ export class ContextPool {
     private readonly gate: MemoryGate,
   ) {
     this.pages = new Semaphore(Math.max(1, pagesPerWorker));
+    this.fetchTabs = new Semaphore(Math.max(8, pagesPerWorker * FETCH_TABS_PER_PAGE));
   }
 
   get open(): number {
@@ -107,7 +122,9 @@ export class ContextPool {
   }
 
   private async lease(wish: ContextWish, signal: AbortSignal): Promise<Lease> {
-    await this.pages.acquire(signal);
+    const kind = wish.kind ?? 'render';
+    const slots = kind === 'fetch' ? this.fetchTabs : this.pages;
+    await slots.acquire(signal);
     try {
       const entry = await this.entryFor(wish, signal);
       entry.inFlight++;
@@ -115,7 +132,8 @@ export class ContextPool {
       entry.idle = undefined;
       this.stats.add(F_PAGES, 1);
       let released = false;
-      const parked = entry.parked.pop();
+      const at = entry.parked.findLastIndex((p) => p.tab.kind === kind);
+      const parked = at >= 0 ? entry.parked.splice(at, 1)[0] : undefined;
       if (parked) clearTimeout(parked.timer);
       return {
         context: entry.context,
@@ -125,13 +143,13 @@ export class ContextPool {
           released = true;
           this.users--;
           this.stats.add(F_PAGES, -1);
-          this.pages.release();
+          slots.release();
           if (tab) this.park(entry, tab, discard);
-          this.giveBack(entry, discard);
+          this.giveBack(entry, discard, kind);
         },
       };
     } catch (err) {
-      this.pages.release();
+      slots.release();
       throw err;
     }
   }
@@ -184,9 +202,11 @@ export class ContextPool {
     return entry;
   }
 
-  private giveBack(entry: Entry, discard: boolean): void {
+  private giveBack(entry: Entry, discard: boolean, kind: TabKind): void {
     entry.inFlight--;
-    entry.served++;
+    // The page cap bounds what rendered documents leave behind in a context; a fetch tab
+    // commits no document, and retiring its context would cost new tabs (renderer starts).
+    if (kind === 'render') entry.served++;
     if (discard || entry.served >= this.limits.contextMaxPages) this.retire(entry);
     if (entry.retiring) {
       if (entry.inFlight === 0) this.close(entry);
@@ -204,7 +224,9 @@ export class ContextPool {
       void tab.close();
       return;
     }
-    tab.collectGarbage();
+    // A fetch tab never committed a document: nothing to collect (a full GC per fetch measured
+    // as most of the renderer's CPU on the plain-client bench).
+    if (tab.kind === 'render') tab.collectGarbage();
     const parked: Parked = { tab, timer: setTimeout(unpark, this.limits.pageIdleMs, entry, tab) };
     parked.timer.unref();
     entry.parked.push(parked);

@@ -14,6 +14,10 @@
  *
  * The CDP session (byte accounting, media blocking) and the page listeners are set up once;
  * they report into the current task's `TabRun`.
+ *
+ * A tab is of one kind for its life: `render` tabs show pages; `fetch` tabs (browser/nav-fetch.ts)
+ * intercept every main-frame document response, so they never commit a document and stay on
+ * about:blank — a fetch tab is never given to a render, nor the other way round.
  */
 import type { BrowserContext, CDPSession, Page } from 'patchright-core';
 import type { BrowserProfile } from '../identity/profile.js';
@@ -42,6 +46,8 @@ export class TabRun {
   ) {}
 }
 
+export type TabKind = 'render' | 'fetch';
+
 export class Tab {
   run: TabRun | undefined;
   /** Set once the page crashed, was closed, or a task on it failed: never reused then. */
@@ -50,21 +56,32 @@ export class Tab {
   private headersKey = '';
   private closing: Promise<void> | undefined;
 
+  /** A fetch tab's main frame (its protocol id): the document responses it intercepts. */
+  mainFrameId = '';
+
   private constructor(
     readonly page: Page,
-    private readonly cdp: CDPSession,
+    /** The page's own protocol session (nav-fetch.ts sends and listens on it). */
+    readonly cdp: CDPSession,
+    readonly kind: TabKind,
   ) {}
 
   /**
    * Opens a page presenting `profile` (identity.ts) with its CDP session; `watchNavigations`
    * records main-frame hosts (guarded contexts).
    */
-  static async open(context: BrowserContext, profile: BrowserProfile, watchNavigations: boolean): Promise<Tab> {
+  static async open(context: BrowserContext, profile: BrowserProfile, watchNavigations: boolean, kind: TabKind = 'render'): Promise<Tab> {
     const { page, cdp } = await openPage(context, profile);
     try {
-      const tab = new Tab(page, cdp);
+      const tab = new Tab(page, cdp, kind);
       tab.listen(watchNavigations);
-      await cdp.send('Network.enable');
+      // A fetch tab counts its own bytes (nav-fetch.ts): no per-request protocol events for it.
+      if (kind === 'render') await cdp.send('Network.enable');
+      if (kind === 'fetch') {
+        // Responses only (the request goes out untouched, exactly as Chrome makes it), documents only.
+        await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Response' }] });
+        tab.mainFrameId = (await cdp.send('Page.getFrameTree')).frameTree.frame.id;
+      }
       return tab;
     } catch (err) {
       void page.close().catch(() => undefined);
@@ -108,8 +125,8 @@ export class Tab {
   }
 
   /** Whether a task for `url` may navigate this page (not spoiled; not a same-document hop). */
-  reusableFor(url: string): boolean {
-    if (this.spoiled || this.page.isClosed()) return false;
+  reusableFor(url: string, kind: TabKind = 'render'): boolean {
+    if (this.spoiled || this.page.isClosed() || this.kind !== kind) return false;
     return withoutFragment(this.page.url()) !== withoutFragment(url);
   }
 

@@ -84,7 +84,7 @@ function navigation(profile: HeaderProfile, req: HeaderRequest): HeaderList {
   if (req.referer) out.push(['referer', req.referer]);
   out.push(['accept-encoding', ACCEPT_ENCODING], ['accept-language', profile.acceptLanguage]);
   if (req.cookie) out.push(['cookie', req.cookie]);
-  out.push(['priority', 'u=0, i']);
+  if (overTls(req.url)) out.push(['priority', 'u=0, i']);
   return out;
 }
 
@@ -103,7 +103,7 @@ function scriptFetch(profile: HeaderProfile, req: HeaderRequest): HeaderList {
   if (req.referer) out.push(['referer', req.referer]);
   out.push(['accept-encoding', ACCEPT_ENCODING], ['accept-language', profile.acceptLanguage]);
   if (req.cookie) out.push(['cookie', req.cookie]);
-  out.push(['priority', 'u=1, i']);
+  if (overTls(req.url)) out.push(['priority', 'u=1, i']);
   return out;
 }
 
@@ -130,9 +130,18 @@ function withOwn(base: HeaderList, extra: Readonly<Record<string, string>> | und
     if (at >= 0) base[at] = ['cookie', `${cookie}; ${base[at][1]}`];
     else base.splice(base.findIndex(([n]) => n === 'accept-language') + 1, 0, ['cookie', cookie]);
   }
-  // Before `priority`, Chrome's last line.
-  if (added.length) base.splice(base.length - 1, 0, ...added);
+  // Before `priority`, Chrome's last line (where it sends one).
+  if (added.length) base.splice(base[base.length - 1][0] === 'priority' ? base.length - 1 : base.length, 0, ...added);
   return base;
+}
+
+/**
+ * Chrome sends `Priority` over HTTP/2 only. A cleartext `http://` page is always HTTP/1.1, so
+ * it gets none; over TLS the protocol is settled after the headers are made, so an https server
+ * without h2 still gets it from the native client (a known difference, README "What a site sees").
+ */
+function overTls(url: string): boolean {
+  return /^https:/i.test(url);
 }
 
 function own(headers: Readonly<Record<string, string>> | undefined, name: string): string | undefined {

@@ -19,7 +19,6 @@ import { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
 import { retryAfterMs } from '../../core/retry.js';
 import type { FetchStep, Flow, MediaStep, Step, Vars, Verdict } from '../../core/targets/flow.js';
-import type { BrowserCookie } from '../browser/contexts.js';
 import type { DeviceName } from '../devices.js';
 import { profileFor, sessionKeyOf, type BrowserProfile } from '../identity/profile.js';
 import type { TaskMessage } from '../messages.js';
@@ -33,6 +32,8 @@ import type { WorkerEnv } from './env.js';
 import { fillRequest, readInto } from './flow-vars.js';
 import { lazy } from './lazy.js';
 import type { MediaFile } from './media-step.js';
+import { browserCookies, withoutCookieHeader } from './browser-cookies.js';
+import { navPage, navigatesInBrowser } from './nav-page.js';
 import { httpPage, renderPage, type Fetched, type PageRequest } from './page-fetch.js';
 
 /** Follow-ups (continuation pages) stop when less than this is left before the deadline. */
@@ -169,10 +170,14 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
     const maxBytes = ctx.budget.cap();
     let res: Fetched;
     try {
-      res =
-        asPage && ctx.runJs
-          ? await renderPage(ctx.msg, env, withoutCookieHeader(req), proxy, profile, { screenshot: ctx.screenshot, cookies: browserCookies(jar, req), maxBytes }, abort.signal)
-          : await httpPage(env, req, proxy, profile, abort, jar, maxBytes);
+      if (asPage && ctx.runJs) {
+        res = await renderPage(ctx.msg, env, withoutCookieHeader(req), proxy, profile, { screenshot: ctx.screenshot, cookies: browserCookies(jar, req), maxBytes }, abort.signal);
+      } else if (ctx.canRender && navigatesInBrowser(env.setup, req)) {
+        // Chrome's own network stack (nav-page.ts): a fetch thread never gets here (run-task.ts).
+        res = await navPage(ctx.msg, env, req, proxy, profile, { jar, maxBytes, manualRedirects: req.manualRedirects === true }, abort.signal);
+      } else {
+        res = await httpPage(env, req, proxy, profile, abort, jar, maxBytes);
+      }
     } catch (err) {
       throw ctx.budget.explain(err, maxBytes);
     }
@@ -290,39 +295,6 @@ function toRequest(r: ReturnType<typeof fillRequest>): PageRequest {
 
 function isUpstreamFailure(err: unknown): boolean {
   return err instanceof GleanerError && err.code === 'UPSTREAM_FAILED';
-}
-
-/**
- * The cookies of a rendered page step: the jar's for its URL, and those of the step's own
- * `cookie` header (a currency or store preference), which wins for a name both hold. The header
- * cannot travel as an extra HTTP header: Chromium replaces it with the context's cookies
- * whenever the context has any (a session's), and the step's choice is silently lost.
- */
-function browserCookies(jar: CookieJar, req: PageRequest): BrowserCookie[] {
-  const byName = new Map<string, BrowserCookie>();
-  for (const c of jar.getCookiesSync(req.url)) byName.set(c.key, { name: c.key, value: c.value, url: req.url });
-  for (const [name, value] of headerCookies(req.headers)) byName.set(name, { name, value, url: req.url });
-  return [...byName.values()];
-}
-
-/** `name=value` pairs of a request's `cookie` header (any case), in order. */
-function headerCookies(headers: PageRequest['headers']): [string, string][] {
-  const out: [string, string][] = [];
-  for (const [key, line] of Object.entries(headers ?? {})) {
-    if (key.toLowerCase() !== 'cookie') continue;
-    for (const part of line.split(';')) {
-      const eq = part.indexOf('=');
-      const name = eq > 0 ? part.slice(0, eq).trim() : '';
-      if (name) out.push([name, part.slice(eq + 1).trim()]);
-    }
-  }
-  return out;
-}
-
-/** The request without its `cookie` header: on the browser path its cookies go to the context. */
-function withoutCookieHeader(req: PageRequest): PageRequest {
-  if (!req.headers || !Object.keys(req.headers).some((k) => k.toLowerCase() === 'cookie')) return req;
-  return { ...req, headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.toLowerCase() !== 'cookie')) };
 }
 
 function flat(headers: RawHeaders): Record<string, string> {

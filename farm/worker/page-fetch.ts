@@ -19,6 +19,7 @@ import type { GuardProxy } from '../net/guard-proxy.js';
 import type { ProxyEntry } from '../net/proxies.js';
 import { checkUrl } from '../net/ssrf.js';
 import type { TaskAbort } from './abort.js';
+import { cookieKeyOf } from './browser-cookies.js';
 import type { WorkerEnv } from './env.js';
 import type { FetchedPage } from './outputs.js';
 
@@ -104,7 +105,7 @@ export async function openLease(
   env: WorkerEnv,
   proxy: ProxyEntry | null,
   profile: BrowserProfile,
-  extra: Pick<ContextWish, 'cookies' | 'cookieKey' | 'storageState'>,
+  extra: Pick<ContextWish, 'cookies' | 'cookieKey' | 'storageState' | 'kind'>,
   signal: AbortSignal,
 ): Promise<OpenedLease> {
   // Shared mode: the pool names the node's browser server; per-worker mode: this thread's own.
@@ -136,7 +137,7 @@ export async function renderPage(
 ): Promise<Fetched> {
   // Refused before a page opens (the in-browser guard proxy checks what the page loads after).
   checkUrl(req.url, env.policy);
-  const cookieKey = opts.cookies.length ? opts.cookies.map((c) => `${c.domain ?? c.url}|${c.name}=${c.value}`).sort().join(';') : undefined;
+  const cookieKey = cookieKeyOf(opts.cookies);
   const { lease, browser, guard, lost, ref } = await openLease(msg, env, proxy, profile, { cookies: opts.cookies, cookieKey }, signal);
   let ok = false;
   let tab: Tab | undefined;

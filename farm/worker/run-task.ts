@@ -17,6 +17,7 @@ import { TaskBudget } from './budget.js';
 import { lazy } from './lazy.js';
 import type { WorkerEnv } from './env.js';
 import { NeedsBrowser, runFlow, type FlowContext } from './flow.js';
+import { NeedsBrowserNet, flowNavigatesInBrowser } from './nav-page.js';
 import { outputFormats, pageResult } from './outputs.js';
 import { persistResults } from './persist.js';
 import { PageResults } from './results.js';
@@ -49,6 +50,8 @@ export async function runTask(msg: TaskMessage, env: WorkerEnv): Promise<TaskRep
     // Walls on every plain attempt, in a thread without a browser: the pool reruns the task in a
     // render thread with these flows marked (flow.ts).
     if (err instanceof EscalateTask) return { ok: false, error: toWireError(err.first), escalate: err.flows };
+    // Plain navigations through the browser's network stack (nav-page.ts), in a thread without one.
+    if (err instanceof NeedsBrowserNet) return { ok: false, error: toWireError(new GleanerError('INTERNAL_ERROR', err.message)), browserNet: true };
     return { ok: false, error: toWireError(err) };
   } finally {
     clearTimeout(timer);
@@ -71,6 +74,8 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
   const ctx: FlowContext = { msg, env, device: deviceFor(params.device), country, runJs: params.run_js === true, screenshot: formats.has('screenshot'), abort, budget, canRender: env.setup.pages > 0, escalated: false };
   const pool = proxyPoolFor(config.proxies, params.location, route.location, route.geo);
   const flows = planFlows(route, params, config.targets);
+  // Before anything is fetched: a render thread runs the whole task, so one session never shows two clients.
+  if (!ctx.canRender && !ctx.runJs && flows.some((f) => flowNavigatesInBrowser(env.setup, f))) throw new NeedsBrowserNet();
   const results = new PageResults(task.encode === true && !task.persist);
   let requestBytes = 0;
   let responseBytes = 0;

@@ -14,6 +14,8 @@ import { startSimulator, type Simulator } from '../sites/server.js';
 
 let sim: Simulator;
 let farm: Farm;
+/** Every plain navigation through Chromium's network stack (GLEANER_PLAIN_CLIENT=chromium). */
+let viaChromium: Farm;
 let trusted: string;
 
 beforeAll(async () => {
@@ -24,20 +26,36 @@ beforeAll(async () => {
     hosts: { 'sim.test': '127.0.0.1' },
     limits: { retryBaseMs: 20 },
   });
+  viaChromium = await createFarm({
+    config: loadConfig({}, { allowPrivate: false, workers: 1, plainClient: 'chromium' }),
+    hosts: { 'sim.test': '127.0.0.1' },
+    limits: { retryBaseMs: 20 },
+  });
 });
 
 afterAll(async () => {
-  await farm?.close();
+  await Promise.all([farm?.close(), viaChromium?.close()]);
   await sim?.close();
 });
 
 const staticHits = () => sim.hits.get('/static') ?? 0;
 
-describe.each([false, true])('run_js %s', (runJs) => {
+const paths = [
+  { name: 'plain, native client', runJs: false, chromium: false },
+  { name: 'plain, through Chromium\'s network stack', runJs: false, chromium: true },
+  { name: 'run_js', runJs: true, chromium: false },
+];
+
+describe.each(paths)('$name', ({ runJs, chromium }) => {
+  let farm: Farm;
+  beforeAll(() => {
+    farm = chromium ? viaChromium : outer();
+  });
   test('the trusted name is fetched', async () => {
     const out = await farm.run(task({ url: `${trusted}/static`, run_js: runJs }));
     expect(out.results[0].metadata).toEqual({ page: 1, run_js: runJs, url: `${trusted}/static`, status_code: 200 });
     if (!runJs) expect(out.results[0].html).toBe(STATIC_HTML);
+    expect(out.usage.render).toBe(runJs);
   });
 
   test('a loopback IP literal is refused before any connection', async () => {
@@ -62,7 +80,7 @@ describe.each([false, true])('run_js %s', (runJs) => {
 
   test.each(['localhost', 'ipv4', 'decimal', 'mapped'])('a redirect to loopback (%s) is refused at that hop', async (to) => {
     const before = staticHits();
-    const path = `/redirect-private?to=${to}&js=${runJs}`;
+    const path = `/redirect-private?to=${to}&js=${runJs}&via=${chromium}`;
     expect(await codeOf(farm.run(task({ url: `${trusted}${path}`, run_js: runJs })))).toBe('TARGET_FORBIDDEN');
     expect([sim.hits.get(path), staticHits()]).toEqual([1, before]);
   });
@@ -74,6 +92,10 @@ describe.each([false, true])('run_js %s', (runJs) => {
     });
   });
 });
+
+function outer(): Farm {
+  return farm;
+}
 
 test('the browser does not load a subresource from a private address', async () => {
   const out = await farm.run(task({ url: `${trusted}/private-subresource`, run_js: true }));

@@ -5,11 +5,16 @@
  * fingerprint: a Chromium upgrade changes the reference and this test says what no longer
  * matches. The recorder's CA is trusted only through GLEANER_CA_FILE, on both paths.
  *
- * Known and asserted difference (net/emulation.ts): the client library's newest Chrome TLS
- * preset lacks two things Chromium 156 sends, the Trust Anchor Identifiers extension (0xca34)
- * and the ML-DSA signature algorithms (0x0904-0x0906); the test fails loudly when that changes
- * (a library upgrade that closes the gap, or a Chromium that adds more).
+ * The plain path by default (`GLEANER_PLAIN_CLIENT=auto`) sends https navigations through
+ * full Chromium's own network stack (worker/nav-page.ts): all ten facts equal. The native client
+ * (`native`, and cleartext pages under `auto`) has one known and asserted difference
+ * (net/emulation.ts): the library's newest Chrome TLS preset lacks two things Chromium 156
+ * sends, the Trust Anchor Identifiers extension (0xca34) and the ML-DSA signature algorithms
+ * (0x0904-0x0906); the test fails loudly when that changes (a library upgrade that closes the
+ * gap, or a Chromium that adds more).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../core/config.js';
 import { send } from '../../farm/delivery/http.js';
@@ -20,6 +25,7 @@ import { makeTestCa, type TestCa } from '../helpers/recorder/ca.js';
 import { FULL_CHROMIUM, HEADLESS_SHELL, chromiumVisit, hasBrowser } from '../helpers/recorder/chromium.js';
 import { factsOf, score, type Fact } from '../helpers/recorder/facts.js';
 import { startRecorder, type RecordedRequest, type Recorder } from '../helpers/recorder/server.js';
+import { until } from '../helpers/wait.js';
 
 let rec: Recorder;
 let h1: Recorder;
@@ -27,6 +33,7 @@ let stranger: Recorder;
 let strangerCa: TestCa;
 let guarded: Farm;
 let open: Farm;
+let native: Farm;
 let reference: RecordedRequest;
 
 /** What the library cannot send yet (see the file comment): the only allowed TLS difference. */
@@ -38,16 +45,17 @@ beforeAll(async () => {
   h1 = await startRecorder({ h2: false, ca: rec.ca });
   strangerCa = makeTestCa('Not trusted');
   stranger = await startRecorder({ ca: strangerCa });
-  const config = (allowPrivate: boolean) => loadConfig({}, { allowPrivate, workers: 1, caFile: rec.ca.caFile });
+  const config = (allowPrivate: boolean, plainClient: 'auto' | 'native' = 'auto') => loadConfig({}, { allowPrivate, workers: 1, caFile: rec.ca.caFile, plainClient });
   // Private addresses refused: `localhost` is an operator-vouched name, so the guard resolves,
   // checks and pins it — the fingerprint must not change with the guard in the way.
   guarded = await createFarm({ config: config(false), hosts: { localhost: '127.0.0.1' }, limits: { retryBaseMs: 20, maxAttempts: 1 } });
   open = await createFarm({ config: config(true), limits: { retryBaseMs: 20, maxAttempts: 1 } });
+  native = await createFarm({ config: config(false, 'native'), hosts: { localhost: '127.0.0.1' }, limits: { retryBaseMs: 20, maxAttempts: 1 } });
   reference = await chromiumVisit(FULL_CHROMIUM, rec, 'chromium');
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([guarded?.close(), open?.close()]);
+  await Promise.all([guarded?.close(), open?.close(), native?.close()]);
   await Promise.all([rec?.close(), h1?.close(), stranger?.close()]);
   strangerCa?.remove();
 });
@@ -55,11 +63,22 @@ afterAll(async () => {
 const plain = (farm: Farm, url: string) => farm.run(task({ url, output: ['html'] }));
 
 describe.runIf(hasBrowser(FULL_CHROMIUM))('the plain path against Chromium 156 (same run, same recorder)', () => {
-  test('10 network facts: 8 equal; JA4 differs only by what the library cannot send', async () => {
-    await plain(guarded, `${rec.origin}/r/plain`);
+  test('by default (https through Chromium\'s network stack): 10 network facts of 10 equal, and the page is the plain page', async () => {
+    const out = await plain(guarded, `${rec.origin}/r/plain-auto`);
+    expect(out.results[0].html).toContain('<h1>Recorded /r/plain-auto</h1>');
+    expect(out.usage.render).toBe(false);
+    const result = score(factsOf(await rec.waitFor('plain-auto')), factsOf(reference, { normalizeHeadless: true }), 'gleaner plain (auto)');
+    console.log(result.table);
+    expect(result.differing).toEqual([]);
+    // Nothing but the document: no subresource, no second request.
+    expect(rec.requests.filter((r) => r.tag === 'plain-auto').length).toBe(1);
+  });
+
+  test('the native client: 10 network facts, 8 equal; JA4 differs only by what the library cannot send', async () => {
+    await plain(native, `${rec.origin}/r/plain`);
     const ours = factsOf(await rec.waitFor('plain'));
     const theirs = factsOf(reference, { normalizeHeadless: true });
-    const result = score(ours, theirs, 'gleaner plain');
+    const result = score(ours, theirs, 'gleaner plain (native)');
     console.log(result.table);
     const sameFacts: Fact[] = ['ja4_ciphers', 'alpn', 'h2_settings', 'h2_window_update', 'h2_pseudo_order', 'header_order', 'header_values', 'client_hints'];
     for (const fact of sameFacts) expect([fact, ours[fact]]).toEqual([fact, theirs[fact]]);
@@ -74,7 +93,7 @@ describe.runIf(hasBrowser(FULL_CHROMIUM))('the plain path against Chromium 156 (
 
   test('the guard does not change the fingerprint: private networks allowed gives the same facts', async () => {
     await plain(open, `${rec.origin}/r/open`);
-    const [a, b] = [factsOf(await rec.waitFor('plain')), factsOf(await rec.waitFor('open'))];
+    const [a, b] = [factsOf(await rec.waitFor('plain-auto')), factsOf(await rec.waitFor('open'))];
     expect(b).toEqual(a);
   });
 
@@ -83,10 +102,44 @@ describe.runIf(hasBrowser(FULL_CHROMIUM))('the plain path against Chromium 156 (
     await plain(guarded, `${h1.origin}/r/plain-h1`);
     const ours = await h1.waitFor('plain-h1');
     expect([ours.protocol, ours.tls.alpn]).toEqual(['http/1.1', 'http/1.1']);
-    // Chrome sends `Priority` over h2 only; the client writes the same list on both.
-    const names = (r: RecordedRequest) => r.headers.map(([n]) => n).filter((n) => n.toLowerCase() !== 'priority');
+    const names = (r: RecordedRequest) => r.headers.map(([n]) => n);
     expect(names(ours)).toEqual(names(ref));
+    // The native client: Chrome sends `Priority` over h2 only; the client writes the same list on both.
+    await plain(native, `${h1.origin}/r/native-h1`);
+    const theirs = await h1.waitFor('native-h1');
+    const noPriority = (r: RecordedRequest) => names(r).filter((n) => n.toLowerCase() !== 'priority');
+    expect(noPriority(theirs)).toEqual(noPriority(ref));
   });
+});
+
+describe.runIf(hasBrowser(FULL_CHROMIUM))('cleartext HTTP: the native client sends what Chromium sends', () => {
+  test('header names, order and values of a navigation (no TLS, so no other fact to compare)', async () => {
+    const seen = new Map<string, Array<[string, string]>>();
+    const server = createServer((req, res) => {
+      const pairs: Array<[string, string]> = [];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) pairs.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
+      seen.set(req.url ?? '', pairs);
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>plain</h1>');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const waiter = {
+      origin,
+      waitFor: async (tag: string) => {
+        await until(() => seen.has(`/r/${tag}`), `a request for /r/${tag}`, 45_000);
+        return { headers: seen.get(`/r/${tag}`)! } as RecordedRequest;
+      },
+    } as unknown as Recorder;
+    try {
+      const ref = (await chromiumVisit(FULL_CHROMIUM, waiter, 'chromium-http', origin)).headers;
+      await plain(open, `${origin}/r/ours-http`);
+      const ours = seen.get('/r/ours-http')!;
+      const show = (list: Array<[string, string]>) => list.map(([n, v]) => `${n}: ${n.toLowerCase() === 'user-agent' ? v.replace('HeadlessChrome/', 'Chrome/') : v}`);
+      expect(show(ours)).toEqual(show(ref));
+    } finally {
+      server.close();
+    }
+  }, 90_000);
 });
 
 describe.runIf(hasBrowser(FULL_CHROMIUM))('the rendered path (run_js) against Chromium 156 (same run, same recorder)', () => {

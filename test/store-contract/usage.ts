@@ -41,6 +41,56 @@ export function usageContract(h: StoreHarness): void {
     expect(store.quotas.usageOf(5, at)).toMatchObject({ pages_day: 6, pages_month: 16 });
   });
 
+  test('charges recorded at once (a sync burst) fold exactly as one by one, and each is readable once its promise resolves', async () => {
+    const store = await h.open();
+    const at = Date.now();
+    // 24 charges in flight together: two accounts, parsed and not, some rendered, one empty.
+    const entries = Array.from({ length: 24 }, (_, i) =>
+      usageEntry(i % 2 === 0 ? 7 : 8, { at, results: i === 5 ? 0 : 1 + (i % 3), mode: 'realtime', parsed: i % 4 === 0, render: i % 3 === 0, responseTimeMs: 10 + i, requestBytes: i, responseBytes: 100 * i }),
+    );
+    const first = store.usage.record(entries[0]!);
+    const rest = entries.slice(1).map((e) => store.usage.record(e));
+    await first;
+    await Promise.all(rest);
+    const expected = (clientId: number, parsed: boolean) => {
+      const mine = entries.filter((e) => e.clientId === clientId && e.parsed === parsed && e.results > 0);
+      const sum = (f: (e: (typeof entries)[number]) => number) => mine.reduce((n, e) => n + f(e), 0);
+      return {
+        all_count: sum((e) => e.results),
+        mode_callback_count: 0,
+        mode_realtime_count: sum((e) => e.results),
+        mode_superapi_count: 0,
+        contenttype_parsed_count: parsed ? sum((e) => e.results) : 0,
+        contenttype_html_count: parsed ? 0 : sum((e) => e.results),
+        render_count: sum((e) => (e.render ? e.results : 0)),
+        geo_location_count: 0,
+        response_time_ms_sum: sum((e) => e.responseTimeMs * e.results),
+        request_traffic: sum((e) => e.requestBytes),
+        response_traffic: sum((e) => e.responseBytes),
+      };
+    };
+    for (const clientId of [7, 8]) {
+      const rows = await store.usage.rows(clientId);
+      expect(rows.map((r) => [r.parsed, r.counters])).toEqual([
+        [false, expected(clientId, false)],
+        ...(entries.some((e) => e.clientId === clientId && e.parsed) ? [[true, expected(clientId, true)]] : []),
+      ]);
+      const mine = entries.filter((e) => e.clientId === clientId);
+      const pages = mine.reduce((n, e) => n + e.results, 0);
+      const rendered = mine.reduce((n, e) => n + (e.render ? e.results : 0), 0);
+      expect(store.quotas.usageOf(clientId, at)).toEqual({ pages_day: pages, pages_month: pages, rendered_day: rendered, rendered_month: rendered });
+    }
+    // A charge that resolves is in the ledger then, also when it joined another's transaction.
+    const a = store.usage.record(usageEntry(9, { at, results: 2 }));
+    const b = store.usage.record(usageEntry(9, { at, results: 3 }));
+    await b;
+    expect((await store.usage.rows(9))[0]!.counters.all_count).toBe(5);
+    await a;
+    await store.usage.record(usageEntry(9, { at, results: 1 }));
+    expect((await store.usage.rows(9))[0]!.counters.all_count).toBe(6);
+    expect(store.quotas.usageOf(9, at).pages_day).toBe(6);
+  });
+
   test('quotas merge, list, drop one limit, and vanish with their last limit; another handle sees them', async () => {
     const store = await h.open();
     const other = await h.openAnother(store);

@@ -112,6 +112,12 @@ describe('devices', () => {
       ['cookie', 'x=1'],
       ['priority', 'u=0, i'],
     ]);
+    // Over cleartext HTTP (always HTTP/1.1) Chrome sends no `priority`; a step's own header goes last.
+    expect(requestHeaders(mobile, { method: 'GET', url: 'http://a.example/', headers: { 'x-app': '1' } }).slice(-3)).toEqual([
+      ['accept-encoding', 'gzip, deflate, br, zstd'],
+      ['accept-language', 'en-US,en;q=0.9'],
+      ['x-app', '1'],
+    ]);
     // A flow's JSON call is a script's fetch(): Chrome's other order, its own accept and content type.
     expect(requestHeaders(mobile, { method: 'POST', url: 'https://a.example/api', headers: { 'Content-Type': 'application/json', accept: 'application/json', 'x-app': '1' } })).toEqual([
       ['sec-ch-ua-platform', '"Android"'],

@@ -19,12 +19,31 @@ export type TotalKey = [number, string, TotalKind];
  * read-modify-write is then serialised with every other increment.
  */
 export function addToTotals(dbs: StoreDatabases, clientId: number, at: number, pages: number, rendered: boolean): void {
+  for (const key of totalKeys(clientId, at, rendered)) dbs.totals.put(key, ((dbs.totals.get(key) as number | undefined) ?? 0) + pages);
+}
+
+/** `addToTotals` of several charges, each total read and written once with their sum. */
+export function addTotalsOf(dbs: StoreDatabases, charges: Iterable<{ clientId: number; at: number; results: number; render: boolean }>): void {
+  const sums = new Map<string, { key: TotalKey; pages: number }>();
+  for (const c of charges) {
+    if (c.results <= 0) continue;
+    for (const key of totalKeys(c.clientId, c.at, c.render)) {
+      const id = JSON.stringify(key);
+      const sum = sums.get(id);
+      if (sum) sum.pages += c.results;
+      else sums.set(id, { key, pages: c.results });
+    }
+  }
+  for (const { key, pages } of sums.values()) dbs.totals.put(key, ((dbs.totals.get(key) as number | undefined) ?? 0) + pages);
+}
+
+function totalKeys(clientId: number, at: number, rendered: boolean): TotalKey[] {
   const keys: TotalKey[] = [
     [clientId, dayKey(at), 'pages'],
     [clientId, monthKey(at), 'pages'],
   ];
   if (rendered) keys.push([clientId, dayKey(at), 'rendered'], [clientId, monthKey(at), 'rendered']);
-  for (const key of keys) dbs.totals.put(key, ((dbs.totals.get(key) as number | undefined) ?? 0) + pages);
+  return keys;
 }
 
 /** [clientId, kind] */

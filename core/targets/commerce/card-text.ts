@@ -4,7 +4,8 @@
  * that is the full form of a shortened shown title preferred) and its star rating with the
  * review count (as text, "4.5 out of 5", or as data, `rating="4.9" review-count-text="(1.2k)"`).
  */
-import { all, closest, text, type AnyNode, type Element } from '../../parsers/dom.js';
+import { closest, text, type AnyNode, type Element } from '../../parsers/dom.js';
+import { firstAttr, inside, isHeading, isLinkEl, isTitleClass } from './card-elements.js';
 import { clean, parseCount, parseRating, shownPrice } from './values.js';
 
 /** A link that leads somewhere (not `#`, not `javascript:`). */
@@ -31,8 +32,6 @@ const titleText = (el: Element): string => text(el, (e) => OFFSCREEN.test(e.attr
 /** The card a site puts first as a template for its script ("Shop on eBay"): not a result. */
 export const PLACEHOLDER_TITLE = /^shop on [\w.]+$/i;
 
-const TITLE_CLASS = '[class*=title], [class*=Title], [class*=name], [data-testid*=title]';
-
 /**
  * A title as the card names it: the shown text, or the `title` attribute of the title element
  * or of its link when that is longer (a shown title cut short or prefixed with the shop's name
@@ -40,7 +39,7 @@ const TITLE_CLASS = '[class*=title], [class*=Title], [class*=name], [data-testid
  */
 function fullTitle(el: Element): string {
   const shown = titleText(el);
-  const link = el.name === 'a' ? el : (all('a[title]', el)[0] ?? closest(el, (p) => p.name === 'a', 2));
+  const link = el.name === 'a' ? el : (inside(el).find((e) => e.name === 'a' && e.attribs.title !== undefined) ?? closest(el, (p) => p.name === 'a', 2));
   for (const attr of [el.attribs.title, link?.attribs.title]) if (attr && extends_(attr, shown)) return attr;
   return shown;
 }
@@ -68,8 +67,9 @@ export function titleOf(card: Element): { title: string | null; titleEl: Element
     const t = seen(h);
     return t.length >= 3 && !shownPrice(t) && !RATING_TEXT.test(t);
   };
-  const named = all(TITLE_CLASS, card);
-  let heading = all('h1, h2, h3, h4, h5', card).find(fits) ?? named.find(fits);
+  const els = inside(card);
+  const named = els.filter(isTitleClass);
+  let heading = els.find((e) => isHeading(e) && fits(e)) ?? named.find(fits);
   // A title box may hold the title link and the maker's ("by ShopName"): the innermost title element is the title.
   while (heading) {
     const box: Element = heading;
@@ -78,10 +78,10 @@ export function titleOf(card: Element): { title: string | null; titleEl: Element
     heading = inner;
   }
   if (heading) return { title: clean(fullTitle(heading)), titleEl: heading };
-  const links = all('a[href]', card).filter(productLink);
+  const links = els.filter((e) => isLinkEl(e) && productLink(e));
   const longest = links.map((a) => ({ a, t: seen(a) })).filter((x) => !shownPrice(x.t) && !RATING_TEXT.test(x.t)).sort((x, y) => y.t.length - x.t.length)[0];
   if (longest && longest.t.length >= 3) return { title: clean(longest.t), titleEl: longest.a };
-  const img = all('img[alt]', card).find((i) => (i.attribs.alt ?? '').length >= 3);
+  const img = els.find((i) => i.name === 'img' && i.attribs.alt !== undefined && i.attribs.alt.length >= 3);
   return { title: img ? clean(img.attribs.alt) : null, titleEl: null };
 }
 
@@ -97,15 +97,20 @@ function ownText(el: Element): string {
 const RATING_ATTRS = ['rating', 'data-rating', 'data-rating-value', 'data-score', 'data-stars'];
 const COUNT_ATTRS = ['review-count-text', 'data-review-count', 'data-reviews-count', 'data-rating-count', 'reviewcount'];
 
+const RATING_VALUE = /^\s*\d(?:[.,]\d+)?\s*$/;
+const isRatingValue = (v: string): boolean => RATING_VALUE.test(v);
+const DIGIT = /\d/;
+const hasDigit = (v: string): boolean => DIGIT.test(v);
+
 export function ratingOf(card: Element): { rating: number | null; reviews_count: number | null } {
-  const els = all('*', card);
+  const els = inside(card);
   for (let i = 0; i < els.length; i++) {
     const el = els[i] as Element;
-    const attr = RATING_ATTRS.map((a) => el.attribs[a]).find((v) => v !== undefined && /^\s*\d(?:[.,]\d+)?\s*$/.test(v));
+    const attr = firstAttr(el, RATING_ATTRS, isRatingValue);
     if (attr !== undefined) {
       const rating = parseRating(attr);
       if (rating === null || rating > 5) continue;
-      const count = COUNT_ATTRS.map((a) => el.attribs[a]).find((v) => v !== undefined && /\d/.test(v));
+      const count = firstAttr(el, COUNT_ATTRS, hasDigit);
       if (count !== undefined) return { rating, reviews_count: parseCount(count) };
       for (const next of els.slice(i + 1, i + 20)) {
         const t = (next.children.length <= 3 ? text(next) : ownText(next)) || (next.attribs['aria-label'] ?? '');

@@ -7,15 +7,12 @@
  * the URL), current and old price, rating and review count, and image. Cards without a price
  * (sold out) are kept when they share the group's shape.
  */
-import { all, closest, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
-import { elements } from './marks.js';
+import { closest, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
+import { firstAttr, inside, isLinkEl, priceNodes, type PriceNode } from './card-elements.js';
 import type { ProductFacts } from './types.js';
-import { isAncestor, PLACEHOLDER_TITLE, productLink, ratingOf, titleOf } from './card-text.js';
+import { PLACEHOLDER_TITLE, productLink, ratingOf, titleOf } from './card-text.js';
 import { absolute, idFromUrl, isIdLike, shownPrice, type MoneyHint } from './values.js';
 
-const OLD = /strike|was-?price|\bwas\b|old-?price|list-?price|original|regular|compare|comp-?value|msrp|rrp|crossed|before/i;
-const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant)\b|\b(was|list|typical)( price)?:/i;
-const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|instal+ments?|\/\s*(count|ounce|oz|lb|kg|g|ml|l|unit|item)\b|per (unit|item|count)|deliver|shipping|versand|envío/i;
 const VOLATILE = /\d|^(active|selected|current|first|last|odd|even|hover|open|hidden|visible|show|in|is-.*|js-.*)$/;
 const ID_ATTRS = ['data-asin', 'data-product-id', 'data-productid', 'data-sku-id', 'data-sku', 'data-item-id', 'data-itemid', 'data-pid', 'data-id', 'data-product-sku'];
 
@@ -30,53 +27,6 @@ function signature(el: Element): string {
   }
   return sig;
 }
-
-interface PriceNode {
-  el: Element;
-  text: string;
-  old: boolean;
-}
-
-/** The smallest elements whose text shows a price. */
-function priceNodes(doc: Document, hint: MoneyHint): PriceNode[] {
-  const found: Element[] = [];
-  for (const el of elements(doc)) {
-    if (el.children.length > 8) continue;
-    let own = false;
-    for (const c of el.children) if (c.type === 'text' && /[\d$€£¥₹]/.test(c.data)) own = true;
-    if (!own) continue;
-    // A price split over spans ("$" "19" "99") is read from the nearest ancestor that shows it whole.
-    for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i < 3; cur = cur.parent as Element | null, i++) {
-      const t = text(cur);
-      if (t.length > 40) break;
-      if (shownPrice(t, hint)) {
-        found.push(cur);
-        break;
-      }
-    }
-  }
-  // Innermost only: "$59.99" inside a price box that also reads "$59.99".
-  const outer = new Set<AnyNode>();
-  for (const el of found) for (let p = el.parent; p && !outer.has(p); p = p.parent) outer.add(p);
-  return [...new Set(found)]
-    .filter((el) => !outer.has(el))
-    .map((el) => {
-      const t = text(el);
-      return { el, text: t, old: isOld(el, t) };
-    })
-    .filter((p) => !NOT_A_PRICE.test(p.text));
-}
-
-
-function isOld(el: Element, t: string): boolean {
-  if (OLD_TEXT.test(t)) return true;
-  for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i <= 3; cur = cur.parent as Element | null, i++) {
-    if (cur.name === 'del' || cur.name === 's' || cur.name === 'strike' || cur.attribs['data-a-strike'] === 'true') return true;
-    if (OLD.test(`${cur.attribs.class ?? ''} ${cur.attribs['data-testid'] ?? ''}`)) return true;
-  }
-  return false;
-}
-
 
 /** Whether a subtree has at least `n` characters of text (stops as soon as it has). */
 function hasText(el: Element, n: number): boolean {
@@ -116,10 +66,18 @@ export interface Cards {
   aside: boolean;
 }
 
+interface Group {
+  members: Set<Element>;
+  depth: number;
+  parentSig: string;
+  grand: AnyNode | null;
+  sig: string;
+}
+
 export function findCards(doc: Document, hint: MoneyHint): Cards {
   const every = priceNodes(doc, hint);
   const nodes = every.filter((p) => !p.old);
-  const groups = new Map<string, { members: Set<Element>; depth: number; parentSig: string; grand: AnyNode | null; sig: string }>();
+  const groups = new Map<string, Group>();
   const gid = new Map<AnyNode, number>();
   const idOf = (n: AnyNode | null): number => {
     if (!n) return 0;
@@ -127,27 +85,34 @@ export function findCards(doc: Document, hint: MoneyHint): Cards {
     if (v === undefined) gid.set(n, (v = gid.size + 1));
     return v;
   };
-  // The distinct current prices under each element, gathered on the same walk up.
-  const amounts = new Map<Element, Set<number | null | undefined>>();
+  // Every price walks up through the list's containers, which most prices share: an element's
+  // group (its key is its own: its parent's parent, its parent's shape, its tag) is found once,
+  // and its distinct prices are a short array, not a Set per element (the walk's garbage).
+  const groupOf = new Map<Element, Group>();
+  const amounts = new Map<Element, (number | null | undefined)[]>();
   for (const p of nodes) {
     let depth = 0;
     const amount = shownPrice(p.text)?.amount;
     for (let a: Element | null = p.el; a && a.parent && a.parent.type === 'tag'; a = a.parent as Element, depth++) {
-      const set = amounts.get(a);
-      if (set) set.add(amount);
-      else amounts.set(a, new Set([amount]));
-      const parent = a.parent as Element;
-      // Members are grouped by tag only: a results list mixes card kinds (`li.product` and `li.sponsored`).
-      const key = `${idOf(parent.parent)}|${signature(parent)}|${a.name}`;
-      let g = groups.get(key);
-      if (!g) groups.set(key, (g = { members: new Set(), depth: 0, parentSig: signature(parent), grand: parent.parent, sig: a.name }));
+      const seen = amounts.get(a);
+      if (!seen) amounts.set(a, [amount]);
+      else if (!seen.includes(amount)) seen.push(amount);
+      let g = groupOf.get(a);
+      if (!g) {
+        const parent = a.parent as Element;
+        // Members are grouped by tag only: a results list mixes card kinds (`li.product` and `li.sponsored`).
+        const key = `${idOf(parent.parent)}|${signature(parent)}|${a.name}`;
+        g = groups.get(key);
+        if (!g) groups.set(key, (g = { members: new Set(), depth: 0, parentSig: signature(parent), grand: parent.parent, sig: a.name }));
+        groupOf.set(a, g);
+      }
       g.members.add(a);
       g.depth = Math.max(g.depth, depth);
       if (depth > 25) break;
     }
   }
   /** How many prices a member shows (distinct amounts: screen-reader copies repeat the shown one). */
-  const pricesIn = (m: Element): number => amounts.get(m)?.size ?? 0;
+  const pricesIn = (m: Element): number => amounts.get(m)?.length ?? 0;
   let best: { key: string; n: number; depth: number } | undefined;
   for (const [key, g] of groups) {
     if (g.members.size < 2) continue;
@@ -170,7 +135,18 @@ export function findCards(doc: Document, hint: MoneyHint): Cards {
       if (pricesIn(m as Element) <= MAX_PRICES) cards.push(m as Element);
     }
   }
-  for (const card of cards) prices.set(card, every.filter((p) => isAncestor(card, p.el)));
+  // Each price to the card above it (cards do not nest: they are children of sibling rows), in
+  // the page's order: one walk up per price instead of a walk per card and price.
+  const byCard = new Set(cards);
+  for (const card of cards) prices.set(card, []);
+  for (const p of every) {
+    for (let a = p.el.parent; a; a = a.parent) {
+      if (byCard.has(a as Element)) {
+        prices.get(a as Element)!.push(p);
+        break;
+      }
+    }
+  }
   return { cards, prices, aside: cards.length > 0 && aside(cards[0] as Element) };
 }
 
@@ -190,28 +166,23 @@ function aside(member: Element): boolean {
 
 /** Whether an element names a product: an id attribute, or a link to a product URL. */
 function namesProduct(el: Element): boolean {
-  for (const e of [el, ...all(ID_ATTRS.map((a) => `[${a}]`).join(', '), el)]) if (ID_ATTRS.some((a) => isIdLike(e.attribs[a] ?? ''))) return true;
-  return all('a[href]', el).some((a) => idFromUrl(absolute(a.attribs.href, 'https://x.invalid/')) !== null);
+  if (firstAttr(el, ID_ATTRS, isIdLike) !== undefined || inside(el).some((e) => firstAttr(e, ID_ATTRS, isIdLike) !== undefined)) return true;
+  return inside(el).some((a) => isLinkEl(a) && idFromUrl(absolute(a.attribs.href, 'https://x.invalid/')) !== null);
 }
 
 export function cardFacts(card: Element, prices: PriceNode[], base: string, hint: MoneyHint): ProductFacts {
   const { title, titleEl } = titleOf(card);
   if (title && PLACEHOLDER_TITLE.test(title)) return { title: null };
-  const link = (titleEl && (titleEl.name === 'a' ? titleEl : (closest(titleEl, (p) => p.name === 'a', 4) ?? all('a[href]', titleEl)[0]))) ?? all('a[href]', card).find(productLink) ?? closest(card, (p) => p.name === 'a', 3);
+  const els = inside(card);
+  const link = (titleEl && (titleEl.name === 'a' ? titleEl : (closest(titleEl, (p) => p.name === 'a', 4) ?? inside(titleEl).find(isLinkEl)))) ?? els.find((e) => isLinkEl(e) && productLink(e)) ?? closest(card, (p) => p.name === 'a', 3);
   const url = link && productLink(link) ? absolute(link.attribs.href, base) : null;
-  let id: string | null = null;
-  for (const el of [card, ...all(ID_ATTRS.map((a) => `[${a}]`).join(', '), card)]) {
-    const hit = ID_ATTRS.map((a) => el.attribs[a]).find((v) => v && isIdLike(v));
-    if (hit) {
-      id = hit;
-      break;
-    }
-  }
+  let id = firstAttr(card, ID_ATTRS, isIdLike) ?? null;
+  for (let i = 0; id === null && i < els.length; i++) id = firstAttr(els[i] as Element, ID_ATTRS, isIdLike) ?? null;
   const current = prices.find((p) => !p.old);
   const old = prices.find((p) => p.old);
   const price = current ? shownPrice(current.text, hint) : null;
   const oldPrice = old ? shownPrice(old.text, hint) : null;
-  const img = all('img', card).find((i) => (i.attribs.src || i.attribs['data-src']) && !/^data:/.test(i.attribs.src ?? ''));
+  const img = els.find((i) => i.name === 'img' && !!(i.attribs.src || i.attribs['data-src']) && !/^data:/.test(i.attribs.src ?? ''));
   const image = img ? absolute(img.attribs['data-src'] || img.attribs.src, base) : null;
   return {
     title,

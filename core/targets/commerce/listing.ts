@@ -7,7 +7,7 @@
  */
 import type { Entity } from '../../extraction/model.js';
 import { Blocks } from '../../parsers/blocks.js';
-import { all, text, type Document } from '../../parsers/dom.js';
+import { all, shortText, type Document } from '../../parsers/dom.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import { isBlocked } from './blocked.js';
 import { cardFacts, findCards } from './cards.js';
@@ -104,14 +104,14 @@ const COUNT_TAGS = new Set(['h1', 'h2', 'h3', 'span', 'div', 'p']);
 
 function totalOnPage(doc: Document): number | null {
   for (const el of elements(doc)) {
-    if (!COUNT_TAGS.has(el.name)) continue;
+    if (!COUNT_TAGS.has(el.name) || el.children.length > 6) continue;
     // Only elements that hold a number themselves: reading every container's whole text is slow.
     let own = '';
     for (const c of el.children) if (c.type === 'text') own += c.data;
     // "1,234 results", or "<b>6</b> results for" with the number in a child.
-    if ((!/\d/.test(own) && !/\b(results|items|products|Ergebnisse|résultats|resultados|risultati|artículos|productos)\b/i.test(own)) || el.children.length > 6) continue;
-    const t = text(el);
-    if (t.length > 160) continue;
+    if (!/\d/.test(own) && !/\b(results|items|products|Ergebnisse|résultats|resultados|risultati|artículos|productos)\b/i.test(own)) continue;
+    const t = shortText(el, 160);
+    if (t === null) continue;
     const m = COUNT_LINE.exec(t);
     if (m) return Number((m[1] ?? m[2] ?? '').replace(/\D/g, '')) || null;
   }
@@ -119,11 +119,13 @@ function totalOnPage(doc: Document): number | null {
 }
 
 const NEXT_TEXT = /^(next|next page|next ›|›|»|>|weiter|nächste seite|siguiente|suivant|successivo|próxima)$/i;
+/** The longest text NEXT_TEXT matches ("nächste seite"): a link's longer text is not built. */
+const NEXT_MAX = 13;
 
 function nextPage(doc: Document, base: string): string | null {
   const rel = all('link[rel=next], a[rel=next]', doc)[0];
   if (rel) return absolute(rel.attribs.href, base);
-  const a = all('a[href]', doc).find((x) => /pagination-?next|next-?page|pager-?next/i.test(`${x.attribs.class ?? ''} ${x.attribs.id ?? ''}`) || NEXT_TEXT.test(text(x)) || /^next( page)?$/i.test(x.attribs['aria-label'] ?? ''));
+  const a = all('a[href]', doc).find((x) => /pagination-?next|next-?page|pager-?next/i.test(`${x.attribs.class ?? ''} ${x.attribs.id ?? ''}`) || NEXT_TEXT.test(shortText(x, NEXT_MAX) ?? '') || /^next( page)?$/i.test(x.attribs['aria-label'] ?? ''));
   return a ? absolute(a.attribs.href, base) : null;
 }
 

@@ -5,6 +5,7 @@
  * attribute-substring selectors each test every element again.
  */
 import type { AnyNode, Document, Element } from '../../parsers/dom.js';
+import { seedOf } from '../../parsers/load.js';
 
 export interface Marks {
   brand: Element[];
@@ -34,10 +35,11 @@ const lists = new WeakMap<Document, Element[]>();
 
 /**
  * Every element of the page in document order, built once per page: `all('*')` would build a
- * set of the whole page on every call.
+ * set of the whole page on every call. A page built by `loadHtml` has the list already: its
+ * load recorded each element as it opened (document order), the same list this walk makes.
  */
 export function elements(doc: Document): Element[] {
-  let out = lists.get(doc);
+  let out = lists.get(doc) ?? seedOf(doc)?.elements;
   if (out) return out;
   out = [];
   const stack: AnyNode[] = [...doc.children].reverse();

@@ -89,9 +89,18 @@ const EMPTY: AboutFacts = {
   description: null, subscriber_count: null, video_count: null, channel_id_hint: null,
 };
 
-/** About facts from the other bodies of the flow (the About panel answer), else the page itself. */
-export function aboutOf(data: Obj | undefined, bodies: readonly string[]): AboutFacts {
-  for (const source of [data, ...bodies.map((b) => pageData(b).data)]) {
+const ABOUT_KEYS = ['aboutChannelViewModel', 'channelAboutFullMetadataRenderer'];
+
+/**
+ * About facts from the other bodies of the flow (the About panel answer), else the page itself
+ * (`data`, parsed from the JSON text `dataText`). A key absent from a JSON text is absent from
+ * the value parsed from it: the two searches of the whole renderer tree (a fifth of a channel
+ * page's parse, where the page holds neither) run only when the text names a key.
+ */
+export function aboutOf(data: Obj | undefined, bodies: readonly string[], dataText?: string): AboutFacts {
+  const named = (text: string | undefined) => text === undefined || ABOUT_KEYS.some((k) => text.includes(k));
+  const sources = [...(named(dataText) ? [data] : []), ...bodies.filter(named).map((b) => pageData(b).data)];
+  for (const source of sources) {
     const vm = obj(findFirst(source, 'aboutChannelViewModel'));
     if (vm) {
       const joined = textOf(at(vm, 'joinedDateText'));

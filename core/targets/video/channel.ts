@@ -148,14 +148,15 @@ function headerFacts(data: Obj | undefined): Pick<ChannelJson, 'handle' | 'chann
 
 export function parseChannel(input: PageInput): Parsed {
   const blocks = new Blocks();
-  const { data, canonical } = pageData(input.html);
+  const page = pageData(input.html);
+  const { data, canonical } = page;
   const meta = obj(at(data, 'metadata', 'channelMetadataRenderer'));
   const tab = selectedTab(data);
   if (!meta && !obj(at(data, 'header')) && tab.content === undefined) return { json: null, status: wallOf(input.html, input.url) ? 'blocked' : 'unrecognised' };
   const base = siteBase(canonical) ?? siteBase(input.url);
   const head = blocks.run('header', () => headerFacts(data), headerFacts(undefined));
   const others = Object.values(input.parts ?? {}).flat().filter((b) => b !== input.html);
-  const about = blocks.run('about', () => aboutOf(data, others), aboutOf(undefined, []));
+  const about = blocks.run('about', () => aboutOf(data, others, page.dataText), aboutOf(undefined, []));
 
   const videos: ChannelVideo[] = [];
   const seen = new Set<string>();

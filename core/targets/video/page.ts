@@ -7,7 +7,7 @@
  * internal API (`/youtubei/v1/...`) answers the same objects as bare JSON, so a body that is
  * JSON is taken as the initial data itself.
  */
-import { jsonAfter, parseJson } from '../../parsers/embedded.js';
+import { jsonAfter, jsonHitAfter, parseJson } from '../../parsers/embedded.js';
 import { isObj, obj, str, type Obj } from './json.js';
 import { legacyPlayer } from './legacy-player.js';
 
@@ -20,6 +20,8 @@ export interface PageData {
   json: boolean;
   /** The page's canonical URL, entity-decoded, or null. */
   canonical: string | null;
+  /** The raw JSON text `data` was parsed from (a search for a key there is a search of `data`). */
+  dataText?: string;
 }
 
 const PLAYER = 'ytInitialPlayerResponse';
@@ -33,17 +35,60 @@ export function pageData(body: string): PageData {
     const o = obj(parsed);
     // A player call answers the player response itself; every other call answers initial-data shapes.
     if (o && (isObj(o.videoDetails) || isObj(o.playabilityStatus))) return { player: o, data: undefined, json: true, canonical: null };
-    return { player: undefined, data: o, json: true, canonical: null };
+    return { player: undefined, data: o, json: true, canonical: null, dataText: head };
   }
-  return {
-    // Pages before the player response was embedded on its own keep it in `ytplayer.config`.
-    // Every player marker holds PLAYER: one scan of the page tells a page without one (channel
-    // and results pages, ~1 MB) instead of a scan per marker.
-    player: obj(body.includes(PLAYER) ? jsonAfter(body, PLAYER_MARKERS) : undefined) ?? legacyPlayer(body),
-    data: obj(jsonAfter(body, DATA_MARKERS)),
-    json: false,
-    canonical: canonicalOf(body),
-  };
+  return new HtmlPageData(body);
+}
+
+/**
+ * The readings of an HTML page, each made when first asked for: a results or channel page
+ * (~1 MB, mostly one script) never reads its player response, and each of the player's two
+ * marker searches and the canonical link's search costs a scan of the whole page (a fifth of a
+ * channel page's parse). Each reading is the same whenever it is made: the body is a string.
+ */
+class HtmlPageData implements PageData {
+  readonly json = false;
+  private got = 0;
+  private playerValue: Obj | undefined;
+  private dataValue: Obj | undefined;
+  private dataRaw: string | undefined;
+  private canonicalValue: string | null = null;
+
+  constructor(private readonly body: string) {}
+
+  get player(): Obj | undefined {
+    if (!(this.got & 1)) {
+      this.got |= 1;
+      // Pages before the player response was embedded on its own keep it in `ytplayer.config`.
+      // Every player marker holds PLAYER: one scan of the page tells a page without one (channel
+      // and results pages, ~1 MB) instead of a scan per marker.
+      const body = this.body;
+      this.playerValue = obj(body.includes(PLAYER) ? jsonAfter(body, PLAYER_MARKERS) : undefined) ?? legacyPlayer(body);
+    }
+    return this.playerValue;
+  }
+
+  get data(): Obj | undefined {
+    if (!(this.got & 2)) {
+      this.got |= 2;
+      const hit = jsonHitAfter(this.body, DATA_MARKERS);
+      this.dataValue = obj(hit?.value);
+      this.dataRaw = this.dataValue && hit?.raw;
+    }
+    return this.dataValue;
+  }
+
+  get dataText(): string | undefined {
+    return this.data && this.dataRaw;
+  }
+
+  get canonical(): string | null {
+    if (!(this.got & 4)) {
+      this.got |= 4;
+      this.canonicalValue = canonicalOf(this.body);
+    }
+    return this.canonicalValue;
+  }
 }
 
 function canonicalOf(html: string): string | null {

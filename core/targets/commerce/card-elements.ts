@@ -1,0 +1,113 @@
+/**
+ * The elements of a results page's product cards: the smallest elements showing a price (the
+ * cards are found from them, cards.ts), and each card's own elements, listed once per card.
+ *
+ * The card readers ask each card a dozen questions (its headings, its title-like classes, its
+ * links, its id attributes, its images, every element for the rating), and each css-select
+ * subtree query walked the whole card again: on a results page of sixty cards those walks were
+ * a fifth of the listing parse. The list holds exactly what css-select's subtree queries visit
+ * (css-select 7, `findAll`): every element below the root — not the root itself, script and
+ * style elements included — in document order, and nothing below a `<template>`. Filtering it
+ * with the selector's own test gives the same elements in the same order as
+ * `all(selector, root)` (test/unit/parsers-shortcuts.test.ts). The DOM is read-only after the
+ * load, so a list stays true for the page's life (kept per element in a WeakMap).
+ */
+import { shortText, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
+import { elements } from './marks.js';
+import { shownPrice, type MoneyHint } from './values.js';
+
+const OLD = /strike|was-?price|\bwas\b|old-?price|list-?price|original|regular|compare|comp-?value|msrp|rrp|crossed|before/i;
+const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant)\b|\b(was|list|typical)( price)?:/i;
+const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|instal+ments?|\/\s*(count|ounce|oz|lb|kg|g|ml|l|unit|item)\b|per (unit|item|count)|deliver|shipping|versand|envío/i;
+
+export interface PriceNode {
+  el: Element;
+  text: string;
+  old: boolean;
+}
+
+/** The smallest elements whose text shows a price. */
+export function priceNodes(doc: Document, hint: MoneyHint): PriceNode[] {
+  const found: Element[] = [];
+  for (const el of elements(doc)) {
+    if (el.children.length > 8) continue;
+    let own = false;
+    for (const c of el.children) if (c.type === 'text' && /[\d$€£¥₹]/.test(c.data)) own = true;
+    if (!own) continue;
+    // A price split over spans ("$" "19" "99") is read from the nearest ancestor that shows it whole.
+    for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i < 3; cur = cur.parent as Element | null, i++) {
+      const t = shortText(cur, 40);
+      if (t === null) break;
+      if (shownPrice(t, hint)) {
+        found.push(cur);
+        break;
+      }
+    }
+  }
+  // Innermost only: "$59.99" inside a price box that also reads "$59.99".
+  const outer = new Set<AnyNode>();
+  for (const el of found) for (let p = el.parent; p && !outer.has(p); p = p.parent) outer.add(p);
+  return [...new Set(found)]
+    .filter((el) => !outer.has(el))
+    .map((el) => {
+      const t = text(el);
+      return { el, text: t, old: isOld(el, t) };
+    })
+    .filter((p) => !NOT_A_PRICE.test(p.text));
+}
+
+function isOld(el: Element, t: string): boolean {
+  if (OLD_TEXT.test(t)) return true;
+  for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i <= 3; cur = cur.parent as Element | null, i++) {
+    if (cur.name === 'del' || cur.name === 's' || cur.name === 'strike' || cur.attribs['data-a-strike'] === 'true') return true;
+    if (OLD.test(`${cur.attribs.class ?? ''} ${cur.attribs['data-testid'] ?? ''}`)) return true;
+  }
+  return false;
+}
+
+const scopes = new WeakMap<Element, Element[]>();
+
+const isTag = (n: AnyNode): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style';
+
+/** Every element below `root`, in document order, as css-select's subtree queries see them. */
+export function inside(root: Element): Element[] {
+  let out = scopes.get(root);
+  if (out) return out;
+  out = [];
+  const stack: AnyNode[] = [];
+  for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i] as AnyNode);
+  while (stack.length > 0) {
+    const n = stack.pop() as AnyNode;
+    if (!isTag(n)) continue;
+    out.push(n);
+    if (n.name === 'template') continue;
+    const ch = n.children;
+    for (let i = ch.length - 1; i >= 0; i--) stack.push(ch[i] as AnyNode);
+  }
+  scopes.set(root, out);
+  return out;
+}
+
+/** `a[href]`. */
+export const isLinkEl = (e: Element): boolean => e.name === 'a' && e.attribs.href !== undefined;
+
+/** `[class*=title], [class*=Title], [class*=name], [data-testid*=title]` (case-sensitive, as css-select reads `class`). */
+export function isTitleClass(e: Element): boolean {
+  const c = e.attribs.class;
+  if (c !== undefined && (c.includes('title') || c.includes('Title') || c.includes('name'))) return true;
+  return e.attribs['data-testid']?.includes('title') === true;
+}
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5']);
+
+/** `h1, h2, h3, h4, h5`. */
+export const isHeading = (e: Element): boolean => HEADINGS.has(e.name);
+
+/** The first value of `names` on `el` that passes `ok`, in the order of `names`. */
+export function firstAttr(el: Element, names: readonly string[], ok: (v: string) => boolean): string | undefined {
+  for (const a of names) {
+    const v = el.attribs[a];
+    if (v && ok(v)) return v;
+  }
+  return undefined;
+}

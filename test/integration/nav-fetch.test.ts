@@ -1,0 +1,141 @@
+/**
+ * Plain pages through Chromium's own network stack (farm/browser/nav-fetch.ts,
+ * farm/worker/nav-page.ts), with `GLEANER_PLAIN_CLIENT=chromium` so that the cleartext servers
+ * here take that path (under the default `auto` only https navigations do; fingerprint.test.ts
+ * covers those against the recorder). What a plain fetch promises holds on this path too:
+ * the document and nothing else, redirects, cookies across hops, status codes, decoding, the
+ * size cap, proxies with credentials, retries, the deadline — and never a cached answer.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadConfig } from '../../core/config.js';
+import { createFarm, type Farm } from '../../farm/index.js';
+import { failure, task } from '../helpers/farm.js';
+import { startProxy, type TestProxy } from '../helpers/proxy.js';
+
+let farm: Farm;
+let proxied: Farm;
+let proxy: TestProxy;
+let origin: string;
+const hits = new Map<string, number>();
+const cookiesSeen = new Map<string, string>();
+let server: ReturnType<typeof createServer>;
+
+const CAP = 256 * 1024;
+const PAGE = '<!doctype html><html><head><title>t</title><link rel="stylesheet" href="/sub/s.css"><script src="/sub/a.js"></script></head><body><h1>Hello</h1><img src="/sub/i.png"><iframe src="/sub/frame"></iframe></body></html>';
+
+function handle(req: IncomingMessage, res: ServerResponse): void {
+  const url = new URL(req.url ?? '/', origin);
+  const key = `${url.pathname}${url.search}`;
+  hits.set(key, (hits.get(key) ?? 0) + 1);
+  if (req.headers.cookie) cookiesSeen.set(key, req.headers.cookie);
+  const html = (body: string, headers: Record<string, string> = {}): void => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
+  switch (url.pathname) {
+    case '/page':
+      return html(PAGE, { 'cache-control': 'max-age=3600', etag: '"v1"' });
+    case '/hop1':
+      return void res.writeHead(302, { location: '/hop2', 'set-cookie': 'hop=1; Path=/' }).end();
+    case '/hop2':
+      return void res.writeHead(301, { location: `/final?from=hop2` }).end();
+    case '/final':
+      return html(`<p>final, cookie ${req.headers.cookie ?? 'none'}</p>`);
+    case '/missing':
+      return void res.writeHead(404, { 'content-type': 'text/html' }).end('<p>not here</p>');
+    case '/json':
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":1}');
+    case '/gzip':
+      return void res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(gzipSync('<p>zipped</p>'));
+    case '/bomb':
+      // 40 KB on the wire, 4 MB decoded.
+      return void res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(4 * 1024 * 1024, 'a')));
+    case '/declared':
+      return void res.writeHead(200, { 'content-type': 'text/html', 'content-length': String(CAP + 10) }).end(Buffer.alloc(CAP + 10, 'b'));
+    case '/flaky':
+      if ((hits.get(key) ?? 0) <= 1) return void res.writeHead(503).end('busy');
+      return html('<p>second time</p>');
+    case '/hang':
+      return; // never answers
+    default:
+      return void res.writeHead(404).end();
+  }
+}
+
+beforeAll(async () => {
+  server = createServer(handle);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy = await startProxy({ username: 'u', password: 'p@ss' });
+  const config = (extra: object) => loadConfig({}, { allowPrivate: true, workers: 1, plainClient: 'chromium', maxResponseBytes: CAP, ...extra });
+  farm = await createFarm({ config: config({}), limits: { retryBaseMs: 20 } });
+  proxied = await createFarm({ config: config({ proxies: { default: [proxy.url] } }), limits: { retryBaseMs: 20 } });
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([farm?.close(), proxied?.close()]);
+  await proxy?.close();
+  server?.close();
+});
+
+const get = (path: string, extra: Record<string, unknown> = {}, on = farm) => on.run(task({ url: `${origin}${path}`, ...extra }, { timeoutMs: 45_000 }));
+
+describe('the document and nothing else', () => {
+  test('the page as served, charged as a plain page; no subresource, no frame requested', async () => {
+    const out = await get('/page');
+    expect(out.results[0].html).toBe(PAGE);
+    expect(out.results[0].metadata).toEqual({ page: 1, run_js: false, url: `${origin}/page`, status_code: 200 });
+    expect(out.usage.render).toBe(false);
+    expect([...hits.keys()].filter((k) => k.startsWith('/sub/'))).toEqual([]);
+  }, 60_000);
+
+  test('the same URL again goes to the site again (the browser cache is never the answer)', async () => {
+    const before = hits.get('/page') ?? 0;
+    await get('/page');
+    await get('/page');
+    expect((hits.get('/page') ?? 0) - before).toBe(2);
+  });
+
+  test('a non-HTML body, a 404 and a gzip body come back as they are', async () => {
+    expect((await get('/json', { output: ['html'] })).results[0].html).toBe('{"a":1}');
+    const missing = await get('/missing');
+    expect([missing.status, missing.results[0].metadata.status_code]).toEqual([404, 404]);
+    expect((await get('/gzip')).results[0].html).toBe('<p>zipped</p>');
+  });
+});
+
+describe('redirects and cookies', () => {
+  test('the browser follows the hops; a cookie set on the first is sent on the last; metadata.url is the final URL', async () => {
+    const out = await get('/hop1');
+    expect(out.results[0].metadata.url).toBe(`${origin}/final?from=hop2`);
+    expect(out.results[0].html).toBe('<p>final, cookie hop=1</p>');
+    expect([hits.get('/hop1'), hits.get('/hop2'), hits.get('/final?from=hop2')]).toEqual([1, 1, 1]);
+  });
+});
+
+describe('limits', () => {
+  test('a decoded body over the cap is RESPONSE_TOO_LARGE (a compression bomb included), as is a declared length over it', async () => {
+    const message = `The upstream response is larger than ${CAP} bytes.`;
+    expect(await failure(get('/bomb'))).toEqual({ code: 'RESPONSE_TOO_LARGE', message });
+    expect(await failure(get('/declared'))).toEqual({ code: 'RESPONSE_TOO_LARGE', message });
+  });
+
+  test('a 503 is retried; the second attempt answers', async () => {
+    const out = await get('/flaky');
+    expect([out.status, hits.get('/flaky')]).toEqual([200, 2]);
+  });
+
+  test('a page that never answers ends at the deadline, and the farm serves the next one', async () => {
+    const f = await failure(farm.run(task({ url: `${origin}/hang` }, { timeoutMs: 3000 })));
+    expect(f).toMatchObject({ code: 'REQUEST_FAILED_SCRAPE_TIMEOUT' });
+    expect((await get('/gzip')).results[0].html).toBe('<p>zipped</p>');
+  });
+});
+
+describe('proxies', () => {
+  test('the default pool with credentials: the browser goes through it', async () => {
+    const out = await get('/gzip?via=proxy', {}, proxied);
+    expect(out.results[0].html).toBe('<p>zipped</p>');
+    expect(proxy.served.filter((s) => s.includes('via=proxy'))).toEqual([`GET ${origin}/gzip?via=proxy`]);
+  });
+});
