@@ -34,7 +34,8 @@ function track(child: ChildProcess): void {
 
 function spawnBench(script: string, args: string[], env: Record<string, string>, quiet: boolean): ChildProcess {
   const child = fork(resolve(ROOT, script), args, {
-    execArgv: ['--import', 'tsx'],
+    // A plain .mjs service (serve-dist.mjs) runs without tsx, as a deployed node does.
+    execArgv: script.endsWith('.mjs') ? [] : ['--import', 'tsx'],
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', quiet && !process.env.BENCH_VERBOSE ? 'ignore' : 'inherit', 'inherit', 'ipc'],

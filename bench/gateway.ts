@@ -30,12 +30,25 @@ export interface GatewayInfo {
 
 /** Starts the real service in a child process (LMDB in a temp dir, bootstrap key). */
 export async function startGatewayService(workers: number, extra: string[] = []): Promise<Service<GatewayInfo>> {
-  const svc = await startService<GatewayInfo>('bench/gateway.ts', ['--serve', '--workers', String(workers), ...extra], {
+  // `--dist`: the compiled service in plain node (serve-dist.mjs), as `npm start` runs it: no
+  // tsx and no test helpers in its main isolate, so its memory is a deployed node's.
+  const dist = extra.includes('--dist');
+  const script = dist ? 'bench/serve-dist.mjs' : 'bench/gateway.ts';
+  const args = dist ? ['--workers', String(workers), ...distArgs(extra)] : ['--serve', '--workers', String(workers), ...extra];
+  const svc = await startService<GatewayInfo>(script, args, {
     TEST_LOG_LEVEL: process.env.BENCH_GATEWAY_LOG ?? 'info',
   });
   const stop = svc.stop;
   // A killed child cannot remove its temp dir: do it here either way.
   return { ...svc, stop: async (graceMs) => (await stop(graceMs), rmSync(svc.info.dataDir, { recursive: true, force: true })) };
+}
+
+/** serve-dist.mjs takes every setting as `--config` JSON: `--contexts N` joins it. */
+function distArgs(extra: string[]): string[] {
+  const at = (name: string) => extra.indexOf(name);
+  const config: Record<string, unknown> = at('--config') >= 0 ? (JSON.parse(extra[at('--config') + 1]!) as Record<string, unknown>) : {};
+  if (at('--contexts') >= 0) config.contextsPerWorker = Number(extra[at('--contexts') + 1]);
+  return ['--config', JSON.stringify(config)];
 }
 
 export const INVALID_SCRAPE_BODY = JSON.stringify({ url: 'not a url', output: ['pdf'], render_wait: -1 });

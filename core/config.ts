@@ -54,6 +54,8 @@ export interface Config {
   browserThreads: number;
   /** A browser without a rendering task for this long (ms) is closed; 0 = never. */
   browserIdleMs: number;
+  /** Young generation of each worker thread's heap (MB, V8's `maxYoungGenerationSizeMb`); 0 = V8's default (48 MB on 64-bit). */
+  workerYoungMb: number;
   logLevel: string;
   /** Largest request body accepted, checked while streaming (bytes). */
   maxBodyBytes: number;
@@ -145,6 +147,9 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   // 15 s: on a mixed load with rendered bursts between quiet gaps it held 22 % less memory than
   // 60 s at the same CPU per page (bench/mixed/idle.ts; bench/README "Browser idle time").
   browserIdleMs: 15_000,
+  // 12 MB: V8's default young generation (48 MB a thread) is mostly garbage kept resident;
+  // bench/README "Plain-only node memory" measured the trade.
+  workerYoungMb: 12,
   logLevel: 'info',
   maxBodyBytes: 4 * 1024 * 1024,
   syncTimeoutMs: 150_000,
@@ -277,6 +282,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     contextsPerWorker: int(env, 'GLEANER_CONTEXTS', DEFAULTS.contextsPerWorker) || DEFAULTS.contextsPerWorker,
     browserThreads: int(env, 'GLEANER_BROWSER_THREADS', DEFAULTS.browserThreads) || DEFAULTS.browserThreads,
     browserIdleMs: int(env, 'GLEANER_BROWSER_IDLE_MS', DEFAULTS.browserIdleMs),
+    workerYoungMb: int(env, 'GLEANER_WORKER_YOUNG_MB', DEFAULTS.workerYoungMb),
     logLevel: env.GLEANER_LOG_LEVEL || DEFAULTS.logLevel,
     syncTimeoutMs: int(env, 'GLEANER_SYNC_TIMEOUT_MS', DEFAULTS.syncTimeoutMs),
     maxBatch: int(env, 'GLEANER_MAX_BATCH', DEFAULTS.maxBatch),

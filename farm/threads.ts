@@ -53,6 +53,18 @@ export interface ThreadOptions {
  */
 export const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 3072 };
 
+/**
+ * A thread's limits with its young generation capped (`GLEANER_WORKER_YOUNG_MB`; 0 = V8's
+ * default). V8 grows each isolate's young generation to 48 MB (two 16 MB semi-spaces and the
+ * new large-object space) under allocation churn and keeps it resident: on a plain-only node
+ * that was ~25 MB of PSS per thread of short-lived garbage, for no measured gain in pages/s
+ * (bench/README "Plain-only node memory"). Smaller than a few MB, scavenges run so often that
+ * short-lived objects get promoted to the old generation instead.
+ */
+export function workerLimits(youngMb: number): ResourceLimits {
+  return youngMb > 0 ? { ...WORKER_LIMITS, maxYoungGenerationSizeMb: youngMb } : WORKER_LIMITS;
+}
+
 export function createThreads(o: ThreadOptions): Piscina<TaskMessage, TaskReply> {
   const fromSource = import.meta.url.endsWith('.ts');
   const tasks = Math.max(1, o.tasksPerThread);
@@ -65,7 +77,7 @@ export function createThreads(o: ThreadOptions): Piscina<TaskMessage, TaskReply>
     maxThreads: o.threads,
     concurrentTasksPerWorker: tasks,
     loadBalancer: stallAwareBalancer(tasks, o.setup.stats),
-    resourceLimits: WORKER_LIMITS,
+    resourceLimits: workerLimits(o.setup.config.workerYoungMb),
     // Workers keep timers and sockets alive between tasks (context idle close, guard proxy),
     // so they must not park in Atomics.wait while idle.
     atomics: 'disabled',

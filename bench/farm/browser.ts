@@ -18,12 +18,14 @@
  *   - the farm with the other browser mode (`browserMode: 'shared'`: one browser server per
  *     node, which render threads connect to), at the default concurrency
  *   node --import tsx bench/farm/browser.ts [--pages 80] [--concurrency 4] [--crawlee 4,8] [--farm-contexts 4] [--rows raw,farm] [--dist]
+ *   node --import tsx bench/farm/browser.ts --farm-contexts 4 --farm-configs '[{"workerYoungMb":0},{}]' --dist   # settings side by side
  *
  * `--browsers <path>,<path>`: the browser choice instead (README "The browser"): the raw loop
  * and the farm at `--concurrency` on each binary, one after the other in the same run — full
  * Chromium in new headless mode against the headless shell, same load.
  *
- * `--dist`: farm rows run the compiled farm (`npm run build` first), as `npm start` does; from
+ * `--dist`: farm rows run the compiled farm (`npm run build` first; `BENCH_DIST=/abs/dist` another
+ * build, for A/B runs), as `npm start` does; from
  * source every worker thread also loads tsx and transpiles the farm's modules (~15 MB a thread).
  */
 import { Pool } from 'undici';
@@ -45,6 +47,11 @@ export interface BrowserOptions {
   dist?: boolean;
   /** Compare these browser binaries (raw and farm rows each) instead of the usual rows. */
   browsers?: string[];
+  /**
+   * Settings to compare (`Partial<Config>` each, e.g. `{"workerYoungMb": 0}`): instead of the
+   * usual rows, the raw loop and one farm row per setting at 2 workers × each `farmContexts`.
+   */
+  farmConfigs?: Record<string, unknown>[];
 }
 
 export interface BrowserResult {
@@ -76,6 +83,13 @@ export async function runBrowser(opts: BrowserOptions): Promise<BrowserResult> {
         await row('farm', opts.concurrency, ['--chromium', bin]);
       }
       return { rows, notes };
+    }
+    if (opts.farmConfigs?.length) {
+      for (const c of opts.farmContexts) {
+        await row('raw', 2 * c);
+        for (const cfg of opts.farmConfigs) await row('farm', 2 * c, ['--contexts', String(c), '--config', JSON.stringify(cfg)]);
+      }
+      return { rows, notes: [...memoryNotes(rows), ...notes] };
     }
     for (const c of new Set([opts.concurrency, ...opts.farmContexts.map((x) => 2 * x)])) await row('raw', c);
     for (const c of opts.crawlee) await row('playwright', c);
@@ -144,21 +158,23 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
   if (name === 'farm') {
     const dist = process.argv.includes('--dist');
     // A computed specifier: dist/ has no type declarations; its modules are the sources' own.
-    const from = (path: string) => (dist ? `../../dist/${path}` : `../../${path}`);
+    // BENCH_DIST: another build (an absolute path, see serve-dist.mjs) for A/B runs.
+    const from = (path: string) => (dist ? `${process.env.BENCH_DIST || '../../dist'}/${path}` : `../../${path}`);
     const { loadConfig } = (await import(from('core/config.js'))) as typeof import('../../core/config.js');
     const { createFarm } = (await import(from('farm/index.js'))) as typeof import('../../farm/index.js');
     const { task } = await import('../../test/helpers/farm.js');
     const contexts = arg('contexts', 0);
     const threads = arg('browser-threads', 0);
     const shared = argString('mode') === 'shared';
-    const config = loadConfig({}, { allowPrivate: true, workers: 2, ...(chosen ? { chromium: chosen } : {}), ...(contexts ? { contextsPerWorker: contexts } : {}), ...(threads ? { browserThreads: threads } : {}) });
+    const more = argString('config');
+    const config = loadConfig({}, { allowPrivate: true, workers: 2, ...(chosen ? { chromium: chosen } : {}), ...(contexts ? { contextsPerWorker: contexts } : {}), ...(threads ? { browserThreads: threads } : {}), ...(more ? (JSON.parse(more) as object) : {}) });
     const farm = await createFarm({ config, ...(shared ? { limits: { browserMode: 'shared' as const } } : {}) });
     await Promise.all(warm.map((url) => farm.run(task({ url, run_js: true }))));
     const label = (contexts
       ? `browser: farm direct (run_js true, 2 workers × ${contexts} contexts, ${threads > 1 ? `${threads} render threads: a browser per worker` : '1 render thread'})`
       : shared
         ? 'browser: farm direct (run_js true, shared browser server)'
-        : 'browser: farm direct (run_js true)') + tag + (dist ? ' [dist]' : '');
+        : 'browser: farm direct (run_js true)') + tag + (more ? ` ${more}` : '') + (dist ? ' [dist]' : '');
     const run = async (i: number) => {
       await farm.run(task({ url: urls[i]!, run_js: true }));
     };
@@ -202,7 +218,8 @@ if (isMain(import.meta)) {
   const farmContexts = argString('farm-contexts', '4').split(',').filter(Boolean).map(Number);
   const rows = argString('rows').split(',').filter(Boolean);
   const browsers = argString('browsers').split(',').filter(Boolean);
-  const result = await runBrowser({ pages: arg('pages', 80), concurrency: arg('concurrency', 4), crawlee, farmContexts, rows, dist: process.argv.includes('--dist'), browsers });
+  const farmConfigs = argString('farm-configs') ? (JSON.parse(argString('farm-configs')) as Record<string, unknown>[]) : undefined;
+  const result = await runBrowser({ pages: arg('pages', 80), concurrency: arg('concurrency', 4), crawlee, farmContexts, rows, dist: process.argv.includes('--dist'), browsers, ...(farmConfigs ? { farmConfigs } : {}) });
   printTable(result.rows);
   for (const n of result.notes) console.log(`- ${n}`);
 }

@@ -30,12 +30,16 @@ import type { TaskBudget } from './budget.js';
 import { runBrowserStep } from './browser-script.js';
 import type { WorkerEnv } from './env.js';
 import { fillRequest, readInto } from './flow-vars.js';
-import { runMediaStep, type MediaFile } from './media-step.js';
+import { lazy } from './lazy.js';
+import type { MediaFile } from './media-step.js';
 import { browserCookies, withoutCookieHeader } from './browser-cookies.js';
 import { navPage, navigatesInBrowser } from './nav-page.js';
 import { httpPage, renderPage, type Fetched, type PageRequest } from './page-fetch.js';
 
 /** Follow-ups (continuation pages) stop when less than this is left before the deadline. */
+/** Range fetches and ffmpeg: loaded by the first media step (lazy.ts). */
+const mediaStep = lazy<typeof import('./media-step.js')>('./media-step.js');
+
 const FOLLOW_UP_RESERVE_MS = 3000;
 /** A browser escalation is not started with less than this left: it would end as a timeout instead of the wall. */
 const ESCALATION_RESERVE_MS = 5000;
@@ -241,7 +245,7 @@ async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, m
   // the address that fetched the page, and a refused stream retries from a fresh page.
   const media = flow.steps.find((s): s is MediaStep => s.kind === 'media');
   if (media) {
-    run.media = await runMediaStep(media, page.body, vars, { ctx, proxy, profile });
+    run.media = await (await mediaStep()).runMediaStep(media, page.body, vars, { ctx, proxy, profile });
     run.requestBytes += run.media.requestBytes;
     run.responseBytes += run.media.fetchedBytes;
   }

@@ -4,12 +4,16 @@
  * from the route's built-in parser.
  */
 import type { LlmConfig } from '../../core/config.js';
-import { extractJson } from '../../core/extraction/index.js';
 import { htmlToMarkdown } from '../../core/markdown/index.js';
 import type { PageInput } from '../../core/parsers/types.js';
 import { extractionPage, parsePage } from '../../core/targets/index.js';
 import type { OutputFormat, PageMetadata, PageResult } from '../../core/wire.js';
 import type { TaskAbort } from './abort.js';
+
+import { lazy } from './lazy.js';
+
+/** Custom extraction (the schema compiler, the LLM client, undici) loads with the first task that asks for it (lazy.ts). */
+const extraction = lazy<typeof import('../../core/extraction/index.js')>('../../core/extraction/index.js');
 
 export interface FetchedPage {
   url: string;
@@ -56,7 +60,7 @@ export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<Pa
     if (spec && (spec.schema || spec.prompt)) {
       // Subtitles: the answer is in the flow's later requests, which only the parser joins.
       const parsedDoc = extractionPage(ctx.routeId, pageInput(p, ctx));
-      const extracted = await extractJson(
+      const extracted = await (await extraction()).extractJson(
         parsedDoc !== undefined ? { html: parsedDoc, url: p.url } : { html: p.body, url: p.url, ...(markdown !== null ? { markdown } : {}) },
         { schema: spec.schema ?? null, prompt: spec.prompt ?? null },
         { llm: ctx.llm, signal: ctx.abort.signal },

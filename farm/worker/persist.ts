@@ -9,14 +9,18 @@
  * One result writer per thread (core/store/index.ts openResultWriter), opened on the first
  * persisted task with the service's store location.
  */
-import { openResultWriter, type StoreLocation } from '../../core/store/index.js';
+import type { StoreLocation } from '../../core/store/index.js';
 import type { ResultWriter } from '../../core/store/jobs.js';
 import type { ScrapeOutcome } from '../../core/wire.js';
 
+import { lazy } from './lazy.js';
+
+/** The store's modules (LMDB, msgpackr) load with the first persisted task (lazy.ts). */
+const store = lazy<typeof import('../../core/store/index.js')>('../../core/store/index.js');
 let writer: ResultWriter | undefined;
 
 export async function persistResults(location: StoreLocation, id: string, outcome: ScrapeOutcome): Promise<ScrapeOutcome> {
-  writer ??= openResultWriter(location);
+  writer ??= (await store()).openResultWriter(location);
   await writer.put(id, { results: outcome.results });
   // Everything but the results goes back (a media download's object among it).
   return { ...outcome, results: [], stored: true };

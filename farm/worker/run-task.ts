@@ -14,14 +14,17 @@ import { routeFor } from '../routes.js';
 import { F_TASKS } from '../stats.js';
 import { TaskAbort } from './abort.js';
 import { TaskBudget } from './budget.js';
+import { lazy } from './lazy.js';
 import type { WorkerEnv } from './env.js';
 import { NeedsBrowser, runFlow, type FlowContext } from './flow.js';
 import { NeedsBrowserNet, flowNavigatesInBrowser } from './nav-page.js';
-import { deliverMedia } from './media-delivery.js';
 import { outputFormats, pageResult } from './outputs.js';
-import { crawlFindings } from './crawl-part.js';
 import { persistResults } from './persist.js';
 import { PageResults } from './results.js';
+
+// Loaded by the first task that needs them (a crawl's, a media download's: lazy.ts).
+const crawlPart = lazy<typeof import('./crawl-part.js')>('./crawl-part.js');
+const mediaDelivery = lazy<typeof import('./media-delivery.js')>('./media-delivery.js');
 
 /** After the deadline, how long the reply waits for cleanup (page close) before leaving. */
 const CLEANUP_GRACE_MS = 1500;
@@ -106,14 +109,14 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
     if (task.crawl) {
       // A crawl's or map's task: what the crawl reads from the page; only a crawl page has a result.
       const location = run.page.headers.location;
-      crawl = { ...crawlFindings(task.crawl, String(params.url), run.page, Array.isArray(location) ? location[0] : location), startedAt: flowStart };
+      crawl = { ...(await crawlPart()).crawlFindings(task.crawl, String(params.url), run.page, Array.isArray(location) ? location[0] : location), startedAt: flowStart };
       // A redirect answered as it is (a crawl page) has no result: its target is the crawl's next URL.
       if (crawl.redirected) continue;
       if (task.crawl.kind !== 'page') continue;
     }
     if (run.media) {
       // A media step's file goes to the job's bucket; the result names the object.
-      const uploaded = await deliverMedia(run, run.media, flow.page, msg, env, abort);
+      const uploaded = await (await mediaDelivery()).deliverMedia(run, run.media, flow.page, msg, env, abort);
       media = uploaded.stored;
       results.add(uploaded.result);
       continue;

@@ -1,0 +1,35 @@
+/**
+ * Modules a worker thread loads only when a task needs them: the store (async results), custom
+ * extraction, media downloads, crawl parts. Each module graph is heap in every thread that loads
+ * it, and a thread serving plain pages needs none of them (bench/README "Plain-only node
+ * memory": ~24 MB of PSS a thread).
+ *
+ * `import()` first (the compiled farm; the farm's modules in-process under vitest), then
+ * `require`: when the farm runs from source, Piscina loads the worker entry with `require` and
+ * only tsx's require hook is active in a worker thread, so an `import()` of a `.ts` module
+ * fails there while `require` (Node ≥ 20.19 loads ES modules that way too) finds it.
+ */
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** `specifier` relative to this folder (farm/worker/); the module is loaded on the first call and kept. */
+export function lazy<T>(specifier: string): () => Promise<T> {
+  let mod: Promise<T> | undefined;
+  return () => {
+    mod ??= load<T>(specifier);
+    // A failed load is not kept: the next task tries again.
+    mod.catch(() => (mod = undefined));
+    return mod;
+  };
+}
+
+async function load<T>(specifier: string): Promise<T> {
+  try {
+    return (await import(specifier)) as T;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+    return require(specifier) as T;
+  }
+}
