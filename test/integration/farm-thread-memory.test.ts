@@ -57,8 +57,10 @@ describe('fetch thread young generation', () => {
   test('GLEANER_WORKER_YOUNG_MB caps it, 0 leaves V8 its default, and the default is 12 MB', async () => {
     expect(loadConfig({}).workerYoungMb).toBe(12);
     expect(await youngLimitOfFetchThread('8')).toBe(8);
-    // No limit given: V8 sizes it itself, and Node reports the unset limit as -1.
-    expect(await youngLimitOfFetchThread('0')).toBe(-1);
+    // No limit given: V8 sizes it itself. Node reports the unset limit as -1 until the thread's
+    // heap is set up, then V8's own size (48 MB on the 2-core machine): either way, not capped.
+    const unset = await youngLimitOfFetchThread('0');
+    expect(unset === -1 || (unset !== undefined && unset > 12) ? "V8's default" : unset).toBe("V8's default");
     expect(() => loadConfig({ GLEANER_WORKER_YOUNG_MB: '-1' })).toThrow(/GLEANER_WORKER_YOUNG_MB/);
   });
 });
