@@ -210,6 +210,8 @@ export interface ReadOptions {
   elements?: number;
   /** A property link with words and no address meaning gives its words, not its `href` (see valueOf). */
   linkText?: boolean;
+  /** False when the caller reads only the entities: the page-level meta candidates (a walk of the whole tree) are skipped. */
+  meta?: boolean;
 }
 
 export function readStructuredData(doc: Document, base: string, opts: ReadOptions = {}): StructuredData {
@@ -221,6 +223,6 @@ export function readStructuredData(doc: Document, base: string, opts: ReadOption
   const linkText = opts.linkText === true;
   if (opts.microdata !== false) itemEntities(doc, MICRODATA, base, entities, candidates, budget, linkText);
   if (opts.rdfa !== false) itemEntities(doc, RDFA, base, entities, candidates, budget, linkText);
-  metaCandidates(doc, base, candidates);
+  if (opts.meta !== false) metaCandidates(doc, base, candidates);
   return { entities, candidates };
 }
