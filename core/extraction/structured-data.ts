@@ -163,17 +163,20 @@ function valueOf(el: Element, name: string, base: string, budget: Budget, linkTe
 }
 
 function itemEntities(doc: Document, syntax: ItemSyntax, base: string, entities: Entity[], loose: Candidate[], budget: Budget, linkText: boolean): void {
-  const stack: Array<{ el: Element; owner: Entity | undefined }> = [];
+  // Two parallel stacks, not an object per element: this walk visits every element of the page.
+  const stack: Element[] = [];
+  const owners: (Entity | undefined)[] = [];
   const pushChildren = (parent: Document | Element, owner: Entity | undefined): void => {
     for (let i = parent.children.length - 1; i >= 0; i--) {
       const c = parent.children[i] as Element;
-      if (c.type === 'tag' || c.type === 'script' || c.type === 'style') stack.push({ el: c, owner });
+      if (c.type === 'tag' || c.type === 'script' || c.type === 'style') (stack.push(c), owners.push(owner));
     }
   };
   pushChildren(doc, undefined);
   const looseWeight = WEIGHT[syntax.origin] * 0.9;
   while (stack.length > 0) {
-    const { el, owner } = stack.pop() as { el: Element; owner: Entity | undefined };
+    const el = stack.pop() as Element;
+    const owner = owners.pop();
     const names = syntax.props(el);
     if (syntax.scope(el)) {
       const types = syntax.type(el);
