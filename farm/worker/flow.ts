@@ -38,7 +38,7 @@ import { httpPage, renderPage, type Fetched, type PageRequest } from './page-fet
 
 /** Follow-ups (continuation pages) stop when less than this is left before the deadline. */
 /** Range fetches and ffmpeg: loaded by the first media step (lazy.ts). */
-const mediaStep = lazy<typeof import('./media-step.js')>('./media-step.js');
+const mediaStep = lazy('./media-step.js', () => import('./media-step.js'));
 
 const FOLLOW_UP_RESERVE_MS = 3000;
 /** A browser escalation is not started with less than this left: it would end as a timeout instead of the wall. */

@@ -13,20 +13,25 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-/** `specifier` relative to this folder (farm/worker/); the module is loaded on the first call and kept. */
-export function lazy<T>(specifier: string): () => Promise<T> {
+/**
+ * The module is loaded on the first call and kept. `load` is the caller's own `import()` of a
+ * literal path, so that a bundler sees and bundles the module (the single executable's worker
+ * bundle has no files to import at run time); `specifier` is the same path relative to this
+ * folder (farm/worker/), for `require` when running from source.
+ */
+export function lazy<T>(specifier: string, importer: () => Promise<T>): () => Promise<T> {
   let mod: Promise<T> | undefined;
   return () => {
-    mod ??= load<T>(specifier);
+    mod ??= load<T>(specifier, importer);
     // A failed load is not kept: the next task tries again.
     mod.catch(() => (mod = undefined));
     return mod;
   };
 }
 
-async function load<T>(specifier: string): Promise<T> {
+async function load<T>(specifier: string, importer: () => Promise<T>): Promise<T> {
   try {
-    return (await import(specifier)) as T;
+    return await importer();
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;

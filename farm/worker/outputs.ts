@@ -13,7 +13,7 @@ import type { TaskAbort } from './abort.js';
 import { lazy } from './lazy.js';
 
 /** Custom extraction (the schema compiler, the LLM client, undici) loads with the first task that asks for it (lazy.ts). */
-const extraction = lazy<typeof import('../../core/extraction/index.js')>('../../core/extraction/index.js');
+const extraction = lazy('../../core/extraction/index.js', () => import('../../core/extraction/index.js'));
 
 export interface FetchedPage {
   url: string;

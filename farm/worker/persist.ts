@@ -16,7 +16,7 @@ import type { ScrapeOutcome } from '../../core/wire.js';
 import { lazy } from './lazy.js';
 
 /** The store's modules (LMDB, msgpackr) load with the first persisted task (lazy.ts). */
-const store = lazy<typeof import('../../core/store/index.js')>('../../core/store/index.js');
+const store = lazy('../../core/store/index.js', () => import('../../core/store/index.js'));
 let writer: ResultWriter | undefined;
 
 export async function persistResults(location: StoreLocation, id: string, outcome: ScrapeOutcome): Promise<ScrapeOutcome> {

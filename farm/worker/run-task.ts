@@ -23,8 +23,8 @@ import { persistResults } from './persist.js';
 import { PageResults } from './results.js';
 
 // Loaded by the first task that needs them (a crawl's, a media download's: lazy.ts).
-const crawlPart = lazy<typeof import('./crawl-part.js')>('./crawl-part.js');
-const mediaDelivery = lazy<typeof import('./media-delivery.js')>('./media-delivery.js');
+const crawlPart = lazy('./crawl-part.js', () => import('./crawl-part.js'));
+const mediaDelivery = lazy('./media-delivery.js', () => import('./media-delivery.js'));
 
 /** After the deadline, how long the reply waits for cleanup (page close) before leaving. */
 const CLEANUP_GRACE_MS = 1500;
