@@ -163,17 +163,20 @@ function valueOf(el: Element, name: string, base: string, budget: Budget, linkTe
 }
 
 function itemEntities(doc: Document, syntax: ItemSyntax, base: string, entities: Entity[], loose: Candidate[], budget: Budget, linkText: boolean): void {
-  const stack: Array<{ el: Element; owner: Entity | undefined }> = [];
+  // Two parallel stacks, not an object per element: this walk visits every element of the page.
+  const stack: Element[] = [];
+  const owners: (Entity | undefined)[] = [];
   const pushChildren = (parent: Document | Element, owner: Entity | undefined): void => {
     for (let i = parent.children.length - 1; i >= 0; i--) {
       const c = parent.children[i] as Element;
-      if (c.type === 'tag' || c.type === 'script' || c.type === 'style') stack.push({ el: c, owner });
+      if (c.type === 'tag' || c.type === 'script' || c.type === 'style') (stack.push(c), owners.push(owner));
     }
   };
   pushChildren(doc, undefined);
   const looseWeight = WEIGHT[syntax.origin] * 0.9;
   while (stack.length > 0) {
-    const { el, owner } = stack.pop() as { el: Element; owner: Entity | undefined };
+    const el = stack.pop() as Element;
+    const owner = owners.pop();
     const names = syntax.props(el);
     if (syntax.scope(el)) {
       const types = syntax.type(el);
@@ -210,6 +213,8 @@ export interface ReadOptions {
   elements?: number;
   /** A property link with words and no address meaning gives its words, not its `href` (see valueOf). */
   linkText?: boolean;
+  /** False when the caller reads only the entities: the page-level meta candidates (a walk of the whole tree) are skipped. */
+  meta?: boolean;
 }
 
 export function readStructuredData(doc: Document, base: string, opts: ReadOptions = {}): StructuredData {
@@ -221,6 +226,6 @@ export function readStructuredData(doc: Document, base: string, opts: ReadOption
   const linkText = opts.linkText === true;
   if (opts.microdata !== false) itemEntities(doc, MICRODATA, base, entities, candidates, budget, linkText);
   if (opts.rdfa !== false) itemEntities(doc, RDFA, base, entities, candidates, budget, linkText);
-  metaCandidates(doc, base, candidates);
+  if (opts.meta !== false) metaCandidates(doc, base, candidates);
   return { entities, candidates };
 }

@@ -26,9 +26,17 @@ export interface PriceNode {
   old: boolean;
 }
 
+const LONG = 0;
+const PRICE = 1;
+const NONE = 2;
+type Said = typeof LONG | typeof PRICE | typeof NONE;
+
 /** The smallest elements whose text shows a price. */
 export function priceNodes(doc: Document, hint: MoneyHint): PriceNode[] {
   const found: Element[] = [];
+  // What each climbed element's short text says (too long / a price / not one): the parts of a
+  // split price climb to the same ancestors, whose text is read once, not once per part.
+  const said = new Map<Element, Said>();
   for (const el of elements(doc)) {
     if (el.children.length > 8) continue;
     let own = false;
@@ -36,9 +44,14 @@ export function priceNodes(doc: Document, hint: MoneyHint): PriceNode[] {
     if (!own) continue;
     // A price split over spans ("$" "19" "99") is read from the nearest ancestor that shows it whole.
     for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i < 3; cur = cur.parent as Element | null, i++) {
-      const t = shortText(cur, 40);
-      if (t === null) break;
-      if (shownPrice(t, hint)) {
+      let s = said.get(cur);
+      if (s === undefined) {
+        const t = shortText(cur, 40);
+        s = t === null ? LONG : shownPrice(t, hint) ? PRICE : NONE;
+        said.set(cur, s);
+      }
+      if (s === LONG) break;
+      if (s === PRICE) {
         found.push(cur);
         break;
       }

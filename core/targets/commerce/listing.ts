@@ -147,7 +147,8 @@ export function parseListingWith(input: PageInput, kind: ListingKind, page: Prod
     out.total_results_count = totalInJson(json);
     return listingResult(out, b);
   }
-  const loaded = page ?? b.run('load', () => loadPage(input), null);
+  // The listing reads only the structured data's entities, never its meta candidates.
+  const loaded = page ?? b.run('load', () => loadPage(input, false), null);
   if (!loaded) return { json: out, status: 'unrecognised' };
   const { doc, sd } = loaded;
   let blobTotal: number | null = null;

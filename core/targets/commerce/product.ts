@@ -103,11 +103,13 @@ export interface ProductPage {
 }
 
 /** Loads the page once for the product and listing parsers. */
-export function loadPage(input: PageInput): ProductPage {
+export function loadPage(input: PageInput, meta = true): ProductPage {
   const doc = loadHtml(input.html);
   const jsonLd = input.html.includes('ld+json') ? scriptBodies(input.html) : [];
   // The microdata and RDFa walks cover the whole tree: skip them on pages without the attributes.
-  const opts = { jsonLd, microdata: all('[itemscope]', doc).length > 0, rdfa: all('[typeof]', doc).length > 0 };
+  // `meta: false` (a listing, which reads only the entities) skips the meta candidates' walk;
+  // such a page's `sd.candidates` lacks the page-level meta, link and title candidates.
+  const opts = { jsonLd, microdata: all('[itemscope]', doc).length > 0, rdfa: all('[typeof]', doc).length > 0, meta };
   return { doc, sd: readStructuredData(doc, input.url, opts) };
 }
 

@@ -41,6 +41,10 @@ export function bodyJson(body: string): unknown {
   return parseJson(t);
 }
 
+/** The markers the walk below looks for, and where each one's first `__` sits in it (built once, not per `__`). */
+const SCANNED: readonly string[] = ['__NEXT_DATA__', ...MARKERS];
+const LEADS: readonly number[] = SCANNED.map((m) => (m.startsWith('__') ? 0 : m.indexOf('__')));
+
 /**
  * Which markers the page holds, from one walk over its `__` pairs (eleven `includes` scans of a
  * 2 MB page cost ten times more: underscores are everywhere in class names).
@@ -48,8 +52,9 @@ export function bodyJson(body: string): unknown {
 function presentMarkers(html: string): Set<string> {
   const present = new Set<string>();
   for (let i = html.indexOf('__'); i >= 0; i = html.indexOf('__', i + 2)) {
-    for (const m of ['__NEXT_DATA__', ...MARKERS]) {
-      const at = m.startsWith('__') ? i : i - m.indexOf('__');
+    for (let k = 0; k < SCANNED.length; k++) {
+      const m = SCANNED[k] as string;
+      const at = i - (LEADS[k] as number);
       if (at >= 0 && html.startsWith(m, at)) present.add(m);
     }
   }

@@ -120,7 +120,9 @@ export function parseSe2Ads(doc: Document, pageUrl: string): PaidResult[] {
   for (const group of all('#b_results > li.b_ad, #b_context li.b_ad, .b_adTop, .b_adBottom', doc)) {
     if (closest(group, (e) => hasClass(e, 'b_ad'))) continue;
     const block = hasClass(group, 'b_adBottom') ? 'bottom' : 'top';
-    const units = all('.sb_add, ul > li', group).filter((u) => one('h2 a[href]', u) && !all('.sb_add, ul > li', group).some((o) => o !== u && contains(o, u)));
+    // The candidate list is queried once per group, not again for every candidate it holds.
+    const cands = all('.sb_add, ul > li', group);
+    const units = cands.filter((u) => one('h2 a[href]', u) && !cands.some((o) => o !== u && contains(o, u)));
     for (const unit of units) {
       const a = one('h2 a[href]', unit);
       if (!a) continue;
