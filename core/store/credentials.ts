@@ -10,7 +10,7 @@
  * - Job API passwords are hashed with scrypt (per-user salt); verification is constant-time.
  */
 import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { KeyInfo, KeyRecord, UserRecord } from './accounts.js';
+import type { Account, KeyInfo, KeyRecord, UserRecord } from './accounts.js';
 
 const GENERATED_KEY = /^glk_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$/;
 const ACCEPTABLE_KEY = /^[\x21-\x7e]{16,256}$/;
@@ -42,6 +42,38 @@ export function newKey(clientId: number, label: string, plaintext?: string): { k
 /** Whether a live record matches the presented key (constant-time). */
 export function keyMatches(record: KeyRecord | undefined, presented: string): boolean {
   return record !== undefined && record.revokedAt === null && timingSafeEqual(Buffer.from(record.hash), sha256(presented));
+}
+
+/** Most presented keys remembered; past it the cache starts over (a flood of wrong keys is never cached). */
+const AUTH_CACHE_MAX = 10_000;
+
+/**
+ * Presented key → account, in front of a store's key records: the gateway authenticates every
+ * request on its main thread, and the SHA-256 and record read are then done once per key. The
+ * store clears it whenever keys or accounts may have changed (revocation, another node's write).
+ */
+export class AuthCache {
+  private readonly byKey = new Map<string, Account>();
+
+  clear(): void {
+    this.byKey.clear();
+  }
+
+  /** The live account of `presented`, from the cache or from `record` and `account` (a store's reads). */
+  authenticate(presented: string, record: (id: string) => KeyRecord | undefined, account: (clientId: number) => Account | undefined): Account | undefined {
+    const cached = this.byKey.get(presented);
+    if (cached) return cached;
+    const id = keyId(presented);
+    if (!id) return undefined;
+    const found = record(id);
+    if (!keyMatches(found, presented)) return undefined;
+    const live = account(found!.clientId);
+    if (live) {
+      if (this.byKey.size >= AUTH_CACHE_MAX) this.byKey.clear();
+      this.byKey.set(presented, live);
+    }
+    return live;
+  }
 }
 
 export function infoOf(record: KeyRecord): KeyInfo {

@@ -5,12 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Account, AccountStore, KeyInfo, KeyRecord, UserRecord } from '../accounts.js';
-import { infoOf, keyId, keyIdOf, keyMatches, newKey, newUser, passwordMatches } from '../credentials.js';
+import { AuthCache, infoOf, keyId, keyIdOf, newKey, newUser, passwordMatches } from '../credentials.js';
 import type { StoreDatabases } from './index.js';
 
 /** Bumped by every revocation, from any process; auth caches compare it on each lookup. */
 const KEYS_VERSION = 'keys:version';
-const AUTH_CACHE_MAX = 10_000;
 /** How often `watchRevocations` reads `keys:version`: a revoked key's sessions end within ~this. */
 export const REVOCATION_POLL_MS = 250;
 
@@ -20,7 +19,10 @@ export class LmdbAccounts implements AccountStore {
    * read instead of a SHA-256 and two record decodes; a revoke in any process (the CLI) bumps
    * the version, so the next request re-checks and a revoked key gets 401 at once.
    */
-  private readonly authCache = new Map<string, Account>();
+  private readonly authCache = new AuthCache();
+  /** The cache's reads, made once (authentication runs on the gateway's main thread per request). */
+  private readonly recordOf = (id: string): KeyRecord | undefined => this.dbs.keys.get(id) as KeyRecord | undefined;
+  private readonly accountOf = (clientId: number): Account | undefined => this.getAccount(clientId);
   private authCacheVersion = -1;
   private readonly revocationListeners = new Set<() => void>();
   private revocationTimer: NodeJS.Timeout | undefined;
@@ -101,18 +103,7 @@ export class LmdbAccounts implements AccountStore {
       this.authCache.clear();
       this.authCacheVersion = version;
     }
-    const cached = this.authCache.get(presented);
-    if (cached) return cached;
-    const id = keyId(presented);
-    if (!id) return undefined;
-    const record = this.dbs.keys.get(id) as KeyRecord | undefined;
-    if (!keyMatches(record, presented)) return undefined;
-    const account = this.getAccount(record!.clientId);
-    if (account) {
-      if (this.authCache.size >= AUTH_CACHE_MAX) this.authCache.clear();
-      this.authCache.set(presented, account);
-    }
-    return account;
+    return this.authCache.authenticate(presented, this.recordOf, this.accountOf);
   }
 
   hasKey(key: string): boolean {

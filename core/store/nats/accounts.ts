@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import type { KV, KvEntry } from '@nats-io/kv';
 import type { Account, AccountStore, KeyInfo, KeyRecord, UserRecord } from '../accounts.js';
-import { infoOf, keyId, keyIdOf, keyMatches, newKey, newUser, passwordMatches } from '../credentials.js';
+import { AuthCache, infoOf, keyId, keyIdOf, newKey, newUser, passwordMatches } from '../credentials.js';
 import { fromJson, isCasConflict, keyPart, toJson } from './connection.js';
 import type { Replica } from './replica.js';
 import { retrying } from './publish.js';
@@ -32,7 +32,6 @@ export function encodeRecord(record: object): Uint8Array {
   return toJson(record);
 }
 
-const AUTH_CACHE_MAX = 10_000;
 
 /** Read-modify-write with compare-and-set; `change` returns undefined to write nothing. */
 export async function casUpdate<T>(kv: KV, key: string, change: (current: T | undefined) => T | undefined, decode: (e: KvEntry) => T = (e) => fromJson<T>(e.value)): Promise<{ value: T; revision: number } | undefined> {
@@ -53,7 +52,10 @@ export async function casUpdate<T>(kv: KV, key: string, change: (current: T | un
 
 export class NatsAccounts implements AccountStore {
   /** Presented key → account; cleared by every change to the replica (a revocation anywhere). */
-  private readonly authCache = new Map<string, Account>();
+  private readonly authCache = new AuthCache();
+  /** The cache's reads, made once (authentication runs on the gateway's main thread per request). */
+  private readonly recordOf = (id: string): KeyRecord | undefined => this.keyRecord(id);
+  private readonly accountOf = (clientId: number): Account | undefined => this.getAccount(clientId);
   private readonly revocationListeners = new Set<() => void>();
 
   constructor(
@@ -151,18 +153,7 @@ export class NatsAccounts implements AccountStore {
   }
 
   authenticate(presented: string): Account | undefined {
-    const cached = this.authCache.get(presented);
-    if (cached) return cached;
-    const id = keyId(presented);
-    if (!id) return undefined;
-    const record = this.keyRecord(id);
-    if (!keyMatches(record, presented)) return undefined;
-    const account = this.getAccount(record!.clientId);
-    if (account) {
-      if (this.authCache.size >= AUTH_CACHE_MAX) this.authCache.clear();
-      this.authCache.set(presented, account);
-    }
-    return account;
+    return this.authCache.authenticate(presented, this.recordOf, this.accountOf);
   }
 
   hasKey(key: string): boolean {
