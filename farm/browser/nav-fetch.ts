@@ -22,7 +22,7 @@
  * every way out, so a late protocol event of a finished fetch is ignored.
  */
 import { GleanerError } from '../../core/errors.js';
-import type { RawHeaders } from '../net/fetcher.js';
+import { first, tooLarge, type RawHeaders } from '../net/fetcher.js';
 import { MAX_REDIRECTS } from '../net/follow.js';
 import { REFUSED_HEADER } from '../net/guard-proxy.js';
 import { hostOf, type Tab } from './tab.js';
@@ -232,12 +232,4 @@ function rawHeaders(list: readonly HeaderEntry[]): RawHeaders {
 
 function hasLocation(list: readonly HeaderEntry[] | undefined): boolean {
   return list?.some((h) => h.name.toLowerCase() === 'location') === true;
-}
-
-function first(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
-function tooLarge(max: number): GleanerError {
-  return new GleanerError('RESPONSE_TOO_LARGE', `The upstream response is larger than ${max} bytes.`, { maxBytes: max });
 }

@@ -8,6 +8,7 @@
  */
 import type { BrowserContext, Response } from 'patchright-core';
 import { GleanerError } from '../../core/errors.js';
+import { tooLarge } from '../net/fetcher.js';
 import { REFUSED_HEADER, type GuardProxy } from '../net/guard-proxy.js';
 import type { BrowserProfile } from '../identity/profile.js';
 import { Tab, TabRun, hostOf } from './tab.js';
@@ -62,7 +63,7 @@ export async function render(context: BrowserContext, idle: Tab | undefined, req
     const quiet = Math.min(req.quietMaxMs, req.deadline - Date.now() - 250);
     if (quiet > 0) await page.waitForLoadState('networkidle', { timeout: quiet }).catch(() => undefined);
     const html = await page.content();
-    if (run.tooLarge || Buffer.byteLength(html) > req.maxBytes) throw tooLargeError(req.maxBytes);
+    if (run.tooLarge || Buffer.byteLength(html) > req.maxBytes) throw tooLarge(req.maxBytes);
     const screenshot = req.screenshot
       ? (await page.screenshot({ fullPage: true, type: 'png', timeout: Math.max(1, req.deadline - Date.now()) })).toString('base64')
       : null;
@@ -84,9 +85,6 @@ function refused(response: Response): GleanerError {
   return new GleanerError('TARGET_FORBIDDEN', `The target ${host} is not allowed: it resolves to a private or reserved address.`, { host });
 }
 
-function tooLargeError(max: number): GleanerError {
-  return new GleanerError('RESPONSE_TOO_LARGE', `The upstream response is larger than ${max} bytes.`, { maxBytes: max });
-}
 
 interface Facts {
   context: BrowserContext;
@@ -96,7 +94,7 @@ interface Facts {
 
 function classify(err: unknown, f: Facts): GleanerError {
   if (err instanceof GleanerError) return err;
-  if (f.run.tooLarge) return tooLargeError(f.req.maxBytes);
+  if (f.run.tooLarge) return tooLarge(f.req.maxBytes);
   if (f.req.signal.aborted) {
     const reason: unknown = f.req.signal.reason;
     return reason instanceof GleanerError ? reason : new GleanerError('REQUEST_FAILED_SCRAPE_TIMEOUT');

@@ -95,10 +95,12 @@ export function rawHeaders(res: Response): RawHeaders {
   return out;
 }
 
-function first(v: string | string[] | undefined): string | undefined {
+/** The first value of a response header (Set-Cookie is a list). */
+export function first(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function tooLarge(max: number): GleanerError {
+/** RESPONSE_TOO_LARGE for a response over `max` bytes, on every path (plain, browser network, render). */
+export function tooLarge(max: number): GleanerError {
   return new GleanerError('RESPONSE_TOO_LARGE', `The upstream response is larger than ${max} bytes.`, { maxBytes: max });
 }
