@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSimulator, type Simulator } from '../sites/server.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startNats, type NatsServers } from '../helpers/nats.js';
+import { chargeLedger } from './ledger.js';
 import { api, cli, killNode, openFeed, restartNode, startNode, until, type FeedEvent, type Node } from './nodes.js';
 
 let nats: NatsServers;
@@ -198,8 +199,8 @@ test('over the whole run: each webhook arrived exactly once, each page was charg
   expect(twice.map((id) => [id, about(id)])).toEqual([]);
   const usage = async () => (await api(nodes[0]!, '/v1/status')).body.accounts.find((a: any) => a.name === 'bootstrap').usage.today;
   let seen: unknown;
-  await until(async () => (seen = await usage()) === charged, 30_000, `bootstrap account charged ${charged} pages`).catch((err: Error) => {
-    throw new Error(`${err.message} (its usage today: ${String(seen)})`);
+  await until(async () => (seen = await usage()) === charged, 30_000, `bootstrap account charged ${charged} pages`).catch(async (err: Error) => {
+    throw new Error(`${err.message} (its usage today: ${String(seen)}; ${await chargeLedger(nats.cluster, withHooks)})`);
   });
   for (const node of nodes) expect((await api(node, '/v1/status')).body.accounts.find((a: any) => a.name === 'bootstrap').usage.today).toBe(charged);
 }, 150_000);

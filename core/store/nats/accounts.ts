@@ -18,6 +18,7 @@ import { AuthCache, infoOf, keyId, keyIdOf, newKey, newUser, passwordMatches } f
 import { fromJson, isCasConflict, keyPart, toJson } from './connection.js';
 import type { Replica } from './replica.js';
 import { retrying } from './publish.js';
+import { casPut } from './cas.js';
 
 /** A record as stored (JSON): Buffers as base64. */
 type Stored = Record<string, unknown>;
@@ -42,7 +43,7 @@ export async function casUpdate<T>(kv: KV, key: string, change: (current: T | un
     if (next === undefined) return undefined;
     try {
       // A write retried after a timeout that did land comes back as a conflict: the re-read sees it.
-      const revision = await retrying(() => (entry ? kv.update(key, toJson(next), entry.revision) : kv.create(key, toJson(next))));
+      const revision = await retrying(() => (entry ? casPut(kv, key, toJson(next), entry.revision) : kv.create(key, toJson(next))));
       return { value: next, revision };
     } catch (err) {
       if (!isCasConflict(err) || i > 50) throw err;

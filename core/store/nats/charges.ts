@@ -47,9 +47,13 @@ export function totalKey(clientId: number, period: string, kind: 'pages' | 'rend
   return `t.${clientId}.${period}.${kind}`;
 }
 
+/** How often a node folds the stream's tail that nobody folded (see `catchUp`). */
+export const CATCH_UP_MS = 5_000;
+
 export class Charges {
   private folding: Promise<number> | undefined;
   private readonly waiters = new Set<() => void>();
+  private catchUpTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly js: JetStreamClient,
@@ -94,6 +98,22 @@ export class Charges {
       }
       if (i > 10_000) throw new Error(`charge ${seq} was not folded`);
     }
+  }
+
+  /**
+   * Folds every `everyMs` while the stream is ahead of the watermark. A charge's publisher folds
+   * it, but one killed between its publish and its fold (or whose fold failed in an election)
+   * leaves it unfolded until the next charge, which on a quiet cluster may be never: the totals
+   * and quotas would read short. One stream-info request per node per period when idle.
+   */
+  startCatchUp(everyMs = CATCH_UP_MS, onError?: (err: unknown) => void): void {
+    this.catchUpTimer ??= setInterval(() => void this.fold().catch((err: unknown) => onError?.(err)), everyMs);
+    this.catchUpTimer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.catchUpTimer);
+    this.catchUpTimer = undefined;
   }
 
   /** One fold at a time per node; returns the watermark after it. */

@@ -175,10 +175,15 @@ async function ensureOnce(nc: NatsConnection, s: ClusterSettings): Promise<Handl
   await stream({ name: names.charges, subjects: [`${names.chargesSubject}`], retention: RetentionPolicy.Limits, max_age: ms(7 * 86_400_000) });
   const kvm = new Kvm(js);
   // A bucket made by another node (or with other replicas, from an earlier setting) is bound as it is.
+  // Every read goes to the bucket's stream leader (`allow_direct: false`; a handle made with it
+  // reads through the leader even from a bucket an earlier version created with direct gets): a
+  // direct get may be answered by a replica that lags, so a job read as done on one node could
+  // have no result yet on the next read, and a GET after the webhook could still say pending.
+  const kvOptions = (extra: { ttl?: number; history?: number }) => ({ replicas, history: extra.history ?? 1, allow_direct: false, ...(extra.ttl ? { ttl: extra.ttl } : {}) });
   const kv = (name: string, extra: { ttl?: number; history?: number } = {}) =>
-    kvm.create(name, { replicas, history: extra.history ?? 1, ...(extra.ttl ? { ttl: extra.ttl } : {}) }).catch(async (err: unknown) => {
+    kvm.create(name, kvOptions(extra)).catch(async (err: unknown) => {
       if (!/already in use|exists/i.test(String((err as Error).message))) throw err;
-      return kvm.open(name);
+      return kvm.create(name, kvOptions(extra));
     });
   const objm = new Objm(js);
   const obj = (name: string, ttl?: number) =>

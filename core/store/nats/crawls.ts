@@ -31,6 +31,7 @@ import { applyStep, crawlKeys as K, cursorOf, getJson, type StoredCrawl } from '
 import { refuse, seenOf, takeIn, type Draft } from './crawl-intake.js';
 import { deleteResult, readResult, writeResult } from './jobs.js';
 import { retrying } from './publish.js';
+import { casPut } from './cas.js';
 
 const MAX_ROBOTS_TEXT = 512 * 1024;
 const DROPPED = -2;
@@ -53,7 +54,7 @@ export class NatsCrawls implements CrawlStore {
     const { pending, ...state } = fromJson<StoredCrawl>(e.value);
     if (!pending) return { state, revision: e.revision };
     await applyStep(this.kv, this.h, this.charges, id, pending, (key) => deleteResult(this.h, key));
-    const revision = await retrying(() => this.kv.update(K.state(id), toJson(state), e.revision)).catch(() => e.revision);
+    const revision = await retrying(() => casPut(this.kv, K.state(id), toJson(state), e.revision)).catch(() => e.revision);
     return { state, revision };
   }
 
@@ -68,7 +69,7 @@ export class NatsCrawls implements CrawlStore {
       if (draft.seen.size > 0) draft.step.seen = [...draft.seen];
       draft.state.updatedAt = Date.now();
       try {
-        await retrying(() => this.kv.update(K.state(id), toJson({ ...draft.state, pending: draft.step } satisfies StoredCrawl), current.revision));
+        await retrying(() => casPut(this.kv, K.state(id), toJson({ ...draft.state, pending: draft.step } satisfies StoredCrawl), current.revision));
       } catch (err) {
         if (isCasConflict(err)) continue;
         throw err;

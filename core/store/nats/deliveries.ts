@@ -21,6 +21,7 @@ import { isFinal, type DeliveryKind, type DeliveryRecord, type JobRecord, type O
 import { fromJson, isCasConflict, toJson, type Handles } from './connection.js';
 import { publishOutbox, type NatsJobs, type StoredJob } from './jobs.js';
 import { retrying } from './publish.js';
+import { casPut } from './cas.js';
 
 const HOLD = 64;
 const LATER_MS = 15_000;
@@ -164,7 +165,7 @@ export class NatsDeliveries implements DeliveryStore {
       if (lease && lease.o !== claim && lease.a === entry.attempt && lease.s === entry.since && lease.u > now) return drop(false);
       const claimed: StoredJob = { ...stored, l: { ...stored.l, [entry.kind]: { a: entry.attempt, s: entry.since, u: now + LEASE_MS, o: claim } } };
       try {
-        await retrying(() => this.h.jobs.update(job.id, toJson(claimed), e.revision));
+        await retrying(() => casPut(this.h.jobs, job.id, toJson(claimed), e.revision));
       } catch (err) {
         if (isCasConflict(err)) continue;
         return drop(false);
@@ -257,7 +258,7 @@ export class NatsDeliveries implements DeliveryStore {
       if (result.state === 'pending' && result.retryAt !== undefined) keep(next, result.retryAt + retentionMs, retentionMs);
       if (result.state === 'failed') keep(next, now + retentionMs, retentionMs);
       try {
-        await retrying(() => this.h.jobs.update(job.id, toJson({ ...stored, j: next, l: withoutLease(stored.l, entry.kind) }), e.revision));
+        await retrying(() => casPut(this.h.jobs, job.id, toJson({ ...stored, j: next, l: withoutLease(stored.l, entry.kind) }), e.revision));
       } catch (err) {
         if (isCasConflict(err)) continue;
         throw err;
@@ -303,7 +304,7 @@ export class NatsDeliveries implements DeliveryStore {
       try {
         let l = stored.l;
         for (const k of kinds) l = withoutLease(l, k);
-        await this.h.jobs.update(jobId, toJson({ ...stored, j: next, l }), e.revision);
+        await casPut(this.h.jobs, jobId, toJson({ ...stored, j: next, l }), e.revision);
       } catch (err) {
         if (isCasConflict(err)) continue;
         throw err;

@@ -21,6 +21,7 @@ import type { KV } from '@nats-io/kv';
 import { ID_NODE_SLOTS, type IdBlock, type IdBlocks } from '../ids.js';
 import { fromJson, isCasConflict, NODE_TTL_MS, toJson } from './connection.js';
 import { retrying } from './publish.js';
+import { casPut } from './cas.js';
 
 interface Mark {
   /** Until (ms). */
@@ -74,7 +75,7 @@ export class NatsIds implements IdBlocks {
       const value = toJson({ u: until, o: this.token } satisfies Mark);
       try {
         // A write whose answer was lost comes back as a conflict: the re-read finds our token.
-        await retrying(() => (entry ? this.marks.update(key, value, entry.revision) : this.marks.create(key, value)));
+        await retrying(() => (entry ? casPut(this.marks, key, value, entry.revision) : this.marks.create(key, value)));
       } catch (err) {
         if (isCasConflict(err)) continue;
         throw err;
@@ -111,7 +112,7 @@ export class NatsIds implements IdBlocks {
     const claim = this.claim;
     if (!claim) return;
     try {
-      const revision = await this.nodes.update(`idslot.${claim.slot}`, toJson(this.nodeId), claim.revision);
+      const revision = await casPut(this.nodes, `idslot.${claim.slot}`, toJson(this.nodeId), claim.revision);
       if (this.claim === claim) this.claim = { slot: claim.slot, revision };
     } catch (err) {
       // Lapsed (and perhaps taken): the next reservation claims a slot again. Else: try next tick.

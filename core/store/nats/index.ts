@@ -49,6 +49,7 @@ export class NatsStore implements Store {
     readonly ids: NatsIds,
     private readonly reservations: NatsReservations,
     readonly crawls: NatsCrawls,
+    private readonly charges: Charges,
   ) {}
 
   static async open(settings: ClusterSettings, location: StoreLocation, opts: StoreOptions = {}): Promise<NatsStore> {
@@ -76,7 +77,13 @@ export class NatsStore implements Store {
         // Every delivery of the job died: the same verdict as a start refused at the limit.
         onPoison: async (id, running) => {
           const job = await jobs.get(id);
-          if (!job || isFinal(job.status)) return 'final';
+          if (!job) return 'final';
+          if (isFinal(job.status)) {
+            // Its finisher may have died after the CAS: the charge and webhook are published again
+            // (message ids: a step already done is stored once).
+            await jobs.repair(id);
+            return 'final';
+          }
           // Running on a live node (deliveries spent by failover copies), or given back more often than started.
           if (running || job.attempts < (location.jobMaxStarts ?? 3)) return 'requeue';
           const error = new GleanerError('INTERNAL_ERROR', `The job was started ${job.attempts} times and never finished; it is not run again.`, { starts: job.attempts }).toWire();
@@ -93,7 +100,8 @@ export class NatsStore implements Store {
       const quotas = new NatsQuotas(h.accounts, accountsReplica as Replica<Record<string, unknown>>, totalsReplica, reservations);
       const link = await retrying(() => NatsLink.open(nodeId, h, accounts), 60_000);
       const ids = new NatsIds(h.nodes, h.ids, nodeId);
-      return new NatsStore(h, [accountsReplica, totalsReplica], accounts, jobs, work, deliveries, new NatsUsage(h.usage, charges), quotas, feed, link, ids, reservations, crawls);
+      charges.startCatchUp(undefined, (err) => log?.warn({ err }, 'cluster: folding the charge stream failed (retried)'));
+      return new NatsStore(h, [accountsReplica, totalsReplica], accounts, jobs, work, deliveries, new NatsUsage(h.usage, charges), quotas, feed, link, ids, reservations, crawls, charges);
     } catch (err) {
       await nc.close().catch(() => {});
       throw err;
@@ -114,6 +122,7 @@ export class NatsStore implements Store {
     this.cluster.stop();
     await this.ids.close();
     this.reservations.stop();
+    this.charges.stop();
     for (const r of this.replicas) r.stop();
     await this.h.nc.drain().catch(() => this.h.nc.close());
   }

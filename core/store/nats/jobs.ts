@@ -28,6 +28,7 @@ import type { Charges } from './charges.js';
 import { DUPLICATE_WINDOW_MS, fromJson, isCasConflict, toJson, type Handles } from './connection.js';
 import { publishRetrying, retrying } from './publish.js';
 import type { NatsReservations } from './reserved.js';
+import { casPut } from './cas.js';
 
 /**
  * Results live in KV up to the server's max_payload (1 MiB by default) less this margin, larger
@@ -158,7 +159,7 @@ export class NatsJobs implements JobStore {
       if (job.attempts >= maxStarts) return { job, started: false };
       const next: JobRecord = { ...job, status: 'running', attempts: job.attempts + 1, updatedAt: Date.now() };
       try {
-        await retrying(() => this.h.jobs.update(id, toJson({ ...current.stored, j: next }), current.revision));
+        await retrying(() => casPut(this.h.jobs, id, toJson({ ...current.stored, j: next }), current.revision));
         return { job: next, started: true };
       } catch (err) {
         if (!isCasConflict(err)) throw err;
@@ -186,7 +187,7 @@ export class NatsJobs implements JobStore {
         }
         const stored = finalRecord(current.stored.j, outcome, retentionMs, token, resultKey, charge);
         try {
-          await retrying(() => this.h.jobs.update(id, toJson(stored), current.revision));
+          await retrying(() => casPut(this.h.jobs, id, toJson(stored), current.revision));
         } catch (err) {
           if (!isCasConflict(err)) throw err;
           continue;
@@ -200,6 +201,16 @@ export class NatsJobs implements JobStore {
       // A run that lost the CAS leaves no result behind.
       if (resultKey) await deleteResult(this.h, resultKey).catch(() => {});
     }
+  }
+
+  /**
+   * Runs the steps after the final CAS again for a job that is final (its finisher may have died
+   * between the CAS and its charge or outbox publish); nothing for any other job. Called where a
+   * job's last delivery is spent (work.ts): no later `start` would find it to repair it.
+   */
+  async repair(id: string): Promise<void> {
+    const current = await this.read(id);
+    if (current && isFinal(current.stored.j)) await this.afterFinish(current.stored, false);
   }
 
   /** The steps after a final CAS, each keyed so that a repeat (a repair after a crash) changes nothing. */

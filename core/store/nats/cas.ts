@@ -1,0 +1,47 @@
+/**
+ * Compare-and-set on a KV key that holds on every nats-server the cluster mode supports.
+ *
+ * A KV `update(key, value, revision)` is a publish with `Nats-Expected-Last-Subject-Sequence`.
+ * On a clustered (R3) stream, servers before 2.9.21 check that header only on the leader, before
+ * proposing the write, not when replicas apply it (nats-server#4320): two writers that read the
+ * same revision a few milliseconds apart may both be accepted, and the later one silently
+ * overwrites the other. Debian's nats-server is 2.9.10. Measured in our cluster test: two nodes
+ * both finished the same job, and a charge fold's totals lost six pages.
+ *
+ * The write therefore also carries a message id made of the key and the revision it was based
+ * on. Duplicate detection runs when every replica applies the write (and before proposing, for
+ * writes in flight), so of all the writes based on one revision exactly one is stored. The rest
+ * come back as `duplicate` and are reported as the conflict they are. A writer whose own retried
+ * write had landed also reads "conflict", as it did before: callers re-read and recognise their
+ * own write (a token, a mark).
+ *
+ * Creates (`revision` 0) stay `kv.create`: an expected sequence of 0 is checked at apply time.
+ * The dedupe window of a bucket (2 minutes; the TTL when shorter) is far longer than the race.
+ */
+import type { Bucket, KV } from '@nats-io/kv';
+
+export class CasConflict extends Error {
+  constructor(key: string, revision: number) {
+    // The text is what `isCasConflict` (connection.ts) recognises.
+    super(`wrong last sequence: ${key} changed after revision ${revision}`);
+    this.name = 'CasConflict';
+  }
+}
+
+/**
+ * Writes `value` to `key` if the key's last revision is still `revision`; returns the new
+ * revision. Relies on `Bucket.js`, `encodeKey` and `subjectForKey` of @nats-io/kv (pinned to
+ * an exact version in package.json; test/store-contract/cas.test.ts covers them).
+ */
+export async function casPut(kv: KV, key: string, value: Uint8Array, revision: number, timeout?: number): Promise<number> {
+  if (revision <= 0) throw new Error('casPut needs the revision the value was based on (use kv.create for a new key)');
+  const bucket = kv as Bucket;
+  const subject = bucket.subjectForKey(bucket.encodeKey(key), true);
+  const ack = await bucket.js.publish(subject, value, {
+    msgID: `${key}@${revision}`,
+    expect: { lastSubjectSequence: revision },
+    ...(timeout ? { timeout } : {}),
+  });
+  if (ack.duplicate) throw new CasConflict(key, revision);
+  return ack.seq;
+}
