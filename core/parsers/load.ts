@@ -8,6 +8,7 @@ import { DepthCappedParser } from './depth.js';
 import { decodeInPlace } from './entities.js';
 import type { RawEntities } from './entities.js';
 import { leanHtml } from './lean.js';
+import { pageSlot } from './page-memo.js';
 
 export { leanHtml, stripRawText } from './lean.js';
 
@@ -25,7 +26,8 @@ export interface PageSeed {
   classes: (string | null)[];
 }
 
-const seeds = new WeakMap<Document, PageSeed>();
+/** Kept on the document (page-memo.ts says why not in a WeakMap). */
+const seeds = pageSlot<PageSeed>('gleaner.seed');
 
 /** The seed recorded when `doc` was built by `loadHtml`, else undefined. */
 export function seedOf(doc: Document): PageSeed | undefined {
