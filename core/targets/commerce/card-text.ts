@@ -25,10 +25,11 @@ const COUNT_TEXT = /^\(?\s*(\d[\d.,\s]*[KkMm]?)\s*\+?\s*\)?\s*(ratings?|reviews?
 
 /** Screen-reader copies of a text (a truncated title keeps its full text off screen). */
 const OFFSCREEN = /(^|\s)(a-offscreen|sr-only|visually-hidden|screen-reader-text|a-truncate-full|clipped|wt-screen-reader-only)(\s|$)/;
-const seen = (el: Element): string => text(el, (e) => OFFSCREEN.test(e.attribs.class ?? ''));
+const offscreen = (e: Element): boolean => OFFSCREEN.test(e.attribs.class ?? '');
+const seen = (el: Element): string => text(el, offscreen);
 /** A tag shown inside a title ("New Listing", "Sponsored"), not part of the product's name. */
 const TITLE_TAG = /(^|\s)(LIGHT_HIGHLIGHT|NEGATIVE|s-item__title--tag\w*|[\w-]*badge[\w-]*|[\w-]*tagblock[\w-]*)(\s|$)/;
-const titleText = (el: Element): string => text(el, (e) => OFFSCREEN.test(e.attribs.class ?? '') || (e !== el && TITLE_TAG.test(e.attribs.class ?? '') && text(e).length <= 24));
+const titleText = (el: Element): string => text(el, (e) => offscreen(e) || (e !== el && TITLE_TAG.test(e.attribs.class ?? '') && text(e).length <= 24));
 /** The card a site puts first as a template for its script ("Shop on eBay"): not a result. */
 export const PLACEHOLDER_TITLE = /^shop on [\w.]+$/i;
 
