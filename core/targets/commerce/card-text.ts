@@ -63,11 +63,13 @@ function extends_(attr: string, shown: string): boolean {
   return shownWords.length >= 3 && shownWords.filter((w) => own.has(w)).length >= shownWords.length * 0.7;
 }
 
+/** Whether an element's shown text can be a title: not a price, not a rating. */
+function fits(h: Element): boolean {
+  const t = seen(h);
+  return t.length >= 3 && !shownPrice(t) && !RATING_TEXT.test(t);
+}
+
 export function titleOf(card: Element): { title: string | null; titleEl: Element | null } {
-  const fits = (h: Element): boolean => {
-    const t = seen(h);
-    return t.length >= 3 && !shownPrice(t) && !RATING_TEXT.test(t);
-  };
   const els = inside(card);
   const named = els.filter(isTitleClass);
   let heading = els.find((e) => isHeading(e) && fits(e)) ?? named.find(fits);
