@@ -9,12 +9,12 @@
  * on a machine shared with other work a preempted iteration does not count. Each number is the
  * mean over the rounds (each side's garbage collections included); the median is printed too.
  *
- *   node --import tsx bench/families/parse-cost.ts [--families se1,mkt1-search] [--rounds 15] [--warm 2] [--pages] [--json out.json]
+ *   node --import tsx bench/families/parse-cost.ts [--families se1,mkt1-search] [--rounds 15] [--warm 0] [--pages] [--json out.json]
  *
- * `--pages` prints a row per page as well as per family. `--warm N` runs the family's pages
- * through both sides N times before timing any of them (`--warm 0`: the method before
- * 2026-11-27, where the first page timed also paid for compiling the family's code); each page
- * then gets two more untimed rounds of its own.
+ * `--pages` prints a row per page as well as per family. Each page gets two untimed rounds of
+ * its own first; `--warm N` (default 0) also runs all the family's pages through both sides N
+ * times before any is timed, so that the first page timed does not pay for compiling the
+ * family's readers (the steady state a worker parsing many pages sees).
  */
 import { loadavg } from 'node:os';
 import { writeFileSync } from 'node:fs';
@@ -91,7 +91,7 @@ function warmFamily(family: Family, pages: FamilyPage[], rounds: number): void {
   }
 }
 
-export function familyCost(family: Family, rounds: number, warm = 2): { total: FamilyCost; pages: PageCost[] } | undefined {
+export function familyCost(family: Family, rounds: number, warm = 0): { total: FamilyCost; pages: PageCost[] } | undefined {
   const all = familyPages(family);
   warmFamily(family, all, warm);
   const pages = all.map((p) => pageCost(family, p, rounds));
@@ -106,7 +106,7 @@ export function familyCost(family: Family, rounds: number, warm = 2): { total: F
 }
 
 const { values: args } = parseArgs({
-  options: { families: { type: 'string', default: '' }, rounds: { type: 'string', default: '15' }, warm: { type: 'string', default: '2' }, pages: { type: 'boolean', default: false }, json: { type: 'string' } },
+  options: { families: { type: 'string', default: '' }, rounds: { type: 'string', default: '15' }, warm: { type: 'string', default: '0' }, pages: { type: 'boolean', default: false }, json: { type: 'string' } },
 });
 
 const load0 = loadavg()[0]!;
