@@ -28,7 +28,7 @@ import type { Charges } from './charges.js';
 import { DUPLICATE_WINDOW_MS, fromJson, isCasConflict, toJson, type Handles } from './connection.js';
 import { publishRetrying, retrying } from './publish.js';
 import type { NatsReservations } from './reserved.js';
-import { casPut } from './cas.js';
+import { casCreate, casPut } from './cas.js';
 
 /**
  * Results live in KV up to the server's max_payload (1 MiB by default) less this margin, larger
@@ -117,7 +117,7 @@ export class NatsJobs implements JobStore {
   /** Stores a new job create-only; false when the id is taken by another job (left as it was). */
   private async create(job: JobRecord, token: string): Promise<boolean> {
     try {
-      await retrying(() => this.h.jobs.create(job.id, toJson({ j: job, e: token } satisfies StoredJob)));
+      await retrying(() => casCreate(this.h.jobs, job.id, toJson({ j: job, e: token } satisfies StoredJob)));
       return true;
     } catch (err) {
       if (!isCasConflict(err)) throw err;
