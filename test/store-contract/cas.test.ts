@@ -91,6 +91,9 @@ test('the store opens every bucket with reads through the stream leader, also on
   const h: Handles = await ensureHandles(conns[0]!, { servers: nats.urls, namespace: 'legacy', replicas: 3 });
   const kvs = [h.accounts, h.totals, h.usage, h.jobs, h.results, h.expiry, h.deadletters, h.nodes, h.reserved, h.ids, h.crawls] as Bucket[];
   expect(kvs.map((b) => [b.bucket, b.direct])).toEqual(kvs.map((b) => [b.bucket, false]));
+  // Message ids of compare-and-set kept for seconds, not two minutes.
+  const windows = await Promise.all(kvs.map(async (b) => (await h.jsm.streams.info(`KV_${b.bucket}`)).config.duplicate_window / 1e6));
+  expect(windows).toEqual(kvs.map(() => 10_000));
   expect((await h.jsm.streams.info('KV_legacy_jobs')).config.allow_direct).toBe(true);
   expect(((await new Kvm(h.js).create('legacy_jobs', { replicas: 3, allow_direct: false })) as Bucket).direct).toBe(false);
 }, 120_000);

@@ -17,8 +17,8 @@
  *
  * A create (expected sequence 0) is checked when replicas apply it: it is safe as it is. But
  * `kv.create` over a deleted key falls back to an update based on the delete marker's revision,
- * unguarded; `casCreate` makes that update with `casPut`. The dedupe window of a bucket
- * (2 minutes; the TTL when shorter) is far longer than the race.
+ * unguarded; `casCreate` makes that update with `casPut`. The dedupe window of the buckets
+ * (`CAS_DEDUPE_MS`, 10 s, set by connection.ts) is far longer than the race.
  */
 import type { Bucket, KV } from '@nats-io/kv';
 import { isCasConflict } from './connection.js';
