@@ -29,7 +29,7 @@ import type { Charges } from './charges.js';
 import { fromJson, isCasConflict, toJson, type Handles } from './connection.js';
 import { applyStep, crawlKeys as K, cursorOf, getJson, type StoredCrawl } from './crawl-steps.js';
 import { refuse, seenOf, takeIn, type Draft } from './crawl-intake.js';
-import { deleteResult, readResult, writeResult } from './jobs.js';
+import { deleteResult, readResult, writeResult } from './results.js';
 import { retrying } from './publish.js';
 import { casCreate, casPut } from './cas.js';
 
