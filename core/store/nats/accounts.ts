@@ -18,7 +18,7 @@ import { AuthCache, infoOf, keyId, keyIdOf, newKey, newUser, passwordMatches } f
 import { fromJson, isCasConflict, keyPart, toJson } from './connection.js';
 import type { Replica } from './replica.js';
 import { retrying } from './publish.js';
-import { casPut } from './cas.js';
+import { casCreate, casPut } from './cas.js';
 
 /** A record as stored (JSON): Buffers as base64. */
 type Stored = Record<string, unknown>;
@@ -43,7 +43,7 @@ export async function casUpdate<T>(kv: KV, key: string, change: (current: T | un
     if (next === undefined) return undefined;
     try {
       // A write retried after a timeout that did land comes back as a conflict: the re-read sees it.
-      const revision = await retrying(() => (entry ? casPut(kv, key, toJson(next), entry.revision) : kv.create(key, toJson(next))));
+      const revision = await retrying(() => (entry ? casPut(kv, key, toJson(next), entry.revision) : casCreate(kv, key, toJson(next))));
       return { value: next, revision };
     } catch (err) {
       if (!isCasConflict(err) || i > 50) throw err;
@@ -107,7 +107,7 @@ export class NatsAccounts implements AccountStore {
     if (opts.once) {
       // Of nodes racing to create the same account, the first `create` wins; the others use its account.
       try {
-        await retrying(() => this.kv.create(`once.${keyPart(opts.once!)}`, toJson(account.clientId)));
+        await retrying(() => casCreate(this.kv, `once.${keyPart(opts.once!)}`, toJson(account.clientId)));
       } catch (err) {
         if (!isCasConflict(err)) throw err;
         const winner = fromJson<number>((await retrying(() => this.kv.get(`once.${keyPart(opts.once!)}`)))!.value);
@@ -202,7 +202,7 @@ export class NatsAccounts implements AccountStore {
     for (const field of ['hash', 'salt']) if (Buffer.isBuffer(stored[field]) || stored[field] instanceof Uint8Array) stored[field] = Buffer.from(stored[field] as Uint8Array).toString('base64');
     const key = `${kind}.${kind === 'user' ? keyPart(id) : id}`;
     try {
-      const revision = await this.kv.create(key, toJson(stored));
+      const revision = await casCreate(this.kv, key, toJson(stored));
       this.replica.applied(key, revision, decodeRecord({ value: toJson(stored) } as KvEntry));
     } catch (err) {
       if (isCasConflict(err)) return false;

@@ -15,10 +15,13 @@
  * write had landed also reads "conflict", as it did before: callers re-read and recognise their
  * own write (a token, a mark).
  *
- * Creates (`revision` 0) stay `kv.create`: an expected sequence of 0 is checked at apply time.
- * The dedupe window of a bucket (2 minutes; the TTL when shorter) is far longer than the race.
+ * A create (expected sequence 0) is checked when replicas apply it: it is safe as it is. But
+ * `kv.create` over a deleted key falls back to an update based on the delete marker's revision,
+ * unguarded; `casCreate` makes that update with `casPut`. The dedupe window of the buckets
+ * (`CAS_DEDUPE_MS`, 10 s, set by connection.ts) is far longer than the race.
  */
 import type { Bucket, KV } from '@nats-io/kv';
+import { isCasConflict } from './connection.js';
 
 export class CasConflict extends Error {
   constructor(key: string, revision: number) {
@@ -44,4 +47,21 @@ export async function casPut(kv: KV, key: string, value: Uint8Array, revision: n
   });
   if (ack.duplicate) throw new CasConflict(key, revision);
   return ack.seq;
+}
+
+/**
+ * Writes `value` to `key` only if the key has no value (never written, or deleted); returns the
+ * revision. A key that has a value is a conflict.
+ */
+export async function casCreate(kv: KV, key: string, value: Uint8Array): Promise<number> {
+  const bucket = kv as Bucket;
+  const subject = bucket.subjectForKey(bucket.encodeKey(key), true);
+  try {
+    return (await bucket.js.publish(subject, value, { expect: { lastSubjectSequence: 0 } })).seq;
+  } catch (err) {
+    if (!isCasConflict(err)) throw err;
+  }
+  const entry = await kv.get(key);
+  if (entry && (entry.operation === 'DEL' || entry.operation === 'PURGE')) return casPut(kv, key, value, entry.revision);
+  throw new CasConflict(key, entry?.revision ?? 0);
 }

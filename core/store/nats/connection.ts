@@ -100,6 +100,8 @@ export type Names = ReturnType<typeof namesOf>;
 
 /** How long the dedupe window of the work, outbox and charge streams is: a retried publish (election, crash) within it cannot duplicate. */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;
+/** The dedupe window of the KV buckets: far longer than two writes racing on one revision (cas.ts). */
+export const CAS_DEDUPE_MS = 10_000;
 /** How long a node's heartbeat is kept after it stops. */
 export const NODE_TTL_MS = 30_000;
 
@@ -180,11 +182,17 @@ async function ensureOnce(nc: NatsConnection, s: ClusterSettings): Promise<Handl
   // direct get may be answered by a replica that lags, so a job read as done on one node could
   // have no result yet on the next read, and a GET after the webhook could still say pending.
   const kvOptions = (extra: { ttl?: number; history?: number }) => ({ replicas, history: extra.history ?? 1, allow_direct: false, ...(extra.ttl ? { ttl: extra.ttl } : {}) });
-  const kv = (name: string, extra: { ttl?: number; history?: number } = {}) =>
-    kvm.create(name, kvOptions(extra)).catch(async (err: unknown) => {
+  const kv = async (name: string, extra: { ttl?: number; history?: number } = {}) => {
+    const bucket = await kvm.create(name, kvOptions(extra)).catch(async (err: unknown) => {
       if (!/already in use|exists/i.test(String((err as Error).message))) throw err;
       return kvm.create(name, kvOptions(extra));
     });
+    // The compare-and-set message ids (cas.ts) need a dedupe window of seconds, not the default
+    // two minutes: the server keeps every id for the window, one per update.
+    const stream = `KV_${name}`;
+    if ((await jsm.streams.info(stream)).config.duplicate_window > ms(CAS_DEDUPE_MS)) await jsm.streams.update(stream, { duplicate_window: ms(CAS_DEDUPE_MS) });
+    return bucket;
+  };
   const objm = new Objm(js);
   const obj = (name: string, ttl?: number) =>
     objm.create(name, { replicas, ...(ttl ? { ttl: ms(ttl) } : {}) }).catch(async (err: unknown) => {

@@ -29,9 +29,9 @@ import type { Charges } from './charges.js';
 import { fromJson, isCasConflict, toJson, type Handles } from './connection.js';
 import { applyStep, crawlKeys as K, cursorOf, getJson, type StoredCrawl } from './crawl-steps.js';
 import { refuse, seenOf, takeIn, type Draft } from './crawl-intake.js';
-import { deleteResult, readResult, writeResult } from './jobs.js';
+import { deleteResult, readResult, writeResult } from './results.js';
 import { retrying } from './publish.js';
-import { casPut } from './cas.js';
+import { casCreate, casPut } from './cas.js';
 
 const MAX_ROBOTS_TEXT = 512 * 1024;
 const DROPPED = -2;
@@ -83,7 +83,7 @@ export class NatsCrawls implements CrawlStore {
     const now = Date.now();
     const state: CrawlState = { id: crawlId, clientId, counts: emptyCounts(), lastSeq: 0, seeded: false, cancelRequested: false, deliveries: {}, createdAt: now, updatedAt: now };
     try {
-      await retrying(() => this.kv.create(K.state(crawlId), toJson(state)));
+      await retrying(() => casCreate(this.kv, K.state(crawlId), toJson(state)));
       return state;
     } catch (err) {
       if (!isCasConflict(err)) throw err;

@@ -21,7 +21,7 @@ import type { KV } from '@nats-io/kv';
 import { ID_NODE_SLOTS, type IdBlock, type IdBlocks } from '../ids.js';
 import { fromJson, isCasConflict, NODE_TTL_MS, toJson } from './connection.js';
 import { retrying } from './publish.js';
-import { casPut } from './cas.js';
+import { casCreate, casPut } from './cas.js';
 
 interface Mark {
   /** Until (ms). */
@@ -75,7 +75,7 @@ export class NatsIds implements IdBlocks {
       const value = toJson({ u: until, o: this.token } satisfies Mark);
       try {
         // A write whose answer was lost comes back as a conflict: the re-read finds our token.
-        await retrying(() => (entry ? casPut(this.marks, key, value, entry.revision) : this.marks.create(key, value)));
+        await retrying(() => (entry ? casPut(this.marks, key, value, entry.revision) : casCreate(this.marks, key, value)));
       } catch (err) {
         if (isCasConflict(err)) continue;
         throw err;
@@ -93,7 +93,7 @@ export class NatsIds implements IdBlocks {
     for (let i = 0; i < ID_NODE_SLOTS; i++) {
       const slot = (first + i) % ID_NODE_SLOTS;
       try {
-        const revision = await retrying(() => this.nodes.create(`idslot.${slot}`, toJson(this.nodeId)));
+        const revision = await retrying(() => casCreate(this.nodes, `idslot.${slot}`, toJson(this.nodeId)));
         this.claim = { slot, revision };
         this.lastSlot = slot;
         this.floor = undefined;

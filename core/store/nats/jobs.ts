@@ -1,6 +1,6 @@
 /**
  * Jobs in JetStream: the record in the `<ns>_jobs` KV bucket (CAS on its revision), the
- * queue entry in the `<ns>_work` work-queue stream (work.ts), results in `<ns>_results` (KV,
+ * queue entry in the `<ns>_work` work-queue stream (work.ts), results in `<ns>_results` (results.ts: KV,
  * or the object store above resultKvMax), the expiry index in `<ns>_expiry`.
  *
  * A stored job is `{ j: JobRecord, f?: finish token, r?: result key, c?: charge owed }`:
@@ -19,7 +19,6 @@
  *   are deleted again and it rejects, having queued nothing.
  */
 import { randomBytes } from 'node:crypto';
-import type { KvEntry } from '@nats-io/kv';
 import { GleanerError } from '../../errors.js';
 import type { DeliveryKind, JobOutcome, JobRecord, JobResult, JobStore } from '../jobs.js';
 import { deliveriesOf, isFinal as isFinalStatus } from '../jobs.js';
@@ -28,19 +27,9 @@ import type { Charges } from './charges.js';
 import { DUPLICATE_WINDOW_MS, fromJson, isCasConflict, toJson, type Handles } from './connection.js';
 import { publishRetrying, retrying } from './publish.js';
 import type { NatsReservations } from './reserved.js';
-import { casPut } from './cas.js';
+import { casCreate, casPut } from './cas.js';
+import { deleteResult, readResult, writeResult } from './results.js';
 
-/**
- * Results live in KV up to the server's max_payload (1 MiB by default) less this margin, larger
- * ones in the object store. Measured (bench/cluster-results.ts, bench/README.md): a KV write and
- * read cost 2-20x less than the object store's at every size from 16 KiB to 900 KiB, on one
- * server and on three, so the object store holds only what one message cannot.
- */
-const KV_MARGIN_BYTES = 16 * 1024;
-
-export function resultKvMax(nc: { info?: { max_payload: number } }): number {
-  return (nc.info?.max_payload ?? 1024 * 1024) - KV_MARGIN_BYTES;
-}
 const MINUTE = 60_000;
 const GAUGE_MS = 1_000;
 
@@ -117,7 +106,7 @@ export class NatsJobs implements JobStore {
   /** Stores a new job create-only; false when the id is taken by another job (left as it was). */
   private async create(job: JobRecord, token: string): Promise<boolean> {
     try {
-      await retrying(() => this.h.jobs.create(job.id, toJson({ j: job, e: token } satisfies StoredJob)));
+      await retrying(() => casCreate(this.h.jobs, job.id, toJson({ j: job, e: token } satisfies StoredJob)));
       return true;
     } catch (err) {
       if (!isCasConflict(err)) throw err;
@@ -319,32 +308,4 @@ function finalRecord(job: JobRecord, outcome: JobOutcome, retentionMs: number, t
 
 export async function publishOutbox(h: Handles, jobId: string, kind: DeliveryKind, attempt: number, dueAt: number, since: number | undefined): Promise<void> {
   await publishRetrying(h.js, `${h.names.outboxSubject}.${jobId}.${kind}`, toJson({ jobId, kind, attempt, dueAt, since }), `${outboxMsgId(jobId, kind, since)}.${attempt}`);
-}
-
-/** A result: in KV up to resultKvMax, else in the object store with a marker in KV. */
-export async function writeResult(h: Pick<Handles, 'nc' | 'results' | 'bigResults'>, key: string, result: JobResult): Promise<void> {
-  const data = toJson(result);
-  if (data.byteLength <= resultKvMax(h.nc)) {
-    await retrying(() => h.results.put(key, data));
-    return;
-  }
-  await retrying(() => h.bigResults.putBlob({ name: key }, data));
-  await retrying(() => h.results.put(key, toJson({ $object: key })));
-}
-
-export async function readResult(h: Handles, key: string): Promise<JobResult | undefined> {
-  const e: KvEntry | null = await retrying(() => h.results.get(key));
-  if (!e || e.operation !== 'PUT') return undefined;
-  const value = fromJson<JobResult | { $object: string }>(e.value);
-  if (!('$object' in value)) return value;
-  const blob = await retrying(() => h.bigResults.getBlob(value.$object));
-  return blob ? fromJson<JobResult>(blob) : undefined;
-}
-
-export async function deleteResult(h: Handles, key: string): Promise<void> {
-  const e = await h.results.get(key);
-  if (!e || e.operation !== 'PUT') return;
-  const value = fromJson<JobResult | { $object: string }>(e.value);
-  if ('$object' in value) await h.bigResults.delete(value.$object).catch(() => {});
-  await h.results.delete(key);
 }
