@@ -9,9 +9,12 @@
  * on a machine shared with other work a preempted iteration does not count. Each number is the
  * mean over the rounds (each side's garbage collections included); the median is printed too.
  *
- *   node --import tsx bench/families/parse-cost.ts [--families se1,mkt1-search] [--rounds 15] [--pages] [--json out.json]
+ *   node --import tsx bench/families/parse-cost.ts [--families se1,mkt1-search] [--rounds 15] [--warm 0] [--pages] [--json out.json]
  *
- * `--pages` prints a row per page as well as per family.
+ * `--pages` prints a row per page as well as per family. Each page gets two untimed rounds of
+ * its own first; `--warm N` (default 0) also runs all the family's pages through both sides N
+ * times before any is timed, so that the first page timed does not pay for compiling the
+ * family's readers (the steady state a worker parsing many pages sees).
  */
 import { loadavg } from 'node:os';
 import { writeFileSync } from 'node:fs';
@@ -73,8 +76,25 @@ export function pageCost(family: Family, page: FamilyPage, rounds: number): Page
   return { family: family.name, page: page.name.split('/').pop()!.replace(/\.html$/, ''), mb: r2(page.bytes / 1e6), parseMs: r2(mean(p)), bareMs: r2(mean(b)), parseP50Ms: r2(median(p)), bareP50Ms: r2(median(b)) };
 }
 
-export function familyCost(family: Family, rounds: number): { total: FamilyCost; pages: PageCost[] } | undefined {
-  const pages = familyPages(family).map((p) => pageCost(family, p, rounds));
+/**
+ * Runs every page of the family through both sides `rounds` times, untimed, before any page is
+ * timed. Without it the first page timed paid for compiling the family's readers (V8's optimising
+ * compiler runs on helper threads, which process CPU time counts) while the bare side's code was
+ * already hot from the families before: the first page of a family was often its "worst page".
+ */
+function warmFamily(family: Family, pages: FamilyPage[], rounds: number): void {
+  for (let i = 0; i < rounds; i++) {
+    for (const page of pages) {
+      parsePage(family.route, { html: page.html, url: family.url(page.name), page: 1, params: { query: 'x' } });
+      parseDocument(page.html);
+    }
+  }
+}
+
+export function familyCost(family: Family, rounds: number, warm = 0): { total: FamilyCost; pages: PageCost[] } | undefined {
+  const all = familyPages(family);
+  warmFamily(family, all, warm);
+  const pages = all.map((p) => pageCost(family, p, rounds));
   if (pages.length === 0) return undefined;
   const parseMs = pages.reduce((a, p) => a + p.parseMs, 0);
   const bareMs = pages.reduce((a, p) => a + p.bareMs, 0);
@@ -86,14 +106,14 @@ export function familyCost(family: Family, rounds: number): { total: FamilyCost;
 }
 
 const { values: args } = parseArgs({
-  options: { families: { type: 'string', default: '' }, rounds: { type: 'string', default: '15' }, pages: { type: 'boolean', default: false }, json: { type: 'string' } },
+  options: { families: { type: 'string', default: '' }, rounds: { type: 'string', default: '15' }, warm: { type: 'string', default: '0' }, pages: { type: 'boolean', default: false }, json: { type: 'string' } },
 });
 
 const load0 = loadavg()[0]!;
 const totals: FamilyCost[] = [];
 const all: PageCost[] = [];
 for (const family of pickFamilies(args.families)) {
-  const r = familyCost(family, Number(args.rounds));
+  const r = familyCost(family, Number(args.rounds), Number(args.warm));
   if (!r) {
     console.log(`${family.name}: no captured pages in the fixtures folder (set GLEANER_FIXTURES)`);
     continue;

@@ -10,6 +10,7 @@ export type { Document, Element, AnyNode };
 export { loadHtml, stripRawText } from './load.js';
 export { shortText, text } from './text.js';
 import { seedOf } from './load.js';
+import { pageSlot } from './page-memo.js';
 
 type Compiled = ReturnType<typeof compile<AnyNode, Element>>;
 const compiled = new Map<string, Compiled>();
@@ -44,7 +45,7 @@ interface PageIndex {
   classes: (string | null)[] | null;
 }
 
-const indexes = new WeakMap<Document, PageIndex>();
+const indexes = pageSlot<PageIndex>('gleaner.index');
 
 function indexOf(doc: Document): PageIndex {
   let idx = indexes.get(doc);

@@ -102,6 +102,15 @@ function collapsed(node: AnyNode, skip: ((el: Element) => boolean) | undefined):
  * answer is null. Kept texts (see `text`) are read; none are written.
  */
 export function shortText(node: AnyNode, max: number): string | null {
+  // An element around one text node (most of what is asked): that text collapsed and trimmed,
+  // which is what the walk below gives (its block spaces are trimmed off), without a joiner.
+  if (node.type === 'tag' && node.children.length === 1) {
+    const only = node.children[0] as AnyNode;
+    if (only.type === 'text') {
+      const t = only.data.replace(RUN, ' ').trim();
+      return t.length <= max ? t : null;
+    }
+  }
   const out = new Joiner();
   const ok = bounded(node, out, max + 2);
   if (!ok) return null;

@@ -155,6 +155,23 @@ describe("domhandler's node classes, restated by the load's node constructors", 
   });
 });
 
+describe("the load's own addNode (a first child gets an array of its own size)", () => {
+  test('every node links to its parent and its siblings, as in the stock DOM', () => {
+    const links = (parent: AnyNode & { children: AnyNode[] }): void => {
+      parent.children.forEach((c, i) => {
+        expect(c.parent).toBe(parent);
+        expect(c.prev).toBe(parent.children[i - 1] ?? null);
+        expect(c.next).toBe(parent.children[i + 1] ?? null);
+        if ('children' in c) links(c);
+      });
+    };
+    for (let seed = 1; seed <= 100; seed++) {
+      const doc = leanDom(leanHtml(soup(seed)));
+      links(doc);
+    }
+  });
+});
+
 describe('the DOM the parsers get is stock htmlparser2', () => {
   const ser = (n: AnyNode): string => {
     if (n.type === 'text') return JSON.stringify(n.data);

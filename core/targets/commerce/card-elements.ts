@@ -10,9 +10,11 @@
  * style elements included — in document order, and nothing below a `<template>`. Filtering it
  * with the selector's own test gives the same elements in the same order as
  * `all(selector, root)` (test/unit/parsers-shortcuts.test.ts). The DOM is read-only after the
- * load, so a list stays true for the page's life (kept per element in a WeakMap).
+ * load, so a list stays true for the page's life (kept per element in a map on the page:
+ * page-memo.ts says why not in a WeakMap).
  */
 import { shortText, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
+import { pageSlot, rootOf } from '../../parsers/page-memo.js';
 import { elements } from './marks.js';
 import { shownPrice, type MoneyHint } from './values.js';
 
@@ -78,13 +80,15 @@ function isOld(el: Element, t: string): boolean {
   return false;
 }
 
-const scopes = new WeakMap<Element, Element[]>();
+const scopes = pageSlot<Map<Element, Element[]>, AnyNode>('gleaner.card-scopes');
 
 const isTag = (n: AnyNode): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style';
 
 /** Every element below `root`, in document order, as css-select's subtree queries see them. */
 export function inside(root: Element): Element[] {
-  let out = scopes.get(root);
+  const page = rootOf(root);
+  const kept = scopes.get(page) ?? scopes.set(page, new Map());
+  let out = kept.get(root);
   if (out) return out;
   out = [];
   const stack: AnyNode[] = [];
@@ -97,7 +101,7 @@ export function inside(root: Element): Element[] {
     const ch = n.children;
     for (let i = ch.length - 1; i >= 0; i--) stack.push(ch[i] as AnyNode);
   }
-  scopes.set(root, out);
+  kept.set(root, out);
   return out;
 }
 

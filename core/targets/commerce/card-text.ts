@@ -25,10 +25,11 @@ const COUNT_TEXT = /^\(?\s*(\d[\d.,\s]*[KkMm]?)\s*\+?\s*\)?\s*(ratings?|reviews?
 
 /** Screen-reader copies of a text (a truncated title keeps its full text off screen). */
 const OFFSCREEN = /(^|\s)(a-offscreen|sr-only|visually-hidden|screen-reader-text|a-truncate-full|clipped|wt-screen-reader-only)(\s|$)/;
-const seen = (el: Element): string => text(el, (e) => OFFSCREEN.test(e.attribs.class ?? ''));
+const offscreen = (e: Element): boolean => OFFSCREEN.test(e.attribs.class ?? '');
+const seen = (el: Element): string => text(el, offscreen);
 /** A tag shown inside a title ("New Listing", "Sponsored"), not part of the product's name. */
 const TITLE_TAG = /(^|\s)(LIGHT_HIGHLIGHT|NEGATIVE|s-item__title--tag\w*|[\w-]*badge[\w-]*|[\w-]*tagblock[\w-]*)(\s|$)/;
-const titleText = (el: Element): string => text(el, (e) => OFFSCREEN.test(e.attribs.class ?? '') || (e !== el && TITLE_TAG.test(e.attribs.class ?? '') && text(e).length <= 24));
+const titleText = (el: Element): string => text(el, (e) => offscreen(e) || (e !== el && TITLE_TAG.test(e.attribs.class ?? '') && text(e).length <= 24));
 /** The card a site puts first as a template for its script ("Shop on eBay"): not a result. */
 export const PLACEHOLDER_TITLE = /^shop on [\w.]+$/i;
 
@@ -62,11 +63,13 @@ function extends_(attr: string, shown: string): boolean {
   return shownWords.length >= 3 && shownWords.filter((w) => own.has(w)).length >= shownWords.length * 0.7;
 }
 
+/** Whether an element's shown text can be a title: not a price, not a rating. */
+function fits(h: Element): boolean {
+  const t = seen(h);
+  return t.length >= 3 && !shownPrice(t) && !RATING_TEXT.test(t);
+}
+
 export function titleOf(card: Element): { title: string | null; titleEl: Element | null } {
-  const fits = (h: Element): boolean => {
-    const t = seen(h);
-    return t.length >= 3 && !shownPrice(t) && !RATING_TEXT.test(t);
-  };
   const els = inside(card);
   const named = els.filter(isTitleClass);
   let heading = els.find((e) => isHeading(e) && fits(e)) ?? named.find(fits);

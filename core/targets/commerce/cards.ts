@@ -30,14 +30,33 @@ function signature(el: Element): string {
 
 /** Whether a subtree has at least `n` characters of text (stops as soon as it has). */
 function hasText(el: Element, n: number): boolean {
-  let count = 0;
-  const walk = (node: AnyNode): boolean => {
-    if (node.type === 'text') return (count += node.data.trim().length) >= n;
-    if (node.type !== 'tag') return false;
-    for (const c of node.children) if (walk(c)) return true;
-    return false;
-  };
-  return walk(el);
+  counted = 0;
+  return countsTo(el, n);
+}
+
+/** Characters `countsTo` has counted so far: a counter, not a closure per call. */
+let counted = 0;
+
+function countsTo(node: AnyNode, n: number): boolean {
+  if (node.type === 'text') return (counted += trimmedLength(node.data)) >= n;
+  if (node.type !== 'tag') return false;
+  for (const c of node.children) if (countsTo(c, n)) return true;
+  return false;
+}
+
+/** `s.trim().length` without making the trimmed string (`\s` is the set `trim` removes). */
+function trimmedLength(s: string): number {
+  let i = 0;
+  let j = s.length;
+  while (i < j && isSpace(s, i)) i++;
+  while (j > i && isSpace(s, j - 1)) j--;
+  return j - i;
+}
+
+const SPACE = /\s/;
+function isSpace(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c <= 0x20 ? c === 0x20 || (c >= 0x09 && c <= 0x0d) : c >= 0xa0 && SPACE.test(s[i] as string);
 }
 
 /** Whether a subtree holds a link to somewhere (stops at the first). */

@@ -101,15 +101,26 @@ const COUNT_LINE =
   /(?:of|von|de|sur|di|из|z)\s+(?:over\s+|about\s+|mehr als\s+|más de\s+|plus de\s+)?(\d[\d.,\s]*)\s+(?:results|items|products|Ergebnissen|Ergebnisse|resultados|résultats|risultati|artículos|productos)|^(\d[\d.,\s]*)\s+(?:results|items|products|Ergebnisse|resultados|résultats|risultati|artículos|productos)\b/i;
 
 const COUNT_TAGS = new Set(['h1', 'h2', 'h3', 'span', 'div', 'p']);
+const DIGIT = /\d/;
+const COUNT_WORD = /\b(results|items|products|Ergebnisse|résultats|resultados|risultati|artículos|productos)\b/i;
 
 function totalOnPage(doc: Document): number | null {
   for (const el of elements(doc)) {
     if (!COUNT_TAGS.has(el.name) || el.children.length > 6) continue;
     // Only elements that hold a number themselves: reading every container's whole text is slow.
-    let own = '';
-    for (const c of el.children) if (c.type === 'text') own += c.data;
-    // "1,234 results", or "<b>6</b> results for" with the number in a child.
-    if (!/\d/.test(own) && !/\b(results|items|products|Ergebnisse|résultats|resultados|risultati|artículos|productos)\b/i.test(own)) continue;
+    // "1,234 results", or "<b>6</b> results for" with the number in a child. The text children
+    // are joined only when there are several and none holds a digit (most elements have one).
+    let own: string | null = null;
+    let digit = false;
+    for (const c of el.children) {
+      if (c.type !== 'text') continue;
+      if (DIGIT.test(c.data)) {
+        digit = true;
+        break;
+      }
+      own = own === null ? c.data : own + c.data;
+    }
+    if (!digit && !COUNT_WORD.test(own ?? '')) continue;
     const t = shortText(el, 160);
     if (t === null) continue;
     const m = COUNT_LINE.exec(t);
@@ -121,11 +132,14 @@ function totalOnPage(doc: Document): number | null {
 const NEXT_TEXT = /^(next|next page|next ›|›|»|>|weiter|nächste seite|siguiente|suivant|successivo|próxima)$/i;
 /** The longest text NEXT_TEXT matches ("nächste seite"): a link's longer text is not built. */
 const NEXT_MAX = 13;
+const NEXT_MARK = /pagination-?next|next-?page|pager-?next/i;
+const NEXT_LABEL = /^next( page)?$/i;
 
 function nextPage(doc: Document, base: string): string | null {
   const rel = all('link[rel=next], a[rel=next]', doc)[0];
   if (rel) return absolute(rel.attribs.href, base);
-  const a = all('a[href]', doc).find((x) => /pagination-?next|next-?page|pager-?next/i.test(`${x.attribs.class ?? ''} ${x.attribs.id ?? ''}`) || NEXT_TEXT.test(shortText(x, NEXT_MAX) ?? '') || /^next( page)?$/i.test(x.attribs['aria-label'] ?? ''));
+  // The class and the id are tested one by one (no match spans the space that would join them).
+  const a = all('a[href]', doc).find((x) => NEXT_MARK.test(x.attribs.class ?? '') || NEXT_MARK.test(x.attribs.id ?? '') || NEXT_TEXT.test(shortText(x, NEXT_MAX) ?? '') || NEXT_LABEL.test(x.attribs['aria-label'] ?? ''));
   return a ? absolute(a.attribs.href, base) : null;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { AnyNode, Document, Element } from '../../parsers/dom.js';
 import { seedOf } from '../../parsers/load.js';
+import { pageSlot } from '../../parsers/page-memo.js';
 
 export interface Marks {
   brand: Element[];
@@ -31,7 +32,7 @@ const GALLERY = /landingImage|main-?image|primary-?image|product-?image|hero-?im
 /** Any of the words below: most elements fail this one test and are done. */
 const ANY = /brand|byline|availab|stock|descr|crumb|spec|techn|detail|attribut|character|informat|propert|image|gallery|media/i;
 
-const lists = new WeakMap<Document, Element[]>();
+const lists = pageSlot<Element[]>('gleaner.elements');
 
 /**
  * Every element of the page in document order, built once per page: `all('*')` would build a
@@ -58,7 +59,7 @@ function inside(el: Element, set: Set<Element>, levels: number): boolean {
   return false;
 }
 
-const marks = new WeakMap<Document, Marks>();
+const marks = pageSlot<Marks>('gleaner.marks');
 
 /** The page's marks, found once per page (the product parser and the url route's check share them). */
 export function scanMarks(doc: Document): Marks {

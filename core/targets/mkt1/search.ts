@@ -10,6 +10,7 @@
 import { Blocks, resultCount } from '../../parsers/blocks.js';
 import type { Document, Element } from '../../parsers/dom.js';
 import { all, attr, closest, hasClass, one, text } from '../../parsers/dom.js';
+import { pageSlot } from '../../parsers/page-memo.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import type { Page } from './common.js';
 import { hrefOf, inside, isBotWall, pageOf, statusCode } from './common.js';
@@ -72,7 +73,7 @@ interface WidgetCards {
   cards: { card: Element; asin: string }[];
 }
 
-const widgetCache = new WeakMap<Document, WidgetCards[]>();
+const widgetCache = pageSlot<WidgetCards[]>('gleaner.mkt1.widgets');
 
 /**
  * The widgets between the results that `widgets` reads (not sponsored, not inside another
