@@ -25,9 +25,12 @@ export async function publishRetrying(js: JetStreamClient, subject: string, data
 export function isTransient(err: unknown): boolean {
   // The client reports a stream without a leader (an election after a server died) as
   // "jetstream is not enabled", caused by "no responders": the cause says what happened.
+  // A read through a stream leader during its election answers "JetStream system temporarily
+  // unavailable" (API error 10008, status 503), whose code is not in its message.
   const cause = (err as { cause?: Error })?.cause;
-  const text = `${(err as Error)?.name ?? ''} ${(err as Error)?.message ?? err} ${cause?.name ?? ''} ${cause?.message ?? ''}`;
-  return /timeout|no responders|503|10008|not current|leader|disconnect|closed connection|reconnect|stale connection/i.test(text) && !/wrong last sequence|key exists/i.test(text);
+  const code = (err as { code?: unknown })?.code ?? '';
+  const text = `${(err as Error)?.name ?? ''} ${(err as Error)?.message ?? err} ${String(code)} ${cause?.name ?? ''} ${cause?.message ?? ''}`;
+  return /timeout|no responders|503|10008|temporarily unavailable|not current|leader|disconnect|closed connection|reconnect|stale connection/i.test(text) && !/wrong last sequence|key exists/i.test(text);
 }
 
 /** Runs `op` again on transient errors until the deadline (KV reads and writes through an election). */
