@@ -27,7 +27,7 @@ export function clusterEnv(cluster: string, extra: Record<string, string> = {}):
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), GLEANER_CLUSTER: cluster, ...extra };
 }
 
-export async function startNode(id: string, cluster: string, extra: Record<string, string> = {}): Promise<Node> {
+export async function startNode(id: string, cluster: string, extra: Record<string, string> = {}, attempt = 0): Promise<Node> {
   const port = await freePort();
   const env = clusterEnv(cluster, {
     GLEANER_NODE_ID: id,
@@ -44,7 +44,14 @@ export async function startNode(id: string, cluster: string, extra: Record<strin
     GLEANER_CLUSTER_ACK_WAIT_MS: '4000',
     ...extra,
   });
-  return restartNode({ id, url: `http://127.0.0.1:${port}`, env, proc: undefined as unknown as GleanerProcess, earlier: [] });
+  try {
+    return await restartNode({ id, url: `http://127.0.0.1:${port}`, env, proc: undefined as unknown as GleanerProcess, earlier: [] });
+  } catch (err) {
+    // The ports were free when picked; a server of another test file (running in parallel) may
+    // bind one before the node does. New ports, then.
+    if (attempt < 3 && /port is in use/.test(String((err as Error).message))) return startNode(id, cluster, extra, attempt + 1);
+    throw err;
+  }
 }
 
 /** Starts (again) a node with its settings; resolves when it is ready. */
