@@ -41,6 +41,11 @@ const memo = new WeakMap<AnyNode, string>();
  */
 let walked = 0;
 
+/** Nodes whose text a page does not show (the walks give them none). */
+function textless(node: AnyNode): boolean {
+  return node.type === 'comment' || node.type === 'directive' || node.type === 'script' || node.type === 'style';
+}
+
 /** Joins collapsed pieces so a space where two meet stays one space. */
 class Joiner {
   private readonly parts: string[] = [];
@@ -68,7 +73,7 @@ class Joiner {
 function collapsed(node: AnyNode, skip: ((el: Element) => boolean) | undefined): string {
   walked++;
   if (node.type === 'text') return node.data.replace(RUN, ' ');
-  if (node.type === 'comment' || node.type === 'directive' || node.type === 'script' || node.type === 'style') return '';
+  if (textless(node)) return '';
   if (node.type === 'tag' && skip && skip(node)) return '';
   if (!('children' in node)) return '';
   if (!skip) {
@@ -91,7 +96,6 @@ function collapsed(node: AnyNode, skip: ((el: Element) => boolean) | undefined):
   if (!skip && walked - start >= MEMO_NODES && s.length <= MEMO_CHARS) memo.set(node, s);
   return s;
 }
-
 
 /**
  * `text(node)` when that text is at most `max` characters long, else null — without building
@@ -124,7 +128,7 @@ function bounded(node: AnyNode, out: Joiner, limit: number): boolean {
     out.add(node.data.replace(RUN, ' '));
     return out.length <= limit;
   }
-  if (node.type === 'comment' || node.type === 'directive' || node.type === 'script' || node.type === 'style') return true;
+  if (textless(node)) return true;
   if (!('children' in node)) return true;
   const kept = memo.get(node);
   if (kept !== undefined) {

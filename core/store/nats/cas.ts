@@ -36,15 +36,9 @@ export class CasConflict extends Error {
  * revision. Relies on `Bucket.js`, `encodeKey` and `subjectForKey` of @nats-io/kv (pinned to
  * an exact version in package.json; test/store-contract/cas.test.ts covers them).
  */
-export async function casPut(kv: KV, key: string, value: Uint8Array, revision: number, timeout?: number): Promise<number> {
-  if (revision <= 0) throw new Error('casPut needs the revision the value was based on (use kv.create for a new key)');
-  const bucket = kv as Bucket;
-  const subject = bucket.subjectForKey(bucket.encodeKey(key), true);
-  const ack = await bucket.js.publish(subject, value, {
-    msgID: `${key}@${revision}`,
-    expect: { lastSubjectSequence: revision },
-    ...(timeout ? { timeout } : {}),
-  });
+export async function casPut(kv: KV, key: string, value: Uint8Array, revision: number): Promise<number> {
+  if (revision <= 0) throw new Error('casPut needs the revision the value was based on (casCreate writes a new key)');
+  const ack = await (kv as Bucket).js.publish(subjectOf(kv, key), value, { msgID: `${key}@${revision}`, expect: { lastSubjectSequence: revision } });
   if (ack.duplicate) throw new CasConflict(key, revision);
   return ack.seq;
 }
@@ -54,14 +48,18 @@ export async function casPut(kv: KV, key: string, value: Uint8Array, revision: n
  * revision. A key that has a value is a conflict.
  */
 export async function casCreate(kv: KV, key: string, value: Uint8Array): Promise<number> {
-  const bucket = kv as Bucket;
-  const subject = bucket.subjectForKey(bucket.encodeKey(key), true);
   try {
-    return (await bucket.js.publish(subject, value, { expect: { lastSubjectSequence: 0 } })).seq;
+    return (await (kv as Bucket).js.publish(subjectOf(kv, key), value, { expect: { lastSubjectSequence: 0 } })).seq;
   } catch (err) {
     if (!isCasConflict(err)) throw err;
   }
   const entry = await kv.get(key);
   if (entry && (entry.operation === 'DEL' || entry.operation === 'PURGE')) return casPut(kv, key, value, entry.revision);
   throw new CasConflict(key, entry?.revision ?? 0);
+}
+
+/** The subject a KV write of `key` is published on (what `kv.put` uses). */
+function subjectOf(kv: KV, key: string): string {
+  const bucket = kv as Bucket;
+  return bucket.subjectForKey(bucket.encodeKey(key), true);
 }

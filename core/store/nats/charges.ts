@@ -47,7 +47,7 @@ export function totalKey(clientId: number, period: string, kind: 'pages' | 'rend
   return `t.${clientId}.${period}.${kind}`;
 }
 
-/** How often a node folds the stream's tail that nobody folded (see `catchUp`). */
+/** How often a node folds the stream's tail that nobody folded (see `startCatchUp`). */
 export const CATCH_UP_MS = 5_000;
 
 export class Charges {
