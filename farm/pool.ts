@@ -11,41 +11,20 @@
  * still holds a task `backstopMs` after it should have stopped is stuck in synchronous work,
  * and its thread is terminated (in-flight.ts). The other tasks of that thread are retried once
  * on another thread while their deadline allows; the thread's browser, temp files and stats row
- * are cleaned up when it is gone (`threadGone`).
+ * are cleaned up when it is gone (pool-threads.ts `threadGone`).
  */
-import { availableParallelism } from 'node:os';
-import { randomUUID } from 'node:crypto';
-import { BroadcastChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
+import type { BroadcastChannel } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { useCaFile } from './net/trust.js';
 import type { Config } from '../core/config.js';
 import { GleanerError } from '../core/errors.js';
 import type { ScrapeOutcome, ScrapeTask, TaskReply } from '../core/wire.js';
 import { BrowserHost } from './browser-host.js';
-import { IDLE_CLOSE_MS } from './browser/local.js';
-import { browserTrustEnv } from './browser/trust.js';
-import { chromeVersion, chromiumArgs, profileDirOf, removeProfile, resolveExecutable } from './chromium-args.js';
-import { useChromeVersion } from './devices.js';
-import { desktopUserAgent } from './identity/profile.js';
+import { clientFacing } from './client-facing.js';
 import { InFlightTask, WORKER_STOPPED, WORKER_STOPPED_CAUSE, cancelled } from './in-flight.js';
-import { removeThreadScratch } from './media/scratch.js';
-import type { BrowserRef, ControlMessage, FarmLimits, TaskMessage, WorkerSetup } from './messages.js';
-import { createStatsBuffer, readStats, releaseThread, stalledThreads } from './stats.js';
-import { createThreads } from './threads.js';
-
-/**
- * A render thread without tasks ends after two idle periods of its browser (which closes after
- * one), and never before that browser's close has had time to finish and be reaped: its
- * graceful close (IDLE_CLOSE_MS, then a kill) plus this margin. A thread ended first leaves the
- * browser process a zombie (only the thread that spawned it waits for it), which full Chromium's
- * slower close made common under load with short idle periods.
- */
-const REAP_MARGIN_MS = 5000;
-
-function renderThreadIdleMs(browserIdleMs: number): number {
-  return browserIdleMs > 0 ? browserIdleMs + Math.max(browserIdleMs, IDLE_CLOSE_MS + REAP_MARGIN_MS) : Number.MAX_SAFE_INTEGER;
-}
+import type { BrowserRef, FarmLimits, TaskMessage } from './messages.js';
+import { startPoolThreads, stopWorkerBrowsers, threadGone } from './pool-threads.js';
+import { createStatsBuffer, readStats, stalledThreads } from './stats.js';
 
 export interface FarmStats {
   /** Tasks handed to workers and not yet answered. */
@@ -98,67 +77,27 @@ export class FarmPool {
     hosts: Record<string, string>,
     private readonly logger: Logger | undefined,
   ) {
-    const workers = Math.max(1, config.workers || availableParallelism());
-    const renderThreads = Math.max(1, Math.min(config.browserThreads, workers * config.contextsPerWorker));
-    const cancelChannel = `gleaner-farm-cancel-${randomUUID()}`;
-    this.cancels = new BroadcastChannel(cancelChannel);
-    this.cancels.unref();
     this.mode = limits.browserMode;
-    const executablePath = resolveExecutable(config.chromium);
-    const version = chromeVersion(executablePath);
-    // This thread's profiles too (the HTTP answers name what the workers send).
-    useChromeVersion(version);
-    // Before any worker starts: the plain path's client reads the extra roots from the environment.
-    useCaFile(config.caFile);
-    const env = browserTrustEnv(config.caFile);
-    const browserLaunch = { executablePath, args: chromiumArgs({ executablePath, hosts, guarded: !config.allowPrivate, userAgent: desktopUserAgent() }), version, env };
-    const base = { config, limits, hosts, stats: this.statsBuffer, cancelChannel, browserLaunch, browserIdleMs: config.browserIdleMs };
-    // The node's page budget is unchanged (workers x contexts); it lives on the render threads.
-    const pages = Math.max(1, Math.ceil((workers * config.contextsPerWorker) / renderThreads));
-    const onDestroy = (threadId: number) => this.threadGone(threadId);
-    const onError = (err: unknown) => this.logger?.error({ err: String(err) }, 'farm worker error');
-    this.fetchers = createThreads({ kind: 'fetch', threads: workers, tasksPerThread: limits.tasksPerWorker, setup: { ...base, pages: 0 }, idleTimeoutMs: 0, onDestroy, onError });
-    this.spares =
-      limits.spareThreads > 0
-        ? createThreads({ kind: 'spare', threads: limits.spareThreads, tasksPerThread: limits.tasksPerWorker, setup: { ...base, pages: 0 }, idleTimeoutMs: limits.spareIdleMs, onDestroy, onError })
-        : null;
-    this.renderers = createThreads({
-      kind: 'render',
-      threads: renderThreads,
-      tasksPerThread: Math.max(limits.tasksPerWorker, pages),
-      setup: { ...base, pages },
-      idleTimeoutMs: renderThreadIdleMs(config.browserIdleMs),
-      onDestroy,
-      onError,
+    const threads = startPoolThreads(config, limits, hosts, {
+      stats: this.statsBuffer,
+      onDestroy: (threadId) => {
+        this.goneLaunches += threadGone(this.statsBuffer, threadId);
+      },
+      onError: (err) => this.logger?.error({ err: String(err) }, 'farm worker error'),
     });
+    this.fetchers = threads.fetchers;
+    this.renderers = threads.renderers;
+    this.spares = threads.spares;
+    this.cancels = threads.cancels;
     this.host = new BrowserHost({
       executablePath: config.chromium,
       hosts,
       guarded: !config.allowPrivate,
-      env,
+      env: threads.env,
       logger,
       idleMs: config.browserIdleMs,
       busy: () => this.rendering > 0,
     });
-  }
-
-  /**
-   * A worker thread ended (idle render thread, crash, terminated, close). Its stats row is
-   * released; the ffmpeg runs and temp folders of its media downloads are removed; a browser it
-   * still listed (it could not close it) is killed and its profile removed.
-   */
-  private threadGone(threadId: number): void {
-    const { pid, launches } = releaseThread(this.statsBuffer, threadId);
-    this.goneLaunches += launches;
-    removeThreadScratch(threadId);
-    if (!pid) return;
-    const profile = profileDirOf(pid);
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      return; // already gone (Playwright removed its profile)
-    }
-    removeProfile(profile);
   }
 
   ready(): boolean {
@@ -293,7 +232,7 @@ export class FarmPool {
   async close(): Promise<void> {
     this.accepting = false;
     await Promise.allSettled([...this.running].map((r) => r.answered));
-    await this.stopWorkerBrowsers('close');
+    await stopWorkerBrowsers(this.mode, this.cancels, this.statsBuffer, 'close');
     await Promise.all([this.fetchers.close(), this.renderers.close(), this.spares?.close()]);
     await this.host.close();
     this.cancels.close();
@@ -304,70 +243,8 @@ export class FarmPool {
     this.accepting = false;
     const reason = new GleanerError('SERVICE_UNAVAILABLE', 'The farm was stopped while the task ran.');
     for (const r of [...this.running]) r.cancel(reason);
-    await Promise.all([this.host.kill(), this.stopWorkerBrowsers('kill')]);
+    await Promise.all([this.host.kill(), stopWorkerBrowsers(this.mode, this.cancels, this.statsBuffer, 'kill')]);
     await Promise.all([this.fetchers.destroy(), this.renderers.destroy(), this.spares?.destroy()]);
     this.cancels.close();
   }
-
-  /**
-   * Per-worker mode: asks the workers to close (or kill) their own browsers, waits for the
-   * answers of those that listed one (a terminated thread would leave Playwright's temporary
-   * profile behind), then kills by pid any browser still listed.
-   */
-  private async stopWorkerBrowsers(how: 'close' | 'kill'): Promise<void> {
-    const expected = this.mode === 'per-worker' ? readStats(this.statsBuffer).browserPids.length : 0;
-    if (expected === 0) return;
-    const answered = new Set<number>();
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, how === 'close' ? 7000 : 3000);
-      this.cancels.onmessage = (event) => {
-        const msg = (event as { data: ControlMessage }).data;
-        if (typeof msg !== 'object' || !('stopped' in msg)) return;
-        answered.add(msg.stopped);
-        if (answered.size >= expected) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      this.cancels.postMessage({ stop: how } satisfies ControlMessage);
-    });
-    this.cancels.onmessage = () => undefined;
-    for (const pid of readStats(this.statsBuffer).browserPids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  }
-}
-
-/**
- * The farm's failures as a client may see them. BROWSER_CRASHED and UPSTREAM_FAILED are the
- * farm's own retry signals, documented nowhere a client reads: once the farm has stopped
- * retrying, the request failed after its retries (spec 7: REQUEST_FAILED_AFTER_MANY_RETRIES,
- * not charged) and `detail` names the cause. The lost browser's endpoint is dropped on the way
- * (its path is the browser server's only secret).
- */
-export function clientFacing(err: GleanerError, attempts: number): GleanerError {
-  if (err.code === 'BROWSER_CRASHED') {
-    return new GleanerError(
-      'REQUEST_FAILED_AFTER_MANY_RETRIES',
-      `Rendering the target failed: the browser crashed on each of ${attempts} attempt${attempts === 1 ? '' : 's'} (last: ${sentence(err.message)}).`,
-      { cause: 'BROWSER_CRASHED', attempts },
-    );
-  }
-  if (err.code === 'UPSTREAM_FAILED') {
-    return new GleanerError('REQUEST_FAILED_AFTER_MANY_RETRIES', `Every attempt to fetch the target failed (last: ${sentence(err.message)}).`, { cause: 'UPSTREAM_FAILED', attempts });
-  }
-  if (err.code === 'TARGET_FORBIDDEN' && err.data?.refused !== undefined) {
-    // The address a name resolved to is logged (above), never told: a caller could map internal DNS.
-    const { refused: _refused, ...data } = err.data;
-    return new GleanerError('TARGET_FORBIDDEN', err.message, data);
-  }
-  return err;
-}
-
-function sentence(message: string): string {
-  return message.replace(/\.$/, '');
 }

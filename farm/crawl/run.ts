@@ -5,24 +5,18 @@
  * before anything depends on it. Nothing of the crawl lives only here: the frontier, the
  * seen-set, the counts and the host stamps are in the store, so a crawl resumes after kill -9
  * from its last commit. What this holds in memory is bounded by the crawl's concurrency: the
- * pages in flight, a window of the frontier's head, and one gate per host.
+ * pages in flight, a window of the frontier's head, and one gate per host. This class is the
+ * pump and the run's end; the crawl's setup and each page from dispatch to commit are its base
+ * class (pages.ts).
  *
  * Concurrency hazard: `pump` awaits the store between reading the frontier and dispatching;
  * it runs one at a time (`pumping`), and a wake-up meanwhile sets `again` for one more pass.
  */
 import { GleanerError, toWireError, type WireError } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
-import type { CrawlRules } from '../../core/crawl/scope.js';
-import { hostOf, normaliseUrl } from '../../core/crawl/url.js';
-import type { CrawlState, CrawlStore, DiscoveryLimits, FrontierEntry } from '../../core/store/crawls.js';
-import type { DeliveryKind, JobOutcome, JobRecord } from '../../core/store/jobs.js';
-import type { ScrapeOutcome, ScrapeTask } from '../../core/wire.js';
-import type { FetchContext } from './fetch-part.js';
-import type { HostGate } from './hosts.js';
-import { Schedule } from './schedule.js';
-import type { CrawlEngineOptions, PageSlots } from './engine.js';
-import { crawlParams, type CrawlParams } from './params.js';
-import { seedCrawl, type SeedContext } from './seeds.js';
+import { hostOf } from '../../core/crawl/url.js';
+import type { JobOutcome } from '../../core/store/jobs.js';
+import { CrawlPages } from './pages.js';
+import { seedCrawl } from './seeds.js';
 
 /** Frontier entries read past those in flight, to find one whose host is ready. */
 const WINDOW = 256;
@@ -32,75 +26,19 @@ export const MAX_LEASES = 3;
 const POLL_MS = 1000;
 /** Progress events at most this often per crawl. */
 const PROGRESS_MS = 1000;
-/** A page batch gathers this long before its delivery is due. */
-const BATCH_MS = 2000;
 
-export class CrawlRun {
-  readonly id: string;
-  readonly clientId: number;
-  readonly params: CrawlParams;
-  private readonly rules: CrawlRules;
-  private readonly limits: DiscoveryLimits;
-  private readonly schedule: Schedule;
-  /** seq → controller of the page task in flight. */
-  private readonly inFlight = new Map<number, AbortController>();
-  /** Depth of each page in flight (seq → depth): the level the crawl is on (`level`). */
-  private readonly depths = new Map<number, number>();
-  /** Pages dispatched whose charge is not committed yet (the quota check counts them as used). */
-  private uncharged = 0;
-  /** Page commits in progress. */
-  private committing = 0;
-  private state: CrawlState | undefined;
+export class CrawlRun extends CrawlPages {
   private pumping = false;
   private again = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private poll: ReturnType<typeof setInterval> | undefined;
   private lastProgress = 0;
-  private ending: JobOutcome | undefined;
-  private firstError: WireError | undefined;
-  private startStatus: number | undefined;
   private finished!: (outcome: JobOutcome) => void;
   private interrupted!: (err: Error) => void;
   private readonly done = new Promise<JobOutcome>((resolve, reject) => {
     this.finished = resolve;
     this.interrupted = reject;
   });
-
-  constructor(
-    private readonly job: JobRecord,
-    private readonly opts: CrawlEngineOptions,
-    private readonly slots: PageSlots,
-    private readonly signal: AbortSignal,
-  ) {
-    this.id = job.id;
-    this.clientId = job.clientId;
-    this.params = crawlParams(job.params);
-    const start = normaliseUrl(this.params.url, undefined, { ignoreQuery: this.params.ignore_query_parameters }) ?? this.params.url;
-    this.rules = { start, allowSubdomains: this.params.allow_subdomains, allowExternal: this.params.allow_external, ignoreQuery: this.params.ignore_query_parameters, include: this.params.include_paths, exclude: this.params.exclude_paths };
-    const drains: DeliveryKind[] = [];
-    if (this.params.callback_url && this.params.callback_pages) drains.push('webhook');
-    if (this.params.storage) drains.push('storage');
-    this.limits = { maxDepth: this.params.max_depth, maxDiscovered: Math.min(1_000_000, Math.max(10_000, this.params.limit * 10)), drains, batchMs: BATCH_MS };
-    this.schedule = new Schedule({
-      store: opts.crawls,
-      id: this.id,
-      delayMs: this.params.delay_ms,
-      perHost: this.params.max_concurrency_per_host,
-      respectRobots: this.params.respect_robots,
-      slots,
-      log: opts.log,
-      seedContext: () => this.seedContext(),
-      wake: () => this.wake(),
-    });
-  }
-
-  private get store(): CrawlStore {
-    return this.opts.crawls;
-  }
-
-  counts(): CrawlState['counts'] | undefined {
-    return this.state?.counts;
-  }
 
   /** Runs to the end: done (frontier empty or limit reached), faulted, or cancelled. */
   async run(): Promise<JobOutcome> {
@@ -128,14 +66,6 @@ export class CrawlRun {
 
   private cancelled(): JobOutcome {
     return { ok: false, cancelled: true, error: { code: 'NOT_FOUND', message: 'The crawl was cancelled.' } };
-  }
-
-  private fetchContext(signal?: AbortSignal): FetchContext {
-    return { farm: this.opts.farm, accountId: this.clientId, location: this.params.scrape.location, device: this.params.scrape.device, deadlineMs: this.opts.pageTimeoutMs, ...(signal ? { signal } : {}) };
-  }
-
-  private seedContext(): SeedContext {
-    return { store: this.store, id: this.id, rules: this.rules, limits: this.limits, fetch: this.fetchContext(this.signal), wanted: () => !this.ending && !this.signal.aborted };
   }
 
   private async refresh(): Promise<void> {
@@ -221,100 +151,6 @@ export class CrawlRun {
     }
   }
 
-  /** The least depth among the pages in flight and the frontier's head (`headDepth`). */
-  private level(headDepth: number): number {
-    let least = headDepth;
-    for (const d of this.depths.values()) if (d < least) least = d;
-    return least;
-  }
-
-  private dispatch(entry: FrontierEntry): void {
-    const controller = new AbortController();
-    this.inFlight.set(entry.seq, controller);
-    this.depths.set(entry.seq, entry.depth);
-    this.uncharged++;
-    let charged = false;
-    const settled = (): void => {
-      if (!charged) this.uncharged--;
-      charged = true;
-    };
-    const task: ScrapeTask = {
-      id: newId(),
-      routeId: 'universal',
-      params: { ...this.params.scrape, url: entry.url },
-      accountId: this.clientId,
-      deadline: Date.now() + this.opts.pageTimeoutMs,
-      crawl: { kind: 'page', crawlId: this.id, seq: entry.seq, rules: this.rules, respectRobots: this.params.respect_robots },
-    };
-    const gate = this.schedule.gate(hostOf(entry.url));
-    this.opts.farm
-      .run(task, controller.signal)
-      .then(
-        (outcome) => this.commit(entry, outcome, gate, settled).finally(settled),
-        (err: unknown) => {
-          settled();
-          return this.fail(entry, toWireError(err), gate, controller.signal.aborted);
-        },
-      )
-      .catch((err: unknown) => this.end({ ok: false, error: toWireError(err) }))
-      .finally(() => {
-        this.inFlight.delete(entry.seq);
-        this.depths.delete(entry.seq);
-        this.slots.release();
-        if (this.ending) this.settleIfIdle();
-        else this.wake();
-      });
-  }
-
-  /** `settle`: the page's charge is committed (or it has none): the quota check stops counting it. */
-  private async commit(entry: FrontierEntry, outcome: ScrapeOutcome, gate: HostGate, settle: () => void): Promise<void> {
-    gate.release(false, outcome.crawl?.startedAt);
-    if (this.ending?.ok === false && this.ending.cancelled === true) return settle();
-    const found = outcome.crawl ?? {};
-    const follow = this.params.sitemap !== 'only';
-    const kept = !found.redirected && outcome.results.length > 0;
-    const charge = kept ? this.opts.chargeOf(this.job, this.params.scrape, outcome.usage) : undefined;
-    this.committing++;
-    const out = await this.store.complete(
-      this.id,
-      {
-        seq: entry.seq,
-        depth: entry.depth,
-        statusCode: outcome.status,
-        links: follow ? (found.links ?? []) : [],
-        refused: follow || found.redirected ? (found.refused ?? []) : [],
-        ...(found.redirected ? { redirect: found.redirect ?? null } : {}),
-        ...(found.finalUrl !== undefined ? { finalUrl: found.finalUrl } : {}),
-        ...(found.canonical !== undefined ? { canonical: found.canonical } : {}),
-        ...(charge ? { charge } : {}),
-        ...(outcome.results[0] ? { result: outcome.results[0] } : {}),
-      },
-      this.limits,
-    ).finally(() => {
-      this.committing--;
-      settle();
-    });
-    if (!out) return;
-    this.state = out.state;
-    if (entry.source === 'start') this.startStatus = outcome.status;
-    if (out.page && charge) this.opts.onPage?.(this.job, outcome.usage);
-    if (out.state.cancelRequested) this.cancel();
-    this.progress(false);
-  }
-
-  private async fail(entry: FrontierEntry, error: WireError, gate: HostGate, aborted: boolean): Promise<void> {
-    gate.release(/HTTP (429|503)\b/.test(error.message));
-    // Abandoned (cancel, shutdown): the entry stays in the frontier for the next run.
-    if (aborted || this.ending) return;
-    if (entry.source === 'start') this.firstError ??= error;
-    const title = error.code === 'UPSTREAM_FAILED' ? 'REQUEST_FAILED_AFTER_MANY_RETRIES' : error.code;
-    if (await this.store.skip(this.id, entry, { reason: 'failed', error: { title, detail: error.message } })) {
-      this.state!.counts.failed++;
-      this.state!.counts.queued--;
-    }
-    this.progress(false);
-  }
-
   /** A quota stop: no new page starts; those in flight are committed, then the crawl ends faulted. */
   private stopWhenIdle(error: WireError): void {
     this.ending ??= { ok: false, error };
@@ -332,7 +168,7 @@ export class CrawlRun {
    * Ends the run with `outcome` once no page is in flight. The first end wins, except a cancel
    * or an interruption, which abandon the pages in flight (they stay in the frontier) at once.
    */
-  private end(outcome: JobOutcome): void {
+  protected end(outcome: JobOutcome): void {
     const abandon = this.signal.aborted || (!outcome.ok && outcome.cancelled === true);
     if (this.ending && !abandon) return;
     this.ending = outcome;
@@ -341,7 +177,7 @@ export class CrawlRun {
     this.settleIfIdle();
   }
 
-  private settleIfIdle(): void {
+  protected settleIfIdle(): void {
     if (!this.ending || this.inFlight.size > 0) return;
     clearInterval(this.poll);
     clearTimeout(this.timer);
@@ -351,7 +187,7 @@ export class CrawlRun {
     else this.finished(this.ending);
   }
 
-  private progress(force: boolean): void {
+  protected progress(force: boolean): void {
     const now = Date.now();
     if (!this.state || (!force && now - this.lastProgress < PROGRESS_MS)) return;
     this.lastProgress = now;

@@ -17,14 +17,17 @@
  * - Poison jobs: every start is counted in the store before the run; a job started `maxStarts`
  *   times without finishing (each run ended with the process) is not run again but finished
  *   `faulted` with INTERNAL_ERROR (not charged) and logged with its id.
+ *
+ * This module decides which job starts when; one job's run, finish and feed events are in
+ * job-execution.ts.
  */
-import { ERROR_CODES, GleanerError, toWireError, type WireError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import type { FeedEvents } from '../../core/store/feed.js';
 import type { JobOutcome, JobRecord, JobStore } from '../../core/store/jobs.js';
 import type { UsageEntry } from '../../core/store/usage.js';
 import type { WorkConsumer, WorkItem, WorkQueue } from '../../core/store/work.js';
 import type { ScrapeOutcome, ScrapeTask, Usage } from '../../core/wire.js';
+import { JobExecutor } from './job-execution.js';
 
 /**
  * Jobs that are not one farm task: a crawl runs many pages under its own engine
@@ -37,9 +40,6 @@ export interface LongJobs {
   /** Resolves with the final outcome; rejects when interrupted by `signal` (the job stays queued). */
   run(job: JobRecord, signal: AbortSignal): Promise<JobOutcome>;
 }
-
-/** Starts allowed to a long job (each restart of the node starts it again, and it resumes). */
-const LONG_JOB_MAX_STARTS = 1000;
 
 /** What the job runner needs of the farm (the Farm satisfies it). */
 export interface TaskRunner {
@@ -77,9 +77,6 @@ export interface JobRunnerOptions {
 /** A queued job and its route (for the per-route cap). */
 type Queued = Pick<WorkItem, 'id' | 'routeId'>;
 
-/** How often a running job's claim is renewed (well inside JetStream's AckWait). */
-const PROGRESS_MS = 10_000;
-
 export class JobRunner {
   /** Wakes everyone waiting in close(): only once nothing is in flight. */
   private settleIdle(): void {
@@ -101,8 +98,11 @@ export class JobRunner {
   private readonly idle = new Set<() => void>();
   private stopped = false;
   private waitingForSync: ReturnType<typeof setTimeout> | undefined;
+  private readonly executor: JobExecutor;
 
-  constructor(private readonly opts: JobRunnerOptions) {}
+  constructor(private readonly opts: JobRunnerOptions) {
+    this.executor = new JobExecutor(opts, { consumer: () => this.consumer, stopped: () => this.stopped });
+  }
 
   /** Consumes the work queue (first the jobs queued or running when the process died); returns how many those were. */
   start(): number {
@@ -210,7 +210,7 @@ export class JobRunner {
       this.running.set(id, controller);
       if (this.opts.longJobs?.owns(routeId)) this.longIds.add(id);
       this.runningByRoute.set(routeId, (this.runningByRoute.get(routeId) ?? 0) + 1);
-      this.runOne(id, routeId, controller.signal)
+      this.executor.run(id, routeId, controller.signal)
         .then(
           (settled) => settled && this.consumer?.settle(id),
           (err: unknown) => this.opts.log.error({ err, job_id: id }, 'job runner failed to record a job'),
@@ -225,102 +225,4 @@ export class JobRunner {
         });
     }
   }
-
-  /** Runs one job; true when its final state is stored (or was already) and the queue may forget it. */
-  private async runOne(id: string, routeId: string, signal: AbortSignal): Promise<boolean> {
-    const long = this.opts.longJobs?.owns(routeId) ? this.opts.longJobs : undefined;
-    const maxStarts = long ? LONG_JOB_MAX_STARTS : Math.max(1, this.opts.maxStarts ?? 3);
-    const start = await this.opts.jobs.start(id, maxStarts);
-    if (!start) return true; // already final (a duplicate queue entry, a redelivery) or swept
-    if (!start.started) return this.giveUp(start.job, maxStarts).then(() => true);
-    const { job } = start;
-    const { events } = this.opts;
-    events.publish({ type: 'started', jobId: id, clientId: job.clientId, routeId: job.routeId, at: Date.now(), ...(job.batchId ? { batchId: job.batchId } : {}), ...(this.opts.node ? { node: this.opts.node } : {}) });
-    if (long) return this.runLong(long, job, signal);
-    // The worker writes the results to the store itself (ScrapeTask.persist): they never cross to this thread.
-    const task: ScrapeTask = { id, routeId: job.routeId, params: job.params, accountId: job.clientId, deadline: Date.now() + this.opts.jobTimeoutMs, persist: true };
-    let finished: JobRecord | undefined;
-    let usage: Usage | undefined;
-    // The queue keeps the job claimed while it runs (JetStream: AckWait is extended).
-    const progress = setInterval(() => this.consumer?.progress(id), this.opts.progressMs ?? PROGRESS_MS).unref();
-    try {
-      const outcome = await this.opts.runner.run(task, signal);
-      usage = outcome.usage;
-      const charge = this.opts.chargeOf?.(job, usage);
-      finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.stored ? undefined : outcome.results, ...(outcome.media ? { media: outcome.media } : {}) }, this.opts.retentionMs, charge);
-    } catch (err) {
-      if (signal.aborted && this.stopped) {
-        this.consumer?.release(id);
-        return false; // destroyed: stays queued for the next start
-      }
-      finished = await this.opts.jobs.finish(id, { ok: false, error: jobError(err, this.opts.jobTimeoutMs) }, this.opts.retentionMs);
-    } finally {
-      clearInterval(progress);
-    }
-    this.announce(finished, usage);
-    return true;
-  }
-
-  /** A long job (a crawl): its engine charges as it goes; finish stores the outcome only. */
-  private async runLong(long: LongJobs, job: JobRecord, signal: AbortSignal): Promise<boolean> {
-    const progress = setInterval(() => this.consumer?.progress(job.id), this.opts.progressMs ?? PROGRESS_MS).unref();
-    let outcome: JobOutcome;
-    try {
-      outcome = await long.run(job, signal);
-    } catch (err) {
-      if (signal.aborted && this.stopped) {
-        this.consumer?.release(job.id);
-        return false; // interrupted: stays queued and resumes at the next start
-      }
-      outcome = { ok: false, error: toWireError(err) };
-    } finally {
-      clearInterval(progress);
-    }
-    this.announce(await this.opts.jobs.finish(job.id, outcome, this.opts.retentionMs), undefined);
-    return true;
-  }
-
-  /** A poison job: started `maxStarts` times, never finished. Faulted without another run. */
-  private async giveUp(job: JobRecord, maxStarts: number): Promise<void> {
-    this.opts.log.error(
-      { job_id: job.id, client_id: job.clientId, route: job.routeId, starts: job.attempts },
-      `job given up: started ${job.attempts} times without finishing (each run ended with the process); faulted, not charged`,
-    );
-    // The caller reads why on GET (not only the webhook and the log): the text names no internals.
-    const error = new GleanerError(
-      'INTERNAL_ERROR',
-      `The job was started ${job.attempts} times and never finished: each run ended with the service process (GLEANER_JOB_MAX_STARTS is ${maxStarts}), so it is not run again and not charged.`,
-      { starts: job.attempts, publicDetail: true },
-    );
-    this.announce(await this.opts.jobs.finish(job.id, { ok: false, error: error.toWire() }, this.opts.retentionMs), undefined);
-  }
-
-  private announce(finished: JobRecord | undefined, usage: Usage | undefined): void {
-    if (!finished) return;
-    const { events } = this.opts;
-    const id = finished.id;
-    events.publish({
-      type: finished.status === 'done' ? 'done' : finished.status === 'cancelled' ? 'cancelled' : 'failed',
-      jobId: id,
-      clientId: finished.clientId,
-      routeId: finished.routeId,
-      at: Date.now(),
-      ...(finished.batchId ? { batchId: finished.batchId } : {}),
-      ...(finished.error && finished.status !== 'cancelled' ? { error: finished.error } : {}),
-      ...(this.opts.node ? { node: this.opts.node } : {}),
-    });
-    this.opts.onFinished?.(finished, usage);
-  }
-}
-
-/**
- * A failed run as the job's error. A timeout without words of its own gets the job's: the
- * table's default detail speaks of the synchronous deadline and the async route, which is not
- * what an async job ran into.
- */
-function jobError(err: unknown, timeoutMs: number): WireError {
-  const wire = toWireError(err);
-  if (wire.code !== 'REQUEST_FAILED_SCRAPE_TIMEOUT' || wire.message !== ERROR_CODES.REQUEST_FAILED_SCRAPE_TIMEOUT.detail) return wire;
-  const seconds = Math.round(timeoutMs / 100) / 10;
-  return { ...wire, message: `The job did not finish within its deadline of ${seconds} s (GLEANER_JOB_TIMEOUT_MS); it was stopped and is not charged.` };
 }

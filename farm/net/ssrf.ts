@@ -16,7 +16,7 @@
  *
  * A refusal tells the caller that the address is not allowed and why in general terms, never
  * the address a name resolved to (a key holder could map internal DNS with it); the address
- * travels in `data.refused`, which the pool logs and strips (pool.ts `clientFacing`).
+ * travels in `data.refused`, which the pool logs and strips (client-facing.ts `clientFacing`).
  */
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';

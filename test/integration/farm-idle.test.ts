@@ -2,7 +2,7 @@
  * Browsers on demand: a farm serving only static pages starts no Chromium (fetch threads never
  * render; render threads start with the first run_js task), and a browser without rendering
  * work closes after GLEANER_BROWSER_IDLE_MS, its thread later, once that close is surely over
- * (farm/pool.ts: a thread that ends first leaves its browser a zombie, which this test would
+ * (farm/pool-threads.ts: a thread that ends first leaves its browser a zombie, which this test would
  * see as a browser still alive); the next rendering task starts both again. A browser that is
  * rendering is never closed as idle. Real farm, real Chromium, both browser modes; the cold
  * starts get deadlines that fit a loaded CI machine (COLD_RENDER_MS).
@@ -83,7 +83,7 @@ describe.each(['per-worker', 'shared'] as const)('browser mode %s', (browserMode
       const pid = farm.stats().browserPid as number;
       expect([farm.stats().browserLaunches, alive(pid)]).toEqual([1, true]);
       // The idle period, then a graceful close of at most IDLE_CLOSE_MS before a kill; then the
-      // thread's own idle time (pool.ts: the idle period plus IDLE_CLOSE_MS + 5 s).
+      // thread's own idle time (pool-threads.ts: the idle period plus IDLE_CLOSE_MS + 5 s).
       await waitFor(() => !alive(pid), 1500 + IDLE_CLOSE_MS + 5000);
       expect(farm.stats().browserPid).toBeUndefined();
       if (browserMode === 'per-worker') await waitFor(() => farm.stats().renderThreads === 0, 1500 + IDLE_CLOSE_MS + 5000 + 5000);

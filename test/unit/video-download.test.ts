@@ -23,7 +23,7 @@ import { Transports } from '../../farm/net/transports.js';
 import { fetchToFile } from '../../farm/net/ranged.js';
 import { TaskAbort } from '../../farm/worker/abort.js';
 import { TaskBudget } from '../../farm/worker/budget.js';
-import { profileOf } from '../../farm/worker/flow.js';
+import { profileOf } from '../../farm/worker/flow-attempt.js';
 import { runMediaStep } from '../../farm/worker/media-step.js';
 import { task } from '../helpers/farm.js';
 import { closeFlowRunner, flowRunner } from '../helpers/flow-runner.js';

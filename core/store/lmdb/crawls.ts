@@ -13,11 +13,12 @@
  * | `crawl_hosts` | [crawlId, host] | HostState |
  *
  * Each method is one write transaction: a kill -9 leaves either all of a step or none of it.
+ * The steps that move URLs through the seen-set and the frontier inside those transactions
+ * (taking in, skipping, committing a page) are in crawl-frontier.ts.
  * The seen-set lives only here (memory-mapped pages of the OS cache, not the heap), so a
  * 100,000-page crawl costs the engine no more memory than a 100-page one.
  */
 import type { Database, Key } from 'lmdb';
-import { urlHash } from '../../crawl/url.js';
 import type { WireError } from '../../errors.js';
 import type { PageResult } from '../../wire.js';
 import {
@@ -34,9 +35,9 @@ import {
   type SkipRecord,
 } from '../crawls.js';
 import type { DeliveryKind } from '../jobs.js';
+import { addSkip, commitPage, takeIn } from './crawl-frontier.js';
 import type { StoreDatabases } from './index.js';
 import type { OutboxKey } from './jobs.js';
-import { addUsage } from './usage.js';
 
 export interface CrawlDatabases {
   crawls: Database<unknown, string>;
@@ -62,9 +63,6 @@ export function openCrawlDatabases(root: StoreDatabases['root']): CrawlDatabases
 
 /** robots.txt text kept per host (Google reads the first 500 KiB). */
 const MAX_ROBOTS_TEXT = 512 * 1024;
-/** Seen-set values besides a seq: a URL left out (skipped), and a page fetched and dropped as a twin. */
-const SKIPPED = -1;
-const DROPPED = -2;
 
 /** The key range of one crawl in a database keyed [crawlId, ...]. */
 function range(crawlId: string): { start: Key; end: Key } {
@@ -96,38 +94,11 @@ export class LmdbCrawls implements CrawlStore {
     return this.state(crawlId);
   }
 
-  /** Inside a write transaction: takes in new URLs at `depth`; returns how many were added. */
-  private takeIn(state: CrawlState, urls: readonly Discovered[], depth: number, parent: string | undefined, limits: DiscoveryLimits): number {
-    let added = 0;
-    for (const d of urls) {
-      const key: Key = [state.id, urlHash(d.url)];
-      if (this.c.seen.get(key) !== undefined) continue;
-      if (depth > limits.maxDepth) {
-        this.c.seen.put(key, SKIPPED);
-        state.counts.skipped_depth++;
-        continue;
-      }
-      if (state.counts.discovered >= limits.maxDiscovered) {
-        this.c.seen.put(key, SKIPPED);
-        state.counts.skipped_limit++;
-        continue;
-      }
-      const seq = ++state.lastSeq;
-      this.c.seen.put(key, seq);
-      const entry: FrontierEntry = { seq, url: d.url, depth, source: d.source, leases: 0, ...(parent !== undefined ? { parent } : {}) };
-      this.c.frontier.put([state.id, depth, seq], entry);
-      state.counts.discovered++;
-      state.counts.queued++;
-      added++;
-    }
-    return added;
-  }
-
   async seed(crawlId: string, urls: readonly Discovered[], depth: number, limits: DiscoveryLimits, done = false): Promise<number> {
     return this.dbs.root.transaction(() => {
       const state = this.state(crawlId);
       if (!state) return 0;
-      const added = this.takeIn(state, urls, depth, undefined, limits);
+      const added = takeIn(this.c, state, urls, depth, undefined, limits);
       if (done) state.seeded = true;
       state.updatedAt = Date.now();
       this.c.crawls.put(crawlId, state);
@@ -150,7 +121,7 @@ export class LmdbCrawls implements CrawlStore {
         const entry = this.c.frontier.get(key) as FrontierEntry | undefined;
         if (!entry) continue;
         if (entry.leases >= maxLeases) {
-          this.addSkip(state, entry, { reason: 'failed', error: { title: 'INTERNAL_ERROR', detail: `The page was in flight when the service stopped ${entry.leases} times; it is not fetched again.` } });
+          addSkip(this.c, state, entry, { reason: 'failed', error: { title: 'INTERNAL_ERROR', detail: `The page was in flight when the service stopped ${entry.leases} times; it is not fetched again.` } });
           this.c.frontier.remove(key);
           state.counts.queued--;
           state.counts.failed++;
@@ -172,82 +143,14 @@ export class LmdbCrawls implements CrawlStore {
     });
   }
 
-  private addSkip(state: CrawlState, entry: FrontierEntry, record: Omit<SkipRecord, 'n' | 'at' | 'url' | 'depth' | 'parent'>): void {
-    const n = state.counts.skipped_robots + state.counts.failed + 1;
-    const skip: SkipRecord = { n, url: entry.url, depth: entry.depth, parent: entry.parent ?? null, at: Date.now(), ...record };
-    this.c.skips.put([state.id, n], skip);
-  }
-
-  /** Owed page deliveries get an outbox entry when none is queued (inside a write transaction). */
-  private wake(state: CrawlState, kinds: readonly DeliveryKind[], dueAt: number): void {
-    for (const kind of kinds) {
-      const cursor = state.deliveries[kind] ?? { cursor: 0, queued: false, closed: false };
-      if (cursor.queued) continue;
-      this.dbs.outbox.put([dueAt, state.id, kind] satisfies OutboxKey, 0);
-      state.deliveries[kind] = { ...cursor, queued: true };
-    }
-  }
-
   async complete(crawlId: string, done: PageDone, limits: DiscoveryLimits): Promise<CommitOutcome | undefined> {
     return this.dbs.root.transaction(() => {
       const state = this.state(crawlId);
       const key: Key = [crawlId, done.depth, done.seq];
       const entry = this.c.frontier.get(key) as FrontierEntry | undefined;
       if (!state || !entry) return undefined;
-      const now = Date.now();
-      this.c.frontier.remove(key);
-      state.counts.queued--;
-      // A redirect target already taken in by another entry: this page is that one. A canonical
-      // URL taken in by a kept page: likewise. A canonical URL not met yet: it is taken in (at
-      // this page's depth) and this page is dropped, so the page is kept under its canonical URL.
-      let duplicate = false;
-      if (done.redirect !== undefined) {
-        duplicate = true;
-        if (done.redirect !== null) this.takeIn(state, [{ url: done.redirect, source: entry.source === 'start' ? 'start' : 'link' }], entry.depth, entry.parent, limits);
-      } else if (done.finalUrl !== undefined) {
-        const finalKey: Key = [crawlId, urlHash(done.finalUrl)];
-        const owner = this.c.seen.get(finalKey) as number | undefined;
-        if (owner === undefined) this.c.seen.put(finalKey, done.seq);
-        else if (owner !== done.seq && owner > 0) duplicate = true;
-      }
-      if (!duplicate && done.canonical !== undefined) {
-        const owner = this.c.seen.get([crawlId, urlHash(done.canonical)]) as number | undefined;
-        if (owner === undefined) {
-          const parent = entry.parent;
-          duplicate = this.takeIn(state, [{ url: done.canonical, source: entry.source === 'start' ? 'start' : 'link' }], entry.depth, parent, limits) > 0;
-        } else if (owner !== done.seq && owner > 0) duplicate = true;
-      }
-      let page: PageRecord | undefined;
-      let added = 0;
-      if (duplicate) {
-        state.counts.duplicates++;
-        for (const r of done.refused) this.refuse(state, r.url);
-        this.c.results.remove([crawlId, done.seq]);
-        // Its URL no longer names a kept page: a page whose canonical it is may be kept.
-        this.c.seen.put([crawlId, urlHash(entry.url)], DROPPED);
-      } else {
-        state.counts.done++;
-        page = { n: state.counts.done, seq: done.seq, url: entry.url, depth: entry.depth, parent: entry.parent ?? null, statusCode: done.statusCode, at: now };
-        if (done.finalUrl !== undefined) page.finalUrl = done.finalUrl;
-        this.c.pages.put([crawlId, page.n], page);
-        if (done.result) this.c.results.put([crawlId, done.seq], done.result);
-        if (done.charge) addUsage(this.dbs, done.charge);
-        added = this.takeIn(state, done.links.map((url) => ({ url, source: 'link' as const })), entry.depth + 1, done.finalUrl ?? entry.url, limits);
-        for (const r of done.refused) this.refuse(state, r.url);
-        this.wake(state, limits.drains, now + limits.batchMs);
-      }
-      state.updatedAt = now;
-      this.c.crawls.put(crawlId, state);
-      return { ...(page ? { page } : {}), added, state };
+      return commitPage(this.dbs, this.c, state, entry, key, done, limits);
     });
-  }
-
-  /** A URL the filters refused, counted once (inside a write transaction). */
-  private refuse(state: CrawlState, url: string): void {
-    const key: Key = [state.id, urlHash(url)];
-    if (this.c.seen.get(key) !== undefined) return;
-    this.c.seen.put(key, SKIPPED);
-    state.counts.skipped_filters++;
   }
 
   async skip(crawlId: string, at: { seq: number; depth: number }, record: Omit<SkipRecord, 'n' | 'at' | 'url' | 'depth' | 'parent'>): Promise<boolean> {
@@ -256,7 +159,7 @@ export class LmdbCrawls implements CrawlStore {
       const key: Key = [crawlId, at.depth, at.seq];
       const entry = this.c.frontier.get(key) as FrontierEntry | undefined;
       if (!state || !entry) return false;
-      this.addSkip(state, entry, record);
+      addSkip(this.c, state, entry, record);
       this.c.frontier.remove(key);
       state.counts.queued--;
       if (record.reason === 'robots') state.counts.skipped_robots++;
