@@ -35,7 +35,8 @@ function track(child: ChildProcess): void {
 function spawnBench(script: string, args: string[], env: Record<string, string>, quiet: boolean): ChildProcess {
   const child = fork(resolve(ROOT, script), args, {
     // A plain .mjs service (serve-dist.mjs) runs without tsx, as a deployed node does.
-    execArgv: script.endsWith('.mjs') ? [] : ['--import', 'tsx'],
+    // BENCH_EXEC_ARGV adds node flags to every contender (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`).
+    execArgv: [...(script.endsWith('.mjs') ? [] : ['--import', 'tsx']), ...(process.env.BENCH_EXEC_ARGV?.split(' ').filter(Boolean) ?? [])],
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', quiet && !process.env.BENCH_VERBOSE ? 'ignore' : 'inherit', 'inherit', 'ipc'],
