@@ -173,7 +173,7 @@ export class LocalBrowser {
 
 /**
  * How long an idle browser's graceful close may take before it is killed. The thread that
- * launched a browser must outlive its close (pool.ts sizes the render thread's idle time by
+ * launched a browser must outlive its close (pool-threads.ts sizes the render thread's idle time by
  * it): only that thread's event loop reaps the browser process, and a browser that exits after
  * its thread ended stays a zombie for the life of the service.
  */

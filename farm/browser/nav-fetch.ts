@@ -11,10 +11,9 @@
  * - The body is capped at `maxBytes`: a declared length over it fails at once; otherwise it is
  *   read as a stream and the read stops past the cap (a compression bomb included: the stream
  *   carries decoded bytes).
- * - Chrome's HTTP cache would answer a repeated URL without asking the site (the only switch
- *   that turns it off, DevTools' cache bypass, adds `Pragma`/`Cache-Control: no-cache` to the
- *   request, which Chrome never sends on a plain navigation). So after a response the cache
- *   could keep, the context's cache is cleared: the next fetch goes to the site.
+ * - Chrome's HTTP cache would answer a repeated URL without asking the site: every hop whose
+ *   response the cache could keep is noted, and a fetch of a noted URL empties the context's
+ *   cache first (http-cache.ts), so every fetch goes to the site.
  * - Failures: the deadline or a cancel (the signal's reason), the guard proxy's refusal
  *   (TARGET_FORBIDDEN), net errors (UPSTREAM_FAILED with Chrome's `net::ERR_…` name).
  *
@@ -25,6 +24,7 @@ import { GleanerError } from '../../core/errors.js';
 import { first, tooLarge, type RawHeaders } from '../net/fetcher.js';
 import { MAX_REDIRECTS } from '../net/follow.js';
 import { REFUSED_HEADER } from '../net/guard-proxy.js';
+import { forgetIfCached, mayBeCached, noteCached } from './http-cache.js';
 import { hostOf, type Tab } from './tab.js';
 
 /** What this module reads of CDP's `Fetch.requestPaused` (the library does not export the protocol's types). */
@@ -68,6 +68,7 @@ const READ_SIZE = 1 << 20;
 export async function navFetch(tab: Tab, req: NavFetchRequest): Promise<NavFetchResult> {
   const { cdp } = tab;
   await tab.prepare(true, req.headers);
+  await forgetIfCached(tab.page.context(), cdp, req.url);
   const hops: string[] = [];
   // Set once a paused response is being taken or refused: the navigation then fails by our
   // hand (net::ERR_ABORTED), which may be reported before that handling settles.
@@ -135,6 +136,11 @@ async function onResponse(tab: Tab, req: NavFetchRequest, e: Paused, hops: strin
   }
   const status = e.responseStatusCode;
   const headers = rawHeaders(e.responseHeaders ?? []);
+  if (mayBeCached(status, headers)) {
+    noteCached(tab.page.context(), e.request.url);
+    // The chain's first URL too: fetching it again must not meet a kept hop (a 301) on the way.
+    noteCached(tab.page.context(), hops[0]!);
+  }
   if (headers[REFUSED_HEADER] !== undefined) {
     await cdp.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' }).catch(() => undefined);
     const host = hostOf(e.request.url);
@@ -156,7 +162,6 @@ async function onResponse(tab: Tab, req: NavFetchRequest, e: Paused, hops: strin
     // Taken or refused, the navigation ends here: nothing is committed.
     await cdp.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' }).catch(() => undefined);
   }
-  if (mayBeCached(status, headers)) await cdp.send('Network.clearBrowserCache').catch(() => undefined);
   return { url: e.request.url, status, headers, body, hops, requestBytes: requestBytes * hops.length };
 }
 
@@ -186,13 +191,6 @@ async function readBody(tab: Tab, requestId: string, headers: RawHeaders, max: n
     await tab.cdp.send('IO.close', { handle: stream }).catch(() => undefined);
   }
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-}
-
-/** Whether Chrome's HTTP cache may have kept this response (RFC 9111's heuristics are generous). */
-function mayBeCached(status: number, headers: RawHeaders): boolean {
-  if (![200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501].includes(status)) return false;
-  const cc = String(first(headers['cache-control']) ?? '').toLowerCase();
-  return !/\bno-store\b/.test(cc);
 }
 
 /**

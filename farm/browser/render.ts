@@ -11,6 +11,7 @@ import { GleanerError } from '../../core/errors.js';
 import { tooLarge } from '../net/fetcher.js';
 import { REFUSED_HEADER, type GuardProxy } from '../net/guard-proxy.js';
 import type { BrowserProfile } from '../identity/profile.js';
+import { forgetIfCached, noteCached } from './http-cache.js';
 import { Tab, TabRun, hostOf } from './tab.js';
 
 export { BLOCKED_PATTERNS } from './tab.js';
@@ -57,9 +58,13 @@ export async function render(context: BrowserContext, idle: Tab | undefined, req
     if (req.signal.aborted) onAbort();
     tab.run = run;
     await tab.prepare(!req.screenshot, req.headers);
+    await forgetIfCached(context, tab.cdp, req.url);
     const { page } = tab;
     const response = await page.goto(req.url, { waitUntil: 'load', timeout: Math.max(1, req.deadline - Date.now()) });
     if (response && response.headers()[REFUSED_HEADER] !== undefined) throw refused(response);
+    // The document may now be in the context's cache: a plain fetch of it empties the cache first.
+    noteCached(context, req.url);
+    if (response) noteCached(context, response.url());
     const quiet = Math.min(req.quietMaxMs, req.deadline - Date.now() - 250);
     if (quiet > 0) await page.waitForLoadState('networkidle', { timeout: quiet }).catch(() => undefined);
     const html = await page.content();

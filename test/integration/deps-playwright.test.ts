@@ -5,6 +5,8 @@
  * it launched with no arguments of ours — and fails loudly when an upgrade changes it.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 // The farm launches through patchright-core (farm/browser-server.ts): its list is the one repeated.
 import { chromium } from 'patchright-core';
 import { expect, test } from 'vitest';
@@ -22,4 +24,21 @@ test("PLAYWRIGHT_DISABLED_FEATURES is the installed Playwright's own list, in it
   } finally {
     await server.close();
   }
+});
+
+/**
+ * farm/browser/tab.ts (`stopLibraryInterception`) turns off the library's own request-stage
+ * interception on fetch tabs by adding a route and removing it. That relies on two things the
+ * pinned patchright-core does: every page it opens starts with interception on, and removing the
+ * last route recomputes it from the routes left. Both are read from the installed bundle, so an
+ * upgrade that changes either fails here rather than silently costing (or breaking) the fetch path.
+ */
+test('the library starts every page intercepted and recomputes interception from its routes', () => {
+  // The package's exports hide lib/: the bundle is found next to its resolvable main entry.
+  const bundle = readFileSync(join(dirname(createRequire(import.meta.url).resolve('patchright-core')), 'lib', 'coreBundle.js'), 'utf8');
+  const crPage = bundle.slice(bundle.indexOf('CRPage = class {'), bundle.indexOf('FrameSession = class'));
+  expect(crPage.length).toBeGreaterThan(1000);
+  expect(crPage).toContain('this._networkManager.setRequestInterception(true);');
+  expect(crPage).toMatch(/async updateRequestInterception\(\) \{\s*await this\._networkManager\.setRequestInterception\(this\._page\.needsRequestInterception\(\)\);/);
+  expect(bundle).toMatch(/const enabled = this\._userRequestInterceptionEnabled \|\| !!this\._credentials\?\.length;/);
 });

@@ -21,6 +21,8 @@ let proxy: TestProxy;
 let origin: string;
 const hits = new Map<string, number>();
 const cookiesSeen = new Map<string, string>();
+/** Cache-related request headers seen on /page (a conditional or no-cache request is not Chrome's first navigation). */
+const cacheHeadersSeen = new Set<string>();
 let server: ReturnType<typeof createServer>;
 
 const CAP = 256 * 1024;
@@ -31,6 +33,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   const key = `${url.pathname}${url.search}`;
   hits.set(key, (hits.get(key) ?? 0) + 1);
   if (req.headers.cookie) cookiesSeen.set(key, req.headers.cookie);
+  if (url.pathname === '/page') for (const h of ['if-none-match', 'if-modified-since', 'cache-control', 'pragma']) if (req.headers[h] !== undefined) cacheHeadersSeen.add(h);
   const html = (body: string, headers: Record<string, string> = {}): void => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
   switch (url.pathname) {
     case '/page':
@@ -94,7 +97,18 @@ describe('the document and nothing else', () => {
     await get('/page');
     await get('/page');
     expect((hits.get('/page') ?? 0) - before).toBe(2);
+    expect([...cacheHeadersSeen]).toEqual([]);
   });
+
+  test('a URL rendered, fetched and rendered again in one context goes to the site every time, never as a conditional request', async () => {
+    const before = hits.get('/page') ?? 0;
+    await get('/page', { run_js: true });
+    await get('/page');
+    await get('/page', { run_js: true });
+    await get('/page');
+    expect((hits.get('/page') ?? 0) - before).toBe(4);
+    expect([...cacheHeadersSeen]).toEqual([]);
+  }, 60_000);
 
   test('a non-HTML body, a 404 and a gzip body come back as they are', async () => {
     expect((await get('/json', { output: ['html'] })).results[0].html).toBe('{"a":1}');
@@ -110,6 +124,15 @@ describe('redirects and cookies', () => {
     expect(out.results[0].metadata.url).toBe(`${origin}/final?from=hop2`);
     expect(out.results[0].html).toBe('<p>final, cookie hop=1</p>');
     expect([hits.get('/hop1'), hits.get('/hop2'), hits.get('/final?from=hop2')]).toEqual([1, 1, 1]);
+  });
+
+  test('the chain again, and its target on its own, go to the site (a kept 301 is never the answer)', async () => {
+    const count = () => [hits.get('/hop1') ?? 0, hits.get('/hop2') ?? 0, hits.get('/final?from=hop2') ?? 0];
+    const before = count();
+    await get('/hop1');
+    await get('/hop1');
+    await get('/final?from=hop2');
+    expect(count().map((n, i) => n - before[i]!)).toEqual([2, 2, 3]);
   });
 });
 
