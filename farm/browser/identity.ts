@@ -49,9 +49,12 @@ export function contextOptions(p: BrowserProfile): BrowserContextOptions {
   };
 }
 
-/** A new page of `context` presenting `profile`, with its protocol session (kept by the caller). */
-export async function openPage(context: BrowserContext, profile: BrowserProfile): Promise<{ page: Page; cdp: CDPSession }> {
-  const page = await context.newPage();
+/**
+ * A new page of `context` presenting `profile`, with its protocol session (kept by the caller);
+ * `create` makes the blank page (fetch tabs: fetch-openers.ts).
+ */
+export async function openPage(context: BrowserContext, profile: BrowserProfile, create: () => Promise<Page> = () => context.newPage()): Promise<{ page: Page; cdp: CDPSession }> {
+  const page = await create();
   try {
     const cdp = await context.newCDPSession(page);
     await dress(cdp, profile);

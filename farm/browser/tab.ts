@@ -21,6 +21,7 @@
  */
 import type { BrowserContext, CDPSession, Page } from 'patchright-core';
 import type { BrowserProfile } from '../identity/profile.js';
+import { newFetchPage } from './fetch-openers.js';
 import { openPage } from './identity.js';
 
 /** URL patterns of fonts and media (setBlockedURLs matches the whole URL; `*` is a wildcard). */
@@ -71,7 +72,7 @@ export class Tab {
    * records main-frame hosts (guarded contexts).
    */
   static async open(context: BrowserContext, profile: BrowserProfile, watchNavigations: boolean, kind: TabKind = 'render'): Promise<Tab> {
-    const { page, cdp } = await openPage(context, profile);
+    const { page, cdp } = await openPage(context, profile, kind === 'fetch' ? () => newFetchPage(context) : undefined);
     try {
       const tab = new Tab(page, cdp, kind);
       tab.listen(watchNavigations);
