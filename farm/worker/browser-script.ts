@@ -13,7 +13,7 @@ import type { Page, Response } from 'patchright-core';
 import { GleanerError } from '../../core/errors.js';
 import type { BrowserAction, BrowserStep, Completion, ScriptFailure } from '../../core/targets/browser-step.js';
 import type { Vars, Verdict } from '../../core/targets/flow.js';
-import type { BrowserStorageState } from '../browser/contexts.js';
+import type { BrowserStorageState } from '../browser/context-lease.js';
 import { openPage } from '../browser/identity.js';
 import type { BrowserProfile } from '../identity/profile.js';
 import { REFUSED_HEADER } from '../net/guard-proxy.js';
