@@ -11,21 +11,28 @@
  * context may hold (a cacheable response to a fetch or a render of it since the last clear).
  * Most fetches are of URLs never fetched before in their context and pay nothing.
  *
+ * What the cache holds is bounded too: a context's in-memory cache keeps up to 50 MB
+ * (Chromium's default for off-the-record profiles), so once the fetched bodies noted since the
+ * last clear pass MAX_KEPT_BYTES the next fetch empties it (every ~90 pages of 87 KB: the
+ * clear's cost spread thin). Past MAX_NOTED URLs likewise.
+ *
  * Concurrency hazard: two tabs of one context fetching the same URL at the same moment can
  * still meet in the cache (the second starts before the first's response is noted); the same
- * race existed with a clear after every response. The set is per context, held weakly, and
- * bounded: past MAX_NOTED URLs the next fetch clears the cache and starts a new set.
+ * race existed with a clear after every response. The notes are per context, held weakly.
  */
 import type { BrowserContext, CDPSession } from 'patchright-core';
 import { first, type RawHeaders } from '../net/fetcher.js';
 
 const MAX_NOTED = 4096;
+const MAX_KEPT_BYTES = 8 << 20;
 
 /** Statuses RFC 9111 lets a cache store without explicit freshness (heuristically cacheable). */
 const STORABLE = new Set([200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]);
 
 interface Noted {
   urls: Set<string>;
+  /** Bytes of the noted fetched bodies (renders count none: their pages were cached before this too). */
+  bytes: number;
   overflow: boolean;
 }
 
@@ -33,7 +40,7 @@ const byContext = new WeakMap<BrowserContext, Noted>();
 
 function notedOf(context: BrowserContext): Noted {
   let n = byContext.get(context);
-  if (!n) byContext.set(context, (n = { urls: new Set(), overflow: false }));
+  if (!n) byContext.set(context, (n = { urls: new Set(), bytes: 0, overflow: false }));
   return n;
 }
 
@@ -54,10 +61,11 @@ export function mayBeCached(status: number, headers: RawHeaders): boolean {
   return !/\bno-store\b/i.test(String(first(headers['cache-control']) ?? ''));
 }
 
-/** Records that `context`'s cache may now answer `url`. */
-export function noteCached(context: BrowserContext, url: string): void {
+/** Records that `context`'s cache may now answer `url` (with a body of `bytes`, when known). */
+export function noteCached(context: BrowserContext, url: string, bytes = 0): void {
   const n = notedOf(context);
-  if (n.urls.size >= MAX_NOTED) n.overflow = true;
+  n.bytes += bytes;
+  if (n.urls.size >= MAX_NOTED || n.bytes > MAX_KEPT_BYTES) n.overflow = true;
   else n.urls.add(cacheKey(url));
 }
 
@@ -66,6 +74,7 @@ export async function forgetIfCached(context: BrowserContext, cdp: CDPSession, u
   const n = byContext.get(context);
   if (!n || (!n.overflow && !n.urls.has(cacheKey(url)))) return;
   n.urls.clear();
+  n.bytes = 0;
   n.overflow = false;
   await cdp.send('Network.clearBrowserCache').catch(() => undefined);
 }

@@ -136,7 +136,8 @@ async function onResponse(tab: Tab, req: NavFetchRequest, e: Paused, hops: strin
   }
   const status = e.responseStatusCode;
   const headers = rawHeaders(e.responseHeaders ?? []);
-  if (mayBeCached(status, headers)) {
+  const cacheable = mayBeCached(status, headers);
+  if (cacheable) {
     noteCached(tab.page.context(), e.request.url);
     // The chain's first URL too: fetching it again must not meet a kept hop (a 301) on the way.
     noteCached(tab.page.context(), hops[0]!);
@@ -162,6 +163,7 @@ async function onResponse(tab: Tab, req: NavFetchRequest, e: Paused, hops: strin
     // Taken or refused, the navigation ends here: nothing is committed.
     await cdp.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' }).catch(() => undefined);
   }
+  if (cacheable) noteCached(tab.page.context(), e.request.url, body.length);
   return { url: e.request.url, status, headers, body, hops, requestBytes: requestBytes * hops.length };
 }
 

@@ -18,46 +18,25 @@
  * applied by two callers at once: a slow apply of an older step (a lease) can write a frontier
  * entry back after a newer step (its commit) removed it. The `d.` marker, written before the
  * removal and never removed while the crawl runs, keeps such an entry out of every read.
+ * This module holds the steps; the reads, and `load` that every step starts with, are
+ * crawl-reads.ts.
  */
-import type { KV } from '@nats-io/kv';
 import { urlHash } from '../../crawl/url.js';
 import type { WireError } from '../../errors.js';
-import type { PageResult } from '../../wire.js';
 import { emptyCounts, type CommitOutcome, type CrawlState, type CrawlStore, type Discovered, type DiscoveryLimits, type FrontierEntry, type HostState, type PageDone, type PageRecord, type SkipRecord } from '../crawls.js';
 import type { DeliveryKind } from '../jobs.js';
-import type { Charges } from './charges.js';
-import { fromJson, isCasConflict, toJson, type Handles } from './connection.js';
-import { applyStep, crawlKeys as K, cursorOf, getJson, type StoredCrawl } from './crawl-steps.js';
+import { isCasConflict, toJson } from './connection.js';
+import { CrawlReads } from './crawl-reads.js';
+import { crawlKeys as K, cursorOf, type StoredCrawl } from './crawl-steps.js';
 import { refuse, seenOf, takeIn, type Draft } from './crawl-intake.js';
-import { deleteResult, readResult, writeResult } from './results.js';
+import { deleteResult, writeResult } from './results.js';
 import { retrying } from './publish.js';
 import { casCreate, casPut } from './cas.js';
 
 const MAX_ROBOTS_TEXT = 512 * 1024;
 const DROPPED = -2;
 
-export class NatsCrawls implements CrawlStore {
-  constructor(
-    private readonly h: Handles,
-    private readonly kv: KV,
-    private readonly charges: Charges,
-  ) {}
-
-  private getJson<T>(key: string): Promise<T | undefined> {
-    return getJson<T>(this.kv, key);
-  }
-
-  /** The state with any pending step applied (and cleared when nothing moved meanwhile). */
-  private async load(id: string): Promise<{ state: CrawlState; revision: number } | undefined> {
-    const e = await retrying(() => this.kv.get(K.state(id)));
-    if (!e || e.operation !== 'PUT') return undefined;
-    const { pending, ...state } = fromJson<StoredCrawl>(e.value);
-    if (!pending) return { state, revision: e.revision };
-    await applyStep(this.kv, this.h, this.charges, id, pending, (key) => deleteResult(this.h, key));
-    const revision = await retrying(() => casPut(this.kv, K.state(id), toJson(state), e.revision)).catch(() => e.revision);
-    return { state, revision };
-  }
-
+export class NatsCrawls extends CrawlReads implements CrawlStore {
   /** Runs `compute` on the current state until its CAS lands; undefined from `compute`: nothing to write. */
   private async step<T>(id: string, compute: (d: Draft) => Promise<T | undefined>): Promise<T | undefined> {
     for (;;) {
@@ -91,10 +70,6 @@ export class NatsCrawls implements CrawlStore {
     }
   }
 
-  async get(crawlId: string): Promise<CrawlState | undefined> {
-    return (await this.load(crawlId))?.state;
-  }
-
   async seed(crawlId: string, urls: readonly Discovered[], depth: number, limits: DiscoveryLimits, done = false): Promise<number> {
     return (
       (await this.step(crawlId, async (d) => {
@@ -103,32 +78,6 @@ export class NatsCrawls implements CrawlStore {
         return added;
       })) ?? 0
     );
-  }
-
-  async frontier(crawlId: string, limit: number): Promise<FrontierEntry[]> {
-    await this.load(crawlId);
-    const keys: string[] = [];
-    for await (const k of await retrying(() => this.kv.keys(K.frontierPrefix(crawlId)))) keys.push(k);
-    keys.sort();
-    const out: FrontierEntry[] = [];
-    for (let i = 0; i < keys.length && out.length < limit; i += limit) {
-      const entries = await Promise.all(keys.slice(i, i + limit).map((k) => this.live(crawlId, k)));
-      for (const e of entries) if (e && out.length < limit) out.push(e);
-    }
-    return out;
-  }
-
-  /** A frontier entry, unless it was taken out (its marker is there: an older step wrote it back late). */
-  private async live(crawlId: string, key: string): Promise<FrontierEntry | undefined> {
-    const entry = await this.getJson<FrontierEntry>(key);
-    if (!entry) return undefined;
-    if ((await this.getJson<number>(K.gone(crawlId, entry.seq))) === undefined) return entry;
-    await retrying(() => this.kv.delete(key)).catch(() => {});
-    return undefined;
-  }
-
-  private entry(crawlId: string, depth: number, seq: number): Promise<FrontierEntry | undefined> {
-    return this.live(crawlId, K.frontier(crawlId, depth, seq));
   }
 
   private addSkip(d: Draft, entry: FrontierEntry, record: Omit<SkipRecord, 'n' | 'at' | 'url' | 'depth' | 'parent'>): void {
@@ -231,12 +180,6 @@ export class NatsCrawls implements CrawlStore {
     return done ?? false;
   }
 
-  async host(crawlId: string, host: string): Promise<HostState | undefined> {
-    const [at, robots] = await Promise.all([this.getJson<number>(K.host(crawlId, host)), this.getJson<HostState['robots']>(K.robots(crawlId, host))]);
-    if (at === undefined && robots === undefined) return undefined;
-    return { lastFetchAt: at ?? 0, ...(robots !== undefined ? { robots } : {}) };
-  }
-
   async setRobots(crawlId: string, host: string, robots: HostState['robots']): Promise<void> {
     const kept = robots && robots.text !== undefined && robots.text.length > MAX_ROBOTS_TEXT ? { ...robots, text: robots.text.slice(0, MAX_ROBOTS_TEXT) } : robots;
     await retrying(() => this.kv.put(K.robots(crawlId, host), toJson(kept ?? null)));
@@ -255,25 +198,6 @@ export class NatsCrawls implements CrawlStore {
 
   async stop(crawlId: string, reason: WireError): Promise<void> {
     await this.change(crawlId, (s) => !s.stopped && ((s.stopped = reason), true));
-  }
-
-  async pages(crawlId: string, after: number, limit: number, withResults = true): Promise<Array<{ page: PageRecord; result: PageResult | undefined }>> {
-    const state = (await this.load(crawlId))?.state;
-    if (!state) return [];
-    const ns = range(after + 1, Math.min(after + limit, state.counts.done));
-    const pages = await Promise.all(ns.map((n) => this.getJson<PageRecord>(K.page(crawlId, n))));
-    return Promise.all(
-      pages
-        .filter((p): p is PageRecord => p !== undefined)
-        .map(async (page) => ({ page, result: withResults ? (await readResult(this.h, K.result(crawlId, page.seq)))?.results[0] : undefined })),
-    );
-  }
-
-  async skips(crawlId: string, after: number, limit: number): Promise<SkipRecord[]> {
-    const state = (await this.load(crawlId))?.state;
-    if (!state) return [];
-    const ns = range(after + 1, Math.min(after + limit, state.counts.skipped_robots + state.counts.failed));
-    return (await Promise.all(ns.map((n) => this.getJson<SkipRecord>(K.skip(crawlId, n))))).filter((s): s is SkipRecord => s !== undefined);
   }
 
   async advance(crawlId: string, kind: DeliveryKind, cursor: number, closed: boolean, againAt?: number): Promise<void> {
@@ -309,10 +233,3 @@ export class NatsCrawls implements CrawlStore {
     await retrying(() => jsm.streams.purge(`KV_${names.crawls}`, { filter: `$KV.${names.crawls}.${K.state(crawlId)}` }));
   }
 }
-
-function range(from: number, to: number): number[] {
-  const out: number[] = [];
-  for (let n = from; n <= to; n++) out.push(n);
-  return out;
-}
-

@@ -1,128 +1,38 @@
 /**
  * The outbox as a work-queue stream (`<ns>_outbox`, one message per delivery attempt series
  * step) with one durable pull consumer shared by every node, and dead letters in the
- * `<ns>_deadletters` KV bucket.
+ * `<ns>_deadletters` KV bucket. This module is what the outbox reads and writes on a job's
+ * record: the claim before an entry is handed out, the attempt's record, redelivery. The
+ * node's hold of pulled messages (pull, keep claimed, give back, stop) is outbox-hold.ts.
  *
- * - Each node pulls into a small local hold (at most HOLD entries); an entry is handed out by
- *   `dueDeliveries` once its `dueAt` has come, and leaves the stream (ack) only when its
- *   attempt is recorded. While held it stays claimed (`working()`); held entries due later
- *   than LATER_MS are given back with `nak(delay)` so they come back to some node when due.
- *   A node that dies mid-delivery lets its entries come back after AckWait (at least once,
- *   receivers dedupe on `Gleaner-Delivery`); one attempt at a time cluster-wide otherwise.
+ * - A held entry is handed out only after its claim, a CAS on the job's record: one attempt at
+ *   a time cluster-wide (a node that dies mid-delivery lets its entries come back after
+ *   AckWait: at least once, receivers dedupe on `Gleaner-Delivery`).
  * - A retry is a new message (attempt + 1, due at `retryAt`), published after the job's CAS
  *   and before the old one's ack. On intake a message older than the job's record (a node died
  *   between the two) is dropped, and the next one is published again if it was lost (msg id).
  */
 import { randomBytes } from 'node:crypto';
-import type { Consumer, JsMsg } from '@nats-io/jetstream';
-import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import type { DeadLetter, DeliveryOutcome, DeliveryStore } from '../deliveries.js';
 import { isFinal, type DeliveryKind, type DeliveryRecord, type JobRecord, type OutboxEntry } from '../jobs.js';
 import { fromJson, isCasConflict, toJson, type Handles } from './connection.js';
-import { publishOutbox, type NatsJobs, type StoredJob } from './jobs.js';
+import { publishOutbox, type StoredJob } from './job-records.js';
+import type { NatsJobs } from './jobs.js';
+import { HOLD, keyOf, OutboxHold, type Held } from './outbox-hold.js';
 import { retrying } from './publish.js';
 import { casPut } from './cas.js';
 
-const HOLD = 64;
-const LATER_MS = 15_000;
-const GAUGE_MS = 1_000;
 /** How long a node's claim on a delivery attempt lasts: past the outbox's 30 s attempt deadline. */
 const LEASE_MS = 60_000;
 
-interface OutboxMessage extends OutboxEntry {
-  since?: number;
-  /** A crawl's wake-up (crawl-steps.ts): what it owes is the crawl's cursor, so it is never stale by series. */
-  w?: 1;
-}
-interface Held {
-  msg: JsMsg;
-  entry: OutboxMessage;
-  /** Checked against the job's record and claimed. */
-  checked?: boolean;
-  /** This copy's claim token. */
-  claim?: string;
-}
-
-const keyOf = (e: { jobId: string; kind: DeliveryKind }) => `${e.jobId}:${e.kind}`;
-
-export class NatsDeliveries implements DeliveryStore {
-  /** Pulled, not handed out yet. */
-  private readonly held = new Map<string, Held>();
-  /** Claimed and handed out, until their attempt is recorded. */
-  private readonly out = new Map<string, Held>();
-  private consumer: Consumer | undefined;
-  private stopped = false;
-  private arrived: Array<() => void> = [];
-  private count = 0;
-  private countAt = 0;
-  private timer: ReturnType<typeof setInterval> | undefined;
-
+export class NatsDeliveries extends OutboxHold implements DeliveryStore {
   constructor(
-    private readonly h: Handles,
+    h: Handles,
     private readonly jobs: NatsJobs,
     /** Claims are renewed every third of it (maintain). */
-    private readonly ackWaitMs: number,
-  ) {}
-
-  /** Starts pulling (lazily, on the first read: the CLI never pulls). */
-  private start(): Promise<void> {
-    if (!this.ready && !this.stopped) {
-      this.ready = new Promise((r) => (this.readyResolve = r));
-      void this.pullLoop();
-      this.timer = setInterval(() => this.maintain(), Math.max(200, Math.floor(this.ackWaitMs / 3))).unref();
-    }
-    return this.ready ?? Promise.resolve();
-  }
-
-  private ready: Promise<void> | undefined;
-  private readyResolve: () => void = () => {};
-
-  private async pullLoop(): Promise<void> {
-    const { jsm, js, names } = this.h;
-    for (;;) {
-      try {
-        await jsm.consumers.info(names.outbox, names.outboxConsumer).catch(() =>
-          jsm.consumers.add(names.outbox, { durable_name: names.outboxConsumer, ack_policy: AckPolicy.Explicit, ack_wait: this.ackWaitMs * 1e6, max_deliver: -1, filter_subject: `${names.outboxSubject}.>`, deliver_policy: DeliverPolicy.All, max_ack_pending: -1 }),
-        );
-        this.consumer = await js.consumers.get(names.outbox, names.outboxConsumer);
-        this.readyResolve();
-        break;
-      } catch (err) {
-        if (this.stopped) return;
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
-    while (!this.stopped && this.consumer) {
-      const room = HOLD - this.held.size - this.out.size;
-      if (room <= 0) {
-        await new Promise((r) => setTimeout(r, 100));
-        continue;
-      }
-      try {
-        const batch = await this.consumer.fetch({ max_messages: room, expires: 1_000 });
-        for await (const msg of batch) {
-          if (this.stopped) {
-            msg.nak();
-            continue;
-          }
-          this.intake(msg);
-        }
-      } catch {
-        if (!this.stopped) await new Promise((r) => setTimeout(r, 500));
-      }
-    }
-  }
-
-  /** A pulled message: held (checked against its job before it is handed out). */
-  private intake(msg: JsMsg): void {
-    const entry = msg.json<OutboxMessage>();
-    const key = keyOf(entry);
-    // Another copy of a message this node is delivering (JetStream redelivers after a leader failover): the attempt acks it.
-    if (this.out.get(key)?.msg.seq === msg.seq) return;
-    const previous = this.held.get(key);
-    if (previous && previous.msg.seq !== msg.seq) previous.msg.ack();
-    this.held.set(key, { msg, entry });
-    for (const wake of this.arrived.splice(0)) wake();
+    ackWaitMs: number,
+  ) {
+    super(h, ackWaitMs);
   }
 
   /**
@@ -177,20 +87,6 @@ export class NatsDeliveries implements DeliveryStore {
     }
   }
 
-  /** Keeps held entries claimed; gives back those due much later. */
-  private maintain(): void {
-    const now = Date.now();
-    for (const [key, held] of this.held) {
-      if (held.entry.dueAt - now > LATER_MS) {
-        this.held.delete(key);
-        held.msg.nak(held.entry.dueAt - now);
-      } else {
-        held.msg.working();
-      }
-    }
-    for (const held of this.out.values()) held.msg.working();
-  }
-
   async dueDeliveries(now: number, limit: number): Promise<OutboxEntry[]> {
     await this.start();
     const due = () => [...this.held.values(), ...this.out.values()].filter((h) => h.entry.dueAt <= now);
@@ -210,24 +106,6 @@ export class NatsDeliveries implements DeliveryStore {
       .sort((a, b) => a.entry.dueAt - b.entry.dueAt || (a.entry.jobId < b.entry.jobId ? -1 : 1))
       .slice(0, limit)
       .map(({ entry }) => ({ jobId: entry.jobId, kind: entry.kind, attempt: entry.attempt, dueAt: entry.dueAt }));
-  }
-
-  async nextDeliveryDue(): Promise<number | undefined> {
-    await this.start();
-    let next = Date.now() + 1_000;
-    for (const h of this.held.values()) next = Math.min(next, h.entry.dueAt);
-    return next;
-  }
-
-  pendingCount(): number {
-    if (Date.now() - this.countAt > GAUGE_MS) {
-      this.countAt = Date.now();
-      this.h.jsm.streams.info(this.h.names.outbox).then(
-        (info) => (this.count = info.state.messages),
-        () => {},
-      );
-    }
-    return this.count;
   }
 
   async recordDelivery(entry: OutboxEntry, result: DeliveryOutcome, retentionMs: number): Promise<JobRecord | undefined> {
@@ -317,15 +195,6 @@ export class NatsDeliveries implements DeliveryStore {
       this.countAt = 0;
       return kinds;
     }
-  }
-
-  /** Stops pulling; held entries come back (nak) to other nodes at once. */
-  stop(): void {
-    this.stopped = true;
-    clearInterval(this.timer);
-    for (const held of [...this.held.values(), ...this.out.values()]) held.msg.nak();
-    this.held.clear();
-    this.out.clear();
   }
 }
 

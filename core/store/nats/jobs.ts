@@ -1,7 +1,9 @@
 /**
  * Jobs in JetStream: the record in the `<ns>_jobs` KV bucket (CAS on its revision), the
  * queue entry in the `<ns>_work` work-queue stream (work.ts), results in `<ns>_results` (results.ts: KV,
- * or the object store above resultKvMax), the expiry index in `<ns>_expiry`.
+ * or the object store above resultKvMax), the expiry index in `<ns>_expiry`. This module is the
+ * job's state machine (enqueue, start, finish, repair); the stored shape, reads, the expiry
+ * index and the sweep are job-records.ts.
  *
  * A stored job is `{ j: JobRecord, f?: finish token, r?: result key, c?: charge owed }`:
  * - `finish` writes its result under a key of its own run, then CASes the record to final
@@ -20,56 +22,35 @@
  */
 import { randomBytes } from 'node:crypto';
 import { GleanerError } from '../../errors.js';
-import type { DeliveryKind, JobOutcome, JobRecord, JobResult, JobStore } from '../jobs.js';
+import type { DeliveryKind, JobOutcome, JobRecord, JobStore } from '../jobs.js';
 import { deliveriesOf, isFinal as isFinalStatus } from '../jobs.js';
 import type { UsageEntry } from '../usage.js';
 import type { Charges } from './charges.js';
-import { DUPLICATE_WINDOW_MS, fromJson, isCasConflict, toJson, type Handles } from './connection.js';
+import { DUPLICATE_WINDOW_MS, isCasConflict, toJson, type Handles } from './connection.js';
+import { JobRecords, publishOutbox, type StoredJob } from './job-records.js';
 import { publishRetrying, retrying } from './publish.js';
 import type { NatsReservations } from './reserved.js';
 import { casCreate, casPut } from './cas.js';
-import { deleteResult, readResult, writeResult } from './results.js';
+import { deleteResult, writeResult } from './results.js';
 
-const MINUTE = 60_000;
 const GAUGE_MS = 1_000;
-
-export interface StoredJob {
-  j: JobRecord;
-  /** The token of the `enqueue` call that created it. */
-  e?: string;
-  /** The finishing run's token. */
-  f?: string;
-  /** The result's key when a finish carried it (else the job id: a worker wrote it). */
-  r?: string;
-  /** A done job's charge, published after the CAS (and again by a repair). */
-  c?: UsageEntry;
-  /** Claims on delivery attempts (deliveries.ts): attempt, series, until, owner. */
-  l?: Partial<Record<DeliveryKind, { a: number; s: number | undefined; u: number; o: string }>>;
-}
 
 const isFinal = (job: JobRecord) => isFinalStatus(job.status);
 
-export function outboxMsgId(jobId: string, kind: DeliveryKind, since: number | undefined): string {
-  return `${jobId}.${kind}.${since ?? 0}`;
-}
-
-export class NatsJobs implements JobStore {
+export class NatsJobs extends JobRecords implements JobStore {
   private depth = 0;
   private depthAt = 0;
   /** Jobs whose work message this node's consumer holds (settle acks it); others are purged by finish. */
   held: (id: string) => boolean = () => false;
 
   constructor(
-    private readonly h: Handles,
+    h: Handles,
     private readonly charges: Charges,
-    private readonly reservations: NatsReservations,
+    reservations: NatsReservations,
     /** Removes a swept job's other records (a crawl's). */
-    private readonly onSwept: (job: JobRecord) => Promise<void> = async () => {},
-  ) {}
-
-  private async read(id: string): Promise<{ stored: StoredJob; revision: number } | undefined> {
-    const e = await retrying(() => this.h.jobs.get(id));
-    return e && e.operation === 'PUT' ? { stored: fromJson<StoredJob>(e.value), revision: e.revision } : undefined;
+    onSwept?: (job: JobRecord) => Promise<void>,
+  ) {
+    super(h, reservations, onSwept);
   }
 
   async enqueue(jobs: JobRecord[]): Promise<void> {
@@ -113,16 +94,6 @@ export class NatsJobs implements JobStore {
       // Our own create whose answer was lost (an election) carries this call's token.
       return (await this.read(job.id))?.stored.e === token;
     }
-  }
-
-  async get(id: string): Promise<JobRecord | undefined> {
-    return (await this.read(id))?.stored.j;
-  }
-
-  async result(id: string): Promise<JobResult | undefined> {
-    const job = await this.read(id);
-    if (!job || job.stored.j.status !== 'done') return undefined;
-    return readResult(this.h, job.stored.r ?? id);
   }
 
   queueDepth(): number {
@@ -223,58 +194,6 @@ export class NatsJobs implements JobStore {
     await retrying(() => this.h.jsm.streams.purge(this.h.names.work, { filter: `${this.h.names.workSubject}.${id}` })).catch(() => {});
     this.depthAt = 0;
   }
-
-  /** Moves the job's expiry entry (minute buckets: the sweep lists one minute at a time). */
-  async setExpiry(id: string, from: number | undefined, to: number): Promise<void> {
-    if (from !== undefined && Math.floor(from / MINUTE) !== Math.floor(to / MINUTE)) {
-      await retrying(() => this.h.expiry.delete(`${Math.floor(from / MINUTE)}.${id}`)).catch(() => {});
-    }
-    await retrying(() => this.h.expiry.put(`${Math.floor(to / MINUTE)}.${id}`, toJson(to)));
-  }
-
-  /** Sweeps whole minutes from the cursor up to now; the cursor moves past a minute once it is entirely in the past. */
-  async sweep(now: number): Promise<number> {
-    const cursorEntry = await this.h.expiry.get('cursor');
-    const cursor = cursorEntry?.operation === 'PUT' ? fromJson<number>(cursorEntry.value) : Math.floor(now / MINUTE) - 60 * 24;
-    let swept = 0;
-    const last = Math.floor(now / MINUTE);
-    for (let minute = cursor; minute <= last; minute++) {
-      const keys: string[] = [];
-      for await (const key of await this.h.expiry.keys(`${minute}.*`)) keys.push(key);
-      for (const key of keys) {
-        const e = await this.h.expiry.get(key);
-        if (!e || e.operation !== 'PUT' || fromJson<number>(e.value) > now) continue;
-        if (await this.remove(key.slice(key.indexOf('.') + 1), now)) swept++;
-        await this.h.expiry.delete(key);
-      }
-    }
-    // Minutes before this one are done (a minute of margin for clocks that differ between nodes).
-    if (last - 1 > cursor) await this.h.expiry.put('cursor', toJson(last - 1));
-    return swept;
-  }
-
-  /** Deletes an expired job with its result and dead letters; false when it is not expired (kept longer meanwhile). */
-  private async remove(id: string, now: number): Promise<boolean> {
-    const current = await this.read(id);
-    if (!current) return false;
-    const { j: job, r } = current.stored;
-    if (job.expiresAt === undefined || job.expiresAt > now) return false;
-    try {
-      await this.h.jobs.delete(id, { previousSeq: current.revision });
-    } catch (err) {
-      if (isCasConflict(err)) return false;
-      throw err;
-    }
-    await Promise.all([
-      deleteResult(this.h, r ?? id),
-      ...(r ? [deleteResult(this.h, id)] : []),
-      this.h.deadletters.delete(`${id}.webhook`),
-      this.h.deadletters.delete(`${id}.storage`),
-      this.reservations.forget(job),
-      this.onSwept(job),
-    ]);
-    return true;
-  }
 }
 
 function taken(id: string): GleanerError {
@@ -304,8 +223,4 @@ function finalRecord(job: JobRecord, outcome: JobOutcome, retentionMs: number, t
   }
   next.expiresAt = now + retentionMs;
   return { j: next, f: token, ...(resultKey ? { r: resultKey } : {}), ...(outcome.ok && charge ? { c: charge } : {}) };
-}
-
-export async function publishOutbox(h: Handles, jobId: string, kind: DeliveryKind, attempt: number, dueAt: number, since: number | undefined): Promise<void> {
-  await publishRetrying(h.js, `${h.names.outboxSubject}.${jobId}.${kind}`, toJson({ jobId, kind, attempt, dueAt, since }), `${outboxMsgId(jobId, kind, since)}.${attempt}`);
 }

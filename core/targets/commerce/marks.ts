@@ -31,6 +31,8 @@ const GALLERY = /landingImage|main-?image|primary-?image|product-?image|hero-?im
 
 /** Any of the words below: most elements fail this one test and are done. */
 const ANY = /brand|byline|availab|stock|descr|crumb|spec|techn|detail|attribut|character|informat|propert|image|gallery|media/i;
+/** ANY or a PRICE word: an element failing it is marked for nothing. */
+const ANY_ROLE = new RegExp(`${ANY.source}|${PRICE.source}`, 'i');
 
 const lists = pageSlot<Element[]>('gleaner.elements');
 
@@ -72,9 +74,16 @@ export function scanMarks(doc: Document): Marks {
   for (let i = 0; i < els.length; i++) {
     const el = els[i] as Element;
     const a = el.attribs;
-    const prop = a.itemprop;
-    const s = `${a.id ?? ''} ${a.class ?? ''} ${a['data-testid'] ?? ''}`;
-    if (PRICE.test(s) || (prop !== undefined && PRICE.test(prop)) || (a['data-test'] ?? a['data-qa'] ?? a['data-automation-id'] ?? '').match(PRICE)) m.price.push({ el, index: i });
+    const { id, class: cls, itemprop: prop } = a;
+    const testid = a['data-testid'];
+    const alt = a['data-test'] ?? a['data-qa'] ?? a['data-automation-id'];
+    const plain = prop === undefined && alt === undefined && el.name !== 'nav';
+    // Most elements name nothing (no id, class or test id): nothing below can match them.
+    if (plain && id === undefined && cls === undefined && testid === undefined) continue;
+    const s = `${id ?? ''} ${cls ?? ''} ${testid ?? ''}`;
+    // One scan for "any word of any role" before the per-role tests.
+    if (plain && !ANY_ROLE.test(s)) continue;
+    if (PRICE.test(s) || (prop !== undefined && PRICE.test(prop)) || (alt ?? '').match(PRICE)) m.price.push({ el, index: i });
     if (prop === undefined && el.name !== 'nav' && !ANY.test(s)) continue;
     if (prop === 'brand' || BRAND.test(s)) m.brand.push(el);
     if (prop === 'availability' || STOCK.test(s)) m.availability.push(el);

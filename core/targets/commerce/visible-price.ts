@@ -5,7 +5,8 @@
  * instalment prices, delivery fees), and current ones are ranked by how the page marks its
  * main price.
  */
-import { closest, contains, text, type Document, type Element } from '../../parsers/dom.js';
+import { closest, contains, type Document, type Element } from '../../parsers/dom.js';
+import { shortText } from '../../parsers/text.js';
 import { elements, scanMarks } from './marks.js';
 import { shownPrice, type MoneyHint } from './values.js';
 
@@ -70,8 +71,9 @@ export interface PriceCandidates {
 export function priceCandidates(doc: Document, hint: MoneyHint): PriceCandidates {
   const marked: { el: Element; index: number; text: string }[] = [];
   for (const { el, index } of scanMarks(doc).price) {
-    const t = text(el);
-    if (t.length === 0 || t.length > 80 || shownPrice(t, hint) === null) continue;
+    // A marked container's whole text is not built only to be found longer than a price.
+    const t = shortText(el, 80);
+    if (!t || shownPrice(t, hint) === null) continue;
     marked.push({ el, index, text: t });
   }
   // Innermost only: a price box holding a price element stands for the same price.
