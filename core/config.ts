@@ -6,8 +6,8 @@
 import { availableParallelism, hostname } from 'node:os';
 import type { NodeRole } from './store/cluster.js';
 import type { ClusterSettings } from './store/nats/connection.js';
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { clusterOf, int, jsonFile, metricsToken, plainClientOf, roleOf, withAssistants, type Env } from './config-readers.js';
 
 export type PlainClient = 'auto' | 'chromium' | 'native';
 
@@ -181,39 +181,6 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   metricsToken: undefined,
 });
 
-type Env = Record<string, string | undefined>;
-
-function int(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-function jsonFile<T>(env: Env, name: string, fallback: T): T {
-  const file = env[name];
-  if (!file) return fallback;
-  const path = resolve(file);
-  if (!existsSync(path)) throw new Error(`${name} names ${path}, which does not exist`);
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as T;
-  } catch (err) {
-    throw new Error(`${name}: ${path} is not valid JSON (${(err as Error).message})`);
-  }
-}
-
-/** Targets with each GLEANER_ASSISTANTS entry carried to its target as `assistant` (the planner reads it there). */
-function withAssistants(targets: Record<string, TargetConfig>, assistants: Record<string, unknown> | undefined): Record<string, TargetConfig> {
-  if (!assistants || typeof assistants !== 'object') return targets;
-  const out = { ...targets };
-  for (const [token, data] of Object.entries(assistants)) {
-    const t = Object.hasOwn(out, token) ? out[token] : undefined;
-    if (t && typeof t === 'object') out[token] = { ...t, assistant: data };
-  }
-  return out;
-}
-
 export function defaultChromium(): string | undefined {
   // Full Chromium (new headless mode) first: it is the browser a site expects (README "The
   // browser"); Debian's /usr/bin/chromium is a launcher script, the binary is beside its libs.
@@ -221,40 +188,6 @@ export function defaultChromium(): string | undefined {
     if (existsSync(candidate)) return candidate;
   }
   return undefined; // Playwright's own, if installed
-}
-
-function clusterOf(env: Env): ClusterSettings | undefined {
-  const servers = (env.GLEANER_CLUSTER ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (servers.length === 0) return undefined;
-  const replicas = env.GLEANER_CLUSTER_REPLICAS ? int(env, 'GLEANER_CLUSTER_REPLICAS', 0) : undefined;
-  if (replicas !== undefined && (replicas < 1 || replicas > 5)) throw new Error('GLEANER_CLUSTER_REPLICAS must be 1 to 5');
-  const namespace = env.GLEANER_CLUSTER_NAMESPACE || 'gleaner';
-  if (!/^[A-Za-z0-9_-]{1,32}$/.test(namespace)) throw new Error('GLEANER_CLUSTER_NAMESPACE must be 1 to 32 letters, digits, - or _');
-  const creds = env.GLEANER_NATS_CREDS || undefined;
-  if (creds && !existsSync(resolve(creds))) throw new Error(`GLEANER_NATS_CREDS names ${resolve(creds)}, which does not exist`);
-  const ackWaitMs = int(env, 'GLEANER_CLUSTER_ACK_WAIT_MS', 30_000);
-  if (ackWaitMs < 1_000) throw new Error('GLEANER_CLUSTER_ACK_WAIT_MS must be at least 1000');
-  return { servers, namespace, ackWaitMs, ...(replicas ? { replicas } : {}), ...(creds ? { creds: resolve(creds) } : {}), ...(env.GLEANER_CA_FILE ? { caFile: resolve(env.GLEANER_CA_FILE) } : {}) };
-}
-
-function plainClientOf(env: Env): PlainClient {
-  const v = env.GLEANER_PLAIN_CLIENT || DEFAULTS.plainClient;
-  if (v !== 'auto' && v !== 'chromium' && v !== 'native') throw new Error(`GLEANER_PLAIN_CLIENT must be auto, chromium or native, got ${JSON.stringify(v)}`);
-  return v;
-}
-
-function roleOf(env: Env): NodeRole {
-  const role = env.GLEANER_ROLE || 'all';
-  if (role !== 'all' && role !== 'gateway' && role !== 'farm') throw new Error(`GLEANER_ROLE must be all, gateway or farm, got ${JSON.stringify(role)}`);
-  return role;
-}
-
-/** A metrics token long enough not to be guessed, or none. */
-function metricsToken(env: Env): string | undefined {
-  const token = env.GLEANER_METRICS_TOKEN;
-  if (!token) return undefined;
-  if (!/^[\x21-\x7e]{16,256}$/.test(token)) throw new Error('GLEANER_METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces');
-  return token;
 }
 
 /** The configuration from the environment, with `overrides` applied last. */
@@ -275,7 +208,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     caFile: env.GLEANER_CA_FILE || undefined,
     proxies: jsonFile(env, 'GLEANER_PROXIES', DEFAULTS.proxies),
     chromium: env.GLEANER_CHROMIUM || defaultChromium(),
-    plainClient: plainClientOf(env),
+    plainClient: plainClientOf(env, DEFAULTS.plainClient),
     ffmpeg: env.GLEANER_FFMPEG || undefined,
     llm: llmUrl ? { url: llmUrl, key: env.GLEANER_LLM_KEY || undefined, model: env.GLEANER_LLM_MODEL || undefined } : undefined,
     workers: int(env, 'GLEANER_WORKERS', DEFAULTS.workers) || DEFAULTS.workers,

@@ -2,36 +2,33 @@
  * The service's wiring: opens the store, binds the Web API listener (with the job feed) and the
  * Job API listeners, starts the farm, the job runner and the delivery outbox, and hands back
  * its `close()`. Lifecycle: `starting` (listeners up, answering 503 except health) → `ready` →
- * `draining` (shutdown.ts). Retention sweeping, gauges and shutdown live in their own modules.
+ * `draining` (shutdown.ts). Retention sweeping, gauges, shutdown and the job runner's wiring
+ * (jobs-wiring.ts) live in their own modules.
  */
 import { mkdirSync } from 'node:fs';
 import uWS from 'uWebSockets.js';
 import type { Config } from '../core/config.js';
 import { bindIdBlocks } from '../core/ids.js';
 import { createLogger, type Logger } from '../core/log.js';
-import { routeById } from '../core/registry/index.js';
 import { warmValidators } from '../core/schema/index.js';
 import { openStore, type Store } from '../core/store/index.js';
-import { checkFfmpeg, createFarm, CrawlEngine, DEFAULT_LIMITS, JobRunner, Outbox, parseDeliveryConfig, type Farm } from '../farm/index.js';
-import { CRAWL_ROUTE_ID } from '../core/store/crawls.js';
-import { crawlCharge, crawlQuota } from './crawl-wiring.js';
+import { checkFfmpeg, createFarm, type Farm, type JobRunner } from '../farm/index.js';
 import { Admission } from './admission.js';
 import { bootstrapCredentials, type BootstrapResult } from './bootstrap.js';
 import type { ServiceState, Services } from './context.js';
 import { mountFeed } from './feed.js';
 import { registerGauges } from './gauges.js';
 import { startJobApi, type JobApiListeners } from './jobapi/listener.js';
+import { startJobs } from './jobs-wiring.js';
 import { lockDataDir } from './instance-lock.js';
 import { listen, type Listener } from './listener.js';
 import { Metrics } from './metrics.js';
 import { QuotaGate } from './quota.js';
 import { applyReload, type ReloadableFiles } from './reload.js';
-import { deliveryPayloads } from './payloads.js';
 import { createPipeline } from './pipeline.js';
 import { buildRouteTable, Router } from './routes.js';
 import { shutdownSequence } from './shutdown.js';
 import { startSweeper } from './sweeper.js';
-import { charged, chargeInput, usageEntry } from './usage.js';
 import { webApiDoor } from './webapi.js';
 import { Activity } from './console/activity.js';
 import type { ClusterLink } from '../core/store/cluster.js';
@@ -62,80 +59,6 @@ export interface RunningServer {
   close(): Promise<void>;
   /** New targets, proxies and storage without dropping requests (reload.ts); resolves when the old workers drained. */
   reload(files: ReloadableFiles): Promise<void>;
-}
-
-/** The job runner and the outbox: async jobs run on the farm, then their deliveries leave. A gateway-only node runs no jobs. */
-function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApiListeners): { jobs: JobRunner; outbox: Outbox; recovered: number } {
-  const { config, store, log } = svc;
-  const outbox = new Outbox({
-    jobs: store.jobs,
-    deliveries: store.deliveries,
-    retentionMs: config.retentionMs,
-    accounts: store.accounts,
-    events: svc.events,
-    log,
-    payloads: deliveryPayloads(svc, url, jobApi.dataUrl),
-    delivery: parseDeliveryConfig(config.storage),
-    policy: {
-      maxAttempts: config.deliveryAttempts,
-      horizonMs: config.deliveryHorizonMs,
-      baseMs: config.deliveryBaseMs,
-      maxMs: config.deliveryMaxMs,
-      jitter: 'full',
-      maxRetryAfterMs: config.deliveryMaxMs,
-    },
-    allowPrivate: config.allowPrivate,
-    crawls: { crawls: store.crawls, resultsUrl: (id) => `${url.replace(/\/+$/, '')}/v1/async/crawl/${id}` },
-  });
-  const asyncSlots = Math.max(1, Math.floor((config.workers * DEFAULT_LIMITS.tasksPerWorker) / 2));
-  const crawls = new CrawlEngine({
-    crawls: store.crawls,
-    farm,
-    log,
-    pageTimeoutMs: Math.min(config.jobTimeoutMs, 120_000),
-    // Crawl pages together hold at most the async jobs' share of the farm's task slots.
-    concurrency: asyncSlots,
-    chargeOf: (job, scrape, usage) => crawlCharge(job, scrape, usage),
-    quotaCheck: (clientId, pages, rendered) => crawlQuota(store, clientId, pages, rendered),
-    onPage: (job, usage) => charged(svc, { clientId: job.clientId, routeId: 'universal', params: job.params, mode: 'callback', usage }),
-    onProgress: (job, counts) =>
-      svc.events.publish({ type: 'progress', jobId: job.id, clientId: job.clientId, routeId: job.routeId, at: Date.now(), progress: { ...counts } }),
-  });
-  svc.crawls = crawls;
-  const jobs = new JobRunner({
-    jobs: store.jobs,
-    queue: store.work,
-    runner: farm,
-    events: svc.events,
-    log,
-    // Async jobs may hold half of the farm's task slots, so sync requests always find one free;
-    // browser work is bounded inside the farm by its context pool, plain fetches are not.
-    concurrency: asyncSlots,
-    jobTimeoutMs: config.jobTimeoutMs,
-    retentionMs: config.retentionMs,
-    maxStarts: config.jobMaxStarts,
-    ...(store.cluster ? { node: store.cluster.nodeId } : {}),
-    ...(config.cluster?.ackWaitMs ? { progressMs: Math.min(10_000, Math.floor(config.cluster.ackWaitMs / 3)) } : {}),
-    // Crawls hold a job slot for their whole run: at most a quarter of the slots, so scrape jobs still run.
-    routeCap: (routeId) => (routeId === CRAWL_ROUTE_ID ? Math.max(1, Math.floor(asyncSlots / 4)) : routeById(routeId)?.family === 'assistant' ? config.assistantConcurrency : 0),
-    longJobs: { owns: (routeId) => routeId === CRAWL_ROUTE_ID, run: (job, signal) => crawls.run(job, signal) },
-    // Charged by JobStore.finish, with the job's final state: once, never for a faulted job.
-    chargeOf: (job, usage) => usageEntry(chargeInput(job, usage)),
-    onFinished: (job, usage) => {
-      // Assistant failures name their kind (core/targets/assistants/plan.ts); others count as `other`.
-      if (job.status === 'faulted' && routeById(job.routeId)?.family === 'assistant') {
-        // A job stopped by its deadline is an answer that never completed, whichever timer fired first.
-        const kind = job.error?.data?.failure ?? (job.error?.code === 'REQUEST_FAILED_SCRAPE_TIMEOUT' ? 'incomplete' : 'other');
-        svc.metrics.assistantFailure(job.routeId, typeof kind === 'string' ? kind : 'other');
-      }
-      if (usage && job.status === 'done') charged(svc, chargeInput(job, usage));
-      outbox.wake();
-    },
-  });
-  svc.jobs = jobs;
-  const recovered = config.role === 'gateway' ? 0 : jobs.start();
-  outbox.start();
-  return { jobs, outbox, recovered };
 }
 
 /** Cluster mode: serve hand-offs with this node's farm, announce the node. Returns the stop function. */

@@ -1,6 +1,7 @@
 /**
  * DOM helpers shared by the built-in parsers: one fast HTML load, cached compiled selectors,
  * whitespace-normalised text, ancestor walks and link resolution. Pure functions, no I/O.
+ * Document-wide queries go through the per-document index of page-index.ts.
  */
 import { compile, selectAll, selectOne } from 'css-select';
 import type { AnyNode, Document, Element } from 'domhandler';
@@ -9,8 +10,7 @@ export type { Document, Element, AnyNode };
 
 export { loadHtml, stripRawText } from './load.js';
 export { shortText, text } from './text.js';
-import { seedOf } from './load.js';
-import { pageSlot } from './page-memo.js';
+import { classListHas, documentAll } from './page-index.js';
 
 type Compiled = ReturnType<typeof compile<AnyNode, Element>>;
 const compiled = new Map<string, Compiled>();
@@ -24,173 +24,10 @@ function query(selector: string): Compiled {
   return q;
 }
 
-/**
- * Document-wide queries run through a per-document index: one walk lists the elements in
- * document order and by attribute name, and a selector is tested only against the candidates of
- * its rightmost compound's most specific key (attribute, id, class or tag). Attribute lists are
- * built in the walk because reading an element's attributes is the costly part (one cache miss
- * per element, megamorphic lookups), so each element's are read once. Tag and class lists are
- * filtered the first time a key is asked for and kept: a page asks about fifteen keys, so this is
- * cheaper than splitting every class attribute up front. Subtree queries use css-select directly.
- */
-interface PageIndex {
-  elements: Element[];
-  byAttr: Map<string, Element[]>;
-  /** Document position of each element; built on the first query with several groups. */
-  order: Map<Element, number> | null;
-  byKey: Map<string, Element[]>;
-  /** Elements by id (ids repeat on real pages); built on the first id query. */
-  ids: Map<string, Element[]> | null;
-  /** The class values of `byAttr.get('class')` recorded by the load (null entries: read `attribs`), or null. */
-  classes: (string | null)[] | null;
-}
-
-const indexes = pageSlot<PageIndex>('gleaner.index');
-
-function indexOf(doc: Document): PageIndex {
-  let idx = indexes.get(doc);
-  if (idx) return idx;
-  const seed = seedOf(doc);
-  if (seed) {
-    idx = { elements: seed.elements, byAttr: seed.byAttr, order: null, byKey: new Map(), ids: null, classes: seed.classes };
-    indexes.set(doc, idx);
-    return idx;
-  }
-  const elements: Element[] = [];
-  const byAttr = new Map<string, Element[]>();
-  // Pre-order walk (document order); script and style elements are not indexed.
-  const walk = (children: AnyNode[]): void => {
-    for (const node of children) {
-      if (node.type !== 'tag') continue;
-      elements.push(node);
-      for (const name in node.attribs) {
-        const list = byAttr.get(name);
-        if (list) list.push(node);
-        else byAttr.set(name, [node]);
-      }
-      if (node.children.length > 0) walk(node.children);
-    }
-  };
-  walk(doc.children);
-  idx = { elements, byAttr, order: null, byKey: new Map(), ids: null, classes: null };
-  indexes.set(doc, idx);
-  return idx;
-}
-
-function byId(idx: PageIndex): Map<string, Element[]> {
-  if (!idx.ids) {
-    idx.ids = new Map();
-    for (const el of idx.byAttr.get('id') ?? []) {
-      const list = idx.ids.get(el.attribs.id);
-      if (list) list.push(el);
-      else idx.ids.set(el.attribs.id, [el]);
-    }
-  }
-  return idx.ids;
-}
-
-function orderOf(idx: PageIndex): Map<Element, number> {
-  if (!idx.order) {
-    idx.order = new Map();
-    for (let i = 0; i < idx.elements.length; i++) idx.order.set(idx.elements[i], i);
-  }
-  return idx.order;
-}
-
-function keyed(idx: PageIndex, key: string, from: Element[], keep: (el: Element) => boolean): Element[] {
-  let list = idx.byKey.get(key);
-  if (!list) {
-    list = from.filter(keep);
-    idx.byKey.set(key, list);
-  }
-  return list;
-}
-
-/**
- * Elements with class `cls`, filtered once per key from the class values the load recorded: a
- * page asks about a dozen classes, and reading each element's `attribs` again per key (a cache
- * miss and a megamorphic lookup) was most of the filter.
- */
-function byClass(idx: PageIndex, cls: string): Element[] {
-  const key = `.${cls}`;
-  let list = idx.byKey.get(key);
-  if (!list) {
-    list = [];
-    const els = idx.byAttr.get('class') ?? [];
-    const values = idx.classes;
-    for (let i = 0; i < els.length; i++) {
-      const el = els[i] as Element;
-      if (classListHas(values?.[i] ?? el.attribs.class, cls)) list.push(el);
-    }
-    idx.byKey.set(key, list);
-  }
-  return list;
-}
-
-/** Splits on `sep` outside brackets, quotes and parentheses. */
-function splitTop(selector: string, sep: RegExp): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let cur = '';
-  for (const ch of selector) {
-    if (quote) {
-      if (ch === quote) quote = '';
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '[' || ch === '(') depth++;
-    else if (ch === ']' || ch === ')') depth--;
-    else if (depth === 0 && sep.test(ch)) {
-      out.push(cur);
-      cur = '';
-      continue;
-    }
-    cur += ch;
-  }
-  out.push(cur);
-  return out.map((p) => p.trim()).filter(Boolean);
-}
-
-/** Candidates for one selector group from the index (its rightmost compound's attribute, id, class or tag). */
-function candidatesOf(idx: PageIndex, group: string): Element[] {
-  // A negation names what the element must NOT have, so it cannot choose the candidates.
-  const last = (splitTop(group, /[\s>+~]/).pop() ?? '').replace(/:not\((?:[^()]|\([^()]*\))*\)/g, '');
-  const attr = last.match(/\[([\w-]+)/);
-  if (attr) return idx.byAttr.get(attr[1]) ?? [];
-  // An id is the most specific key (product pages ask for dozens of ids among thousands of
-  // elements that have one): the elements are grouped by id once, on the first id query.
-  const id = last.match(/#([\w-]+)/);
-  if (id) return byId(idx).get(id[1]) ?? [];
-  const cls = last.match(/\.([\w-]+)/);
-  if (cls) return byClass(idx, cls[1]);
-  const tag = last.match(/^([a-z][\w-]*)/i);
-  if (tag) {
-    const name = tag[1].toLowerCase();
-    return keyed(idx, name, idx.elements, (el) => el.name === name);
-  }
-  return idx.elements;
-}
-
 /** Every element under `root` matching `selector`, in document order. */
 export function all(selector: string, root: AnyNode | AnyNode[]): Element[] {
   if (Array.isArray(root) || root.type !== 'root') return selectAll<AnyNode, Element>(query(selector), root);
-  const idx = indexOf(root as Document);
-  const test = query(selector);
-  const groups = splitTop(selector, /,/);
-  const seen = new Set<Element>();
-  for (const g of groups) for (const el of candidatesOf(idx, g)) if (!seen.has(el) && test(el)) seen.add(el);
-  const out = [...seen];
-  if (groups.length > 1 && out.length > 1) {
-    // A few matches are placed by a search of the element list: the position map of a whole
-    // page (thousands of entries) cost more than the query it sorted.
-    if (idx.order === null && out.length <= 8) {
-      const pos = new Map(out.map((el) => [el, idx.elements.indexOf(el)]));
-      out.sort((a, b) => pos.get(a)! - pos.get(b)!);
-    } else {
-      const order = orderOf(idx);
-      out.sort((a, b) => order.get(a)! - order.get(b)!);
-    }
-  }
-  return out;
+  return documentAll(root as Document, selector, query(selector));
 }
 
 export function one(selector: string, root: AnyNode | AnyNode[]): Element | null {
@@ -213,26 +50,6 @@ export function attr(el: Element | null | undefined, name: string): string | und
 /** Whether `cls` (a single class name) is one of the element's whitespace-separated classes. */
 export function hasClass(el: Element, cls: string): boolean {
   return classListHas(el.attribs.class, cls);
-}
-
-/** Whether the class list `c` holds `cls`. */
-function classListHas(c: string | undefined, cls: string): boolean {
-  if (!c) return false;
-  if (c === cls) return true;
-  // Called for every ancestor of every candidate link: indexOf and a boundary check, no allocation.
-  for (let i = c.indexOf(cls); i >= 0; i = c.indexOf(cls, i + 1)) {
-    const end = i + cls.length;
-    if ((i === 0 || isSpace(c.charCodeAt(i - 1))) && (end === c.length || isSpace(c.charCodeAt(end)))) return true;
-  }
-  return false;
-}
-
-const SPACE = /\s/;
-
-/** The characters `\s` matches (class lists are split on them). */
-function isSpace(code: number): boolean {
-  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
-  return SPACE.test(String.fromCharCode(code));
 }
 
 /** The nearest ancestor (not the element itself) passing `test`, stopping at `stop` or `maxUp` levels. */

@@ -10,12 +10,10 @@
  * are the stats counters (atomic).
  */
 import type { Browser, BrowserContext } from 'patchright-core';
-import type { BrowserProfile } from '../identity/profile.js';
 import type { FarmLimits } from '../messages.js';
-import type { ProxyEntry } from '../net/proxies.js';
 import { F_CONTEXTS, F_PAGES, type StatsSlot } from '../stats.js';
 import { Semaphore } from '../worker/semaphore.js';
-import { contextOptions } from './identity.js';
+import { contextFor, type ContextWish, type Lease } from './context-lease.js';
 import type { MemoryGate } from './memory.js';
 import type { Tab, TabKind } from './tab.js';
 
@@ -37,52 +35,12 @@ interface Parked {
   timer: NodeJS.Timeout;
 }
 
-export interface Lease {
-  context: BrowserContext;
-  /** A parked page of this context to navigate again, if there is one (the lease owns it now). */
-  page: Tab | undefined;
-  /**
-   * Give the context back; `discard` closes it (timed-out, crashed or refused page). `tab`, on
-   * success, is parked for reuse.
-   */
-  release(discard: boolean, tab?: Tab): void;
-}
-
-export interface ContextWish {
-  browser: Browser;
-  browserPid: number | undefined;
-  /** The session's identity: contexts are keyed by it (one context never mixes two). */
-  profile: BrowserProfile;
-  /** The upstream proxy of this attempt (null: direct). */
-  proxy: ProxyEntry | null;
-  /** The local guard proxy to route through instead (private addresses refused). */
-  guardUrl: string | undefined;
-  /**
-   * Cookies a flow gathered before this page (a session), added when the context is made. The
-   * context is keyed by `cookieKey` too: a context is shared only by pages with the same cookies,
-   * never handed to another session while this one's pages run in it.
-   */
-  cookies?: readonly BrowserCookie[];
-  cookieKey?: string;
-  /** A signed-in storage state (cookies, local storage) the context starts from; give it a unique `cookieKey`. */
-  storageState?: BrowserStorageState;
-  /**
-   * What the page is for (default `render`). Fetch tabs (browser/nav-fetch.ts) take no page
-   * budget: they hold a network request, not a document, so they have their own, larger cap
-   * (`FETCH_TABS_PER_PAGE` per page of the budget).
-   */
-  kind?: TabKind;
-}
-
 /**
  * Fetch tabs allowed per page of the render budget. A fetch tab costs the browser a navigation
  * request and an idle about:blank renderer; measured at 8 in flight, the browser spent about a
  * third of a rendered page's CPU on one (bench/README "Plain pages through Chromium").
  */
 export const FETCH_TABS_PER_PAGE = 4;
-
-export type BrowserCookie = Parameters<BrowserContext['addCookies']>[0][number];
-export type BrowserStorageState = Exclude<NonNullable<Parameters<Browser['newContext']>[0]>['storageState'], string | undefined>;
 
 export class ContextPool {
   private readonly entries = new Map<string, Entry>();
@@ -177,25 +135,7 @@ export class ContextPool {
 
   private async create(key: string, wish: ContextWish, signal: AbortSignal): Promise<Entry> {
     await this.gate.waitForRoom(wish.browserPid, signal, () => this.closeIdle());
-    const proxy = wish.guardUrl
-      ? { server: wish.guardUrl }
-      : wish.proxy
-        ? { server: wish.proxy.server, username: wish.proxy.username, password: wish.proxy.password }
-        : undefined;
-    const context = await wish.browser.newContext({
-      ...contextOptions(wish.profile),
-      acceptDownloads: false,
-      proxy,
-      ...(wish.storageState ? { storageState: wish.storageState } : {}),
-    });
-    if (wish.cookies?.length) {
-      try {
-        await context.addCookies([...wish.cookies]);
-      } catch (err) {
-        await context.close().catch(() => undefined);
-        throw err;
-      }
-    }
+    const context = await contextFor(wish);
     const entry: Entry = { key, browser: wish.browser, context, inFlight: 0, served: 0, retiring: false, closed: false, idle: undefined, parked: [] };
     this.entries.set(key, entry);
     this.stats.add(F_CONTEXTS, 1);

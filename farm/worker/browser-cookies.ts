@@ -5,7 +5,7 @@
  * comes back to the jar, so the flow's next step (native or not) sends them as Chrome would.
  */
 import { Cookie, type CookieJar } from 'tough-cookie';
-import type { BrowserCookie } from '../browser/contexts.js';
+import type { BrowserCookie } from '../browser/context-lease.js';
 import type { PageRequest } from './page-fetch.js';
 
 /** A browser cookie as the context reports it (Playwright's `context.cookies()`). */

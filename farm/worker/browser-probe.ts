@@ -8,7 +8,7 @@
  * functions in a name helper that does not exist in the page.
  */
 import type { Page } from 'patchright-core';
-import type { Capture } from '../../core/targets/flow.js';
+import type { Capture } from '../../core/targets/browser-step.js';
 
 export interface ProbeQuery {
   /** Selectors whose visibility is wanted, in order. */

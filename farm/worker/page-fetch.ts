@@ -6,7 +6,7 @@
 import type { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
 import type { Browser } from 'patchright-core';
-import type { BrowserCookie, ContextWish, Lease } from '../browser/contexts.js';
+import type { BrowserCookie, ContextWish, Lease } from '../browser/context-lease.js';
 import { render } from '../browser/render.js';
 import type { Tab } from '../browser/tab.js';
 import type { BrowserProfile } from '../identity/profile.js';

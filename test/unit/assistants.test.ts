@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.js';
 import { routeById } from '../../core/registry/index.js';
 import { checkAssistants, checkTargets, parsePage, planFlows } from '../../core/targets/index.js';
-import type { BrowserStep } from '../../core/targets/flow.js';
+import type { BrowserStep } from '../../core/targets/browser-step.js';
 import { readEventStream } from '../../core/targets/assistants/stream.js';
 
 const SIM = 'http://127.0.0.1:9';

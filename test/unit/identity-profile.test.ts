@@ -3,7 +3,8 @@
  * Accept-Language, one profile per session key, coherence of each row.
  */
 import { describe, expect, test } from 'vitest';
-import { acceptLanguageOf, allProfiles, approximateMemory, brandLists, profileFor, sessionKeyOf, useBrowserVersion } from '../../farm/identity/profile.js';
+import { acceptLanguageOf, approximateMemory, brandLists } from '../../farm/identity/chromium-formulas.js';
+import { allProfiles, profileFor, sessionKeyOf, useBrowserVersion } from '../../farm/identity/profile.js';
 
 describe('brand lists (Chromium user_agent_utils.cc)', () => {
   test('the GREASE brand and the order follow the major version', () => {

@@ -6,7 +6,8 @@
  * their problem here: which code, whether another proxy may help, and a detail naming the kind.
  */
 import { targetConfig, baseFor, type Params, type Targets } from '../base.js';
-import type { BrowserAction, BrowserStep, Capture, Flow, ScriptFailure, Vars, Verdict } from '../flow.js';
+import type { BrowserAction, BrowserStep, Capture, ScriptFailure } from '../browser-step.js';
+import type { Flow, Vars, Verdict } from '../flow.js';
 import type { RouteSpec } from '../../registry/types.js';
 import { dataFor, isAssistant, type AssistantData, type ItemRule } from './data.js';
 
