@@ -6,9 +6,10 @@
  */
 import { Cookie, type CookieJar } from 'tough-cookie';
 import type { BrowserCookie } from '../browser/context-lease.js';
+import type { Tab } from '../browser/tab.js';
 import type { PageRequest } from './page-fetch.js';
 
-/** A browser cookie as the context reports it (Playwright's `context.cookies()`). */
+/** A browser cookie as the context reports it (the shape of Playwright's `context.cookies()`). */
 export interface StoredCookie {
   name: string;
   value: string;
@@ -43,6 +44,27 @@ export function cookieKeyOf(cookies: readonly BrowserCookie[]): string | undefin
 export function withoutCookieHeader(req: PageRequest): PageRequest {
   if (!req.headers || !Object.keys(req.headers).some((k) => k.toLowerCase() === 'cookie')) return req;
   return { ...req, headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.toLowerCase() !== 'cookie')) };
+}
+
+/**
+ * The cookies the browser would send to any of `urls`, read through the tab's own session
+ * (`Network.getCookies`, the browser's own matching) rather than `context.cookies(urls)`, which
+ * fetches every cookie of the context over the browser session and matches them in JavaScript
+ * on each call (its cost grows with the context's cookies, and it is one more library round
+ * trip per page). A missing SameSite reads as Lax, as the library reports it.
+ */
+export async function tabCookies(tab: Tab, urls: readonly string[]): Promise<StoredCookie[]> {
+  const { cookies } = await tab.cdp.send('Network.getCookies', { urls: [...urls] });
+  return cookies.map((c) => ({
+    name: c.name,
+    value: c.value,
+    domain: c.domain,
+    path: c.path,
+    expires: c.session ? -1 : c.expires,
+    httpOnly: c.httpOnly,
+    secure: c.secure,
+    sameSite: c.sameSite ?? 'Lax',
+  }));
 }
 
 /** Puts what a browser context holds into the flow's jar (domain, path, expiry and flags kept). */

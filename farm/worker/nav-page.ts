@@ -29,7 +29,7 @@ import type { TaskMessage, WorkerSetup } from '../messages.js';
 import { decodeBody } from '../net/decode.js';
 import type { ProxyEntry } from '../net/proxies.js';
 import { checkUrl } from '../net/ssrf.js';
-import { browserCookies, cookieKeyOf, storeBrowserCookies, withoutCookieHeader } from './browser-cookies.js';
+import { browserCookies, cookieKeyOf, storeBrowserCookies, tabCookies, withoutCookieHeader } from './browser-cookies.js';
 import type { WorkerEnv } from './env.js';
 import { openLease, type Fetched, type PageRequest } from './page-fetch.js';
 
@@ -83,7 +83,7 @@ export async function navPage(
     const got = await navFetch(tab, { url: req.url, headers: clean.headers ? { ...clean.headers } : undefined, maxBytes: opts.maxBytes, manualRedirects: opts.manualRedirects, signal });
     // What the browser stored from every hop's Set-Cookie goes to the flow's jar (the
     // protocol's response headers leave Set-Cookie out; the browser's store has them parsed).
-    await storeBrowserCookies(opts.jar, await lease.context.cookies(got.hops));
+    await storeBrowserCookies(opts.jar, await tabCookies(tab, got.hops));
     ok = true;
     const decoded = decodeBody(got.body, String(got.headers['content-type'] ?? ''));
     return {
