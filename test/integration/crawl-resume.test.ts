@@ -40,7 +40,14 @@ function serve(): Promise<ServedProcess> {
 }
 
 async function crawl(base: string, id: string, query = '?limit=1'): Promise<any> {
-  return (await call(`${base}/v1/async/crawl/${id}${query}`, { headers: auth })).body;
+  // A status read answers in milliseconds; one that hangs fails here, naming itself, rather
+  // than as the test's own timeout (seen once in CI, not reproduced since).
+  const url = `${base}/v1/async/crawl/${id}${query}`;
+  try {
+    return (await call(url, { headers: auth, signal: AbortSignal.timeout(30_000) })).body;
+  } catch (err) {
+    throw new Error(`GET ${url} failed: ${String(err)}`);
+  }
 }
 
 async function pagesOf(base: string, id: string): Promise<string[]> {
