@@ -148,7 +148,7 @@ export class NatsDeliveries extends OutboxHold implements DeliveryStore {
         await retrying(() => this.h.deadletters.put(`${job.id}.${entry.kind}`, toJson(letter)));
       }
       held.msg.ack();
-      this.countAt = 0;
+      this.pending.stale();
       return next;
     }
   }
@@ -192,7 +192,7 @@ export class NatsDeliveries extends OutboxHold implements DeliveryStore {
         await this.h.deadletters.delete(`${jobId}.${k}`);
         await publishOutbox(this.h, jobId, k, 0, now, now);
       }
-      this.countAt = 0;
+      this.pending.stale();
       return kinds;
     }
   }

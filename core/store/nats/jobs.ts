@@ -31,15 +31,13 @@ import { JobRecords, publishOutbox, type StoredJob } from './job-records.js';
 import { publishRetrying, retrying } from './publish.js';
 import type { NatsReservations } from './reserved.js';
 import { casCreate, casPut } from './cas.js';
+import { StreamGauge } from './gauge.js';
 import { deleteResult, writeResult } from './results.js';
-
-const GAUGE_MS = 1_000;
 
 const isFinal = (job: JobRecord) => isFinalStatus(job.status);
 
 export class NatsJobs extends JobRecords implements JobStore {
-  private depth = 0;
-  private depthAt = 0;
+  private readonly depth = new StreamGauge(this.h, this.h.names.work);
   /** Jobs whose work message this node's consumer holds (settle acks it); others are purged by finish. */
   held: (id: string) => boolean = () => false;
 
@@ -80,7 +78,7 @@ export class NatsJobs extends JobRecords implements JobStore {
       });
       throw err;
     } finally {
-      this.depthAt = 0;
+      this.depth.stale();
     }
   }
 
@@ -97,14 +95,7 @@ export class NatsJobs extends JobRecords implements JobStore {
   }
 
   queueDepth(): number {
-    if (Date.now() - this.depthAt > GAUGE_MS) {
-      this.depthAt = Date.now();
-      this.h.jsm.streams.info(this.h.names.work).then(
-        (info) => (this.depth = info.state.messages),
-        () => {},
-      );
-    }
-    return this.depth;
+    return this.depth.read();
   }
 
   async start(id: string, maxStarts: number): Promise<{ job: JobRecord; started: boolean } | undefined> {
@@ -192,7 +183,7 @@ export class NatsJobs extends JobRecords implements JobStore {
   /** Removes the job's work message (a job finished without being handed out here). */
   private async unqueue(id: string): Promise<void> {
     await retrying(() => this.h.jsm.streams.purge(this.h.names.work, { filter: `${this.h.names.workSubject}.${id}` })).catch(() => {});
-    this.depthAt = 0;
+    this.depth.stale();
   }
 }
 

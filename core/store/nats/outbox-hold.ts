@@ -16,10 +16,10 @@ import type { Consumer, JsMsg } from '@nats-io/jetstream';
 import { AckPolicy, DeliverPolicy } from '@nats-io/jetstream';
 import type { DeliveryKind, OutboxEntry } from '../jobs.js';
 import type { Handles } from './connection.js';
+import { StreamGauge } from './gauge.js';
 
 export const HOLD = 64;
 const LATER_MS = 15_000;
-const GAUGE_MS = 1_000;
 
 interface OutboxMessage extends OutboxEntry {
   since?: number;
@@ -46,15 +46,16 @@ export abstract class OutboxHold {
   protected consumer: Consumer | undefined;
   private stopped = false;
   protected arrived: Array<() => void> = [];
-  private count = 0;
-  protected countAt = 0;
+  protected readonly pending: StreamGauge;
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     protected readonly h: Handles,
     /** Claims are renewed every third of it (maintain). */
     private readonly ackWaitMs: number,
-  ) {}
+  ) {
+    this.pending = new StreamGauge(h, h.names.outbox);
+  }
 
   /** Starts pulling (lazily, on the first read: the CLI never pulls). */
   protected start(): Promise<void> {
@@ -139,14 +140,7 @@ export abstract class OutboxHold {
   }
 
   pendingCount(): number {
-    if (Date.now() - this.countAt > GAUGE_MS) {
-      this.countAt = Date.now();
-      this.h.jsm.streams.info(this.h.names.outbox).then(
-        (info) => (this.count = info.state.messages),
-        () => {},
-      );
-    }
-    return this.count;
+    return this.pending.read();
   }
 
   /** Stops pulling; held entries come back (nak) to other nodes at once. */
