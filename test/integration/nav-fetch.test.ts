@@ -6,11 +6,12 @@
  * the document and nothing else, redirects, cookies across hops, status codes, decoding, the
  * size cap, proxies with credentials, retries, the deadline — and never a cached answer.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { processTree } from '../../bench/farm/measure.js';
 import { loadConfig } from '../../core/config.js';
 import { createFarm, type Farm } from '../../farm/index.js';
 import { failure, task } from '../helpers/farm.js';
@@ -164,35 +165,6 @@ describe('proxies', () => {
   });
 });
 
-/** Child pids of `pid`, from every thread's `children` file (Chromium is launched from a worker thread). */
-function childPids(pid: number): number[] {
-  const out: number[] = [];
-  let tids: string[] = [];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return out;
-  }
-  for (const tid of tids) {
-    try {
-      out.push(...readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
-    } catch {
-      // the thread ended
-    }
-  }
-  return out;
-}
-
-function descendants(pid: number): number[] {
-  const out: number[] = [];
-  for (let stack = childPids(pid); stack.length > 0; ) {
-    const p = stack.pop()!;
-    out.push(p);
-    stack.push(...childPids(p));
-  }
-  return out;
-}
-
 const cmdline = (pid: number): string => {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
@@ -200,7 +172,7 @@ const cmdline = (pid: number): string => {
     return '';
   }
 };
-const browsers = (): number[] => descendants(process.pid).filter((p) => /chrom/.test(cmdline(p)) && !cmdline(p).includes('--type=') && !/crashpad/.test(cmdline(p)));
+const browsers = (): number[] => processTree(process.pid).filter((p) => /chrom/.test(cmdline(p)) && !cmdline(p).includes('--type=') && !/crashpad/.test(cmdline(p)));
 
 describe('processes', () => {
   test('eight fetches at once in one context share one renderer process (farm/browser/fetch-openers.ts)', async () => {
@@ -211,7 +183,7 @@ describe('processes', () => {
       expect(outs.map((o) => o.results[0].html)).toEqual(Array(8).fill('{"a":1}'));
       const browser = browsers().filter((p) => !before.has(p));
       expect(browser).toHaveLength(1);
-      const renderers = descendants(browser[0]!).filter((p) => cmdline(p).includes('--type=renderer'));
+      const renderers = processTree(browser[0]!).filter((p) => cmdline(p).includes('--type=renderer'));
       // The fetch tabs' process, and at most Chromium's spare renderer kept warm beside it.
       expect(renderers.length).toBeLessThanOrEqual(2);
     } finally {
