@@ -39,8 +39,17 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
   'msEdgeUpdateLaunchServicesPreferredVersion',
 ] as const;
 
-/** Full Chromium (not the headless shell) starts omnibox WebUI popups nobody sees. */
-export const FULL_CHROMIUM_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'] as const;
+/**
+ * Full Chromium (not the headless shell):
+ * - starts omnibox WebUI popups nobody sees;
+ * - with `RenderDocument`, gives every cross-document navigation a new (speculative) frame host,
+ *   created when the navigation starts and torn down when it ends. A fetch tab's navigation
+ *   never commits (browser/nav-fetch.ts), so each paid for a frame host it never used: ~4 of the
+ *   browser process's ~15 CPU-ms per plain page (a trace of its main thread, bench/README
+ *   "The browser's share"). Nothing a site can see depends on it: the requests, their order
+ *   and the documents' APIs are the same; Chrome shipped without it until 2024.
+ */
+export const FULL_CHROMIUM_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup', 'RenderDocument'] as const;
 
 export interface ArgsOptions {
   executablePath: string | undefined;

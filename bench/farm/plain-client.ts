@@ -6,7 +6,11 @@
  * contender runs in a fresh process of its own; the pages come from a server in this process
  * (not metered). The chromium row's CPU includes the browser's processes (the process tree).
  *
- *   node --import tsx bench/farm/plain-client.ts [--pages 1500] [--warm 300] [--concurrency 8] [--kb 87] [--rows turndown,native,chromium]
+ *   node --import tsx bench/farm/plain-client.ts [--pages 1500] [--warm 300] [--concurrency 8] [--kb 87] [--rows turndown,native,chromium] [--dist] [--configs '[{},{"workerYoungMb":0}]']
+ *
+ * `--dist`: the farm rows run the compiled farm (`npm run build` first; `BENCH_DIST=/abs/dist`
+ * another build), whose threads run without tsx as a deployed node's do. `--configs`: each farm
+ * row once per set of Config overrides, one after the other in the same run.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,13 +53,18 @@ async function rowMain(name: string, origin: string, pages: number, warmPages: n
     await agent.close();
     return stats;
   }
-  const { loadConfig } = await import('../../core/config.js');
-  const { createFarm } = await import('../../farm/index.js');
+  const dist = process.argv.includes('--dist');
+  // A computed specifier: dist/ has no type declarations; its modules are the sources' own.
+  // The compiled farm's threads run without tsx, as a deployed node's do.
+  const from = (path: string) => (dist ? `${process.env.BENCH_DIST || '../../dist'}/${path}` : `../../${path}`);
+  const { loadConfig } = (await import(from('core/config.js'))) as typeof import('../../core/config.js');
+  const { createFarm } = (await import(from('farm/index.js'))) as typeof import('../../farm/index.js');
   const { task } = await import('../../test/helpers/farm.js');
   const plainClient = name === 'chromium' ? 'chromium' : 'native';
-  const farm = await createFarm({ config: loadConfig({}, { allowPrivate: true, plainClient }) });
+  const more = argString('config');
+  const farm = await createFarm({ config: loadConfig({}, { allowPrivate: true, plainClient, ...(more ? (JSON.parse(more) as object) : {}) }) });
   try {
-    return await run(`farm, plain client ${plainClient} (markdown)`, async (url) => {
+    return await run(`farm, plain client ${plainClient} (markdown)${more ? ` ${more}` : ''}${dist ? ' [dist]' : ''}`, async (url) => {
       const out = await farm.run(task({ url, output: ['markdown'] }, { timeoutMs: 60_000 }));
       if (out.status !== 200) throw new Error(`status ${out.status}`);
     });
@@ -86,9 +95,18 @@ if (isMain(import.meta)) {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const rows: RunStats[] = [];
   const wanted = argString('rows', 'turndown,native,chromium').split(',').filter(Boolean);
+  // --configs '[{},{"workerYoungMb":0}]': each farm row once per config (Config overrides), side by side.
+  const configs = (JSON.parse(argString('configs', '[{}]')) as object[]).map((c) => (Object.keys(c).length ? JSON.stringify(c) : ''));
   for (const name of wanted) {
     const args = ['--row', name, '--origin', origin, '--pages', String(arg('pages', 1500)), '--warm', String(arg('warm', 300)), '--concurrency', String(arg('concurrency', 8))];
-    rows.push(await runChild<RunStats>('bench/farm/plain-client.ts', args, 600_000));
+    if (name === 'turndown') {
+      rows.push(await runChild<RunStats>('bench/farm/plain-client.ts', args, 600_000));
+      continue;
+    }
+    for (const config of configs) {
+      const extra = [...(config ? ['--config', config] : []), ...(process.argv.includes('--dist') ? ['--dist'] : [])];
+      rows.push(await runChild<RunStats>('bench/farm/plain-client.ts', [...args, ...extra], 600_000));
+    }
   }
   server.close();
   printTable(rows);

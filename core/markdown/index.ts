@@ -6,7 +6,7 @@
  * (the body also when the chosen element holds under MIN_SHARE of the page's text, or renders
  * empty). Links and images are absolute against `baseUrl` and `<base href>`; tables stay GFM.
  *
- * Linear in the input: one htmlparser2 pass builds a pruned flat tree (parse.ts, tree.ts), one
+ * Linear in the input: one htmlparser2 pass builds a pruned flat tree (parse.ts, builder.ts), one
  * walk writes the Markdown (render.ts, writer.ts). Pure and synchronous; runs in farm workers.
  */
 import { renderRoot } from './render.js';

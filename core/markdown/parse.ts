@@ -10,7 +10,8 @@
  */
 import type { Handler } from 'htmlparser2';
 import { DepthCappedParser } from '../parsers/depth.js';
-import { Builder, type Doc } from './tree.js';
+import { Builder } from './builder.js';
+import type { Doc } from './tree.js';
 
 class FormParser extends DepthCappedParser {
   constructor(

@@ -1,6 +1,6 @@
 /**
  * The tree walk: maps each kept element to Markdown through the Writer. Recursion depth is
- * bounded by tree.ts (MAX_DEPTH), so a walk cannot overflow the stack.
+ * bounded by builder.ts (MAX_DEPTH), so a walk cannot overflow the stack.
  */
 import { renderInlineCode, renderPre } from './code.js';
 import { collapse, escapeAlt } from './escape.js';

@@ -9,6 +9,7 @@
  * that the caller watches, into a shared `ScanCursor` the tree's handler reads in its callbacks.
  */
 import type { StripTracker } from './lean.js';
+import { CLASS, DQ, END, EQ, EQ_CLASS, GT, isAlpha, isSectionEnd, isSpace, sameName, SLASH, SPACE, SPECIAL, specialEnd, SQ } from './tag-chars.js';
 import type { ScanCursor } from './tag-cursor.js';
 
 /** What the scan reports (htmlparser2's tokenizer callbacks that shape the tree; tag names in lower case). */
@@ -21,39 +22,6 @@ export interface TagSink {
   /** Whether the current element is in SVG or MathML content (raw-text tags are ordinary there). */
   isInForeignContext(): boolean;
 }
-
-const GT = 0x3e;
-const SLASH = 0x2f;
-const EQ = 0x3d;
-const DQ = 0x22;
-const SQ = 0x27;
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0c || c === 0x0d;
-}
-
-/** Character classes of the tag walk (ASCII): the tokenizer's whitespace, `/` and `>`, `=`. */
-const SPACE = 1;
-const END = 2;
-const EQ_CLASS = 4;
-const CLASS = new Uint8Array(128);
-for (const c of [0x20, 0x0a, 0x09, 0x0c, 0x0d]) CLASS[c] = SPACE;
-CLASS[SLASH] = END;
-CLASS[GT] = END;
-CLASS[EQ] = EQ_CLASS;
-
-/** The tokenizer's end of a tag-name section: whitespace, `/` or `>`. */
-function isSectionEnd(c: number): boolean {
-  return c === SLASH || c === GT || isSpace(c);
-}
-
-function isAlpha(c: number): boolean {
-  const l = c | 0x20;
-  return l >= 0x61 && l <= 0x7a;
-}
-
-/** Elements whose body the tokenizer reads as text up to their own end tag (outside foreign content). */
-export const SPECIAL: ReadonlySet<string> = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 
 /**
  * With a `StripTracker` the scan reads the raw page as the tokenizer would read
@@ -253,23 +221,4 @@ export class TagScanner {
     this.strip?.plain(s, from, end);
     return end;
   }
-}
-
-/** Whether the attribute name at `at` is `name` (lower case), ignoring ASCII case as the Parser does. */
-function sameName(s: string, at: number, name: string): boolean {
-  for (let i = 0; i < name.length; i++) {
-    const c = s.charCodeAt(at + i);
-    if ((isAlpha(c) ? c | 0x20 : c) !== name.charCodeAt(i)) return false;
-  }
-  return true;
-}
-
-/** Index of the `</name` (any case, then whitespace, `/` or `>`) that ends a raw-text body, or -1. */
-function specialEnd(s: string, from: number, name: string): number {
-  for (let i = s.indexOf('</', from); i >= 0; i = s.indexOf('</', i + 2)) {
-    const after = i + 2 + name.length;
-    if (after < s.length && isSectionEnd(s.charCodeAt(after)) && s.slice(i + 2, after).toLowerCase() === name) return i;
-    if (after >= s.length) return -1;
-  }
-  return -1;
 }

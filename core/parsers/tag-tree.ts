@@ -11,7 +11,7 @@
  * It caps the depth as `DepthCappedParser` does (depth.ts): the trees of a deep page agree too.
  */
 import { FLAT_AT } from './depth.js';
-import { SPECIAL } from './tag-scan.js';
+import { SPECIAL } from './tag-chars.js';
 
 export interface TreeHandler {
   /** An element starts (for a void element, its close follows at once). */

@@ -21,6 +21,7 @@
  */
 import type { BrowserContext, CDPSession, Page } from 'patchright-core';
 import type { BrowserProfile } from '../identity/profile.js';
+import { directSession } from './direct-session.js';
 import { newFetchPage } from './fetch-openers.js';
 import { openPage } from './identity.js';
 
@@ -72,7 +73,10 @@ export class Tab {
    * records main-frame hosts (guarded contexts).
    */
   static async open(context: BrowserContext, profile: BrowserProfile, watchNavigations: boolean, kind: TabKind = 'render'): Promise<Tab> {
-    const { page, cdp } = await openPage(context, profile, kind === 'fetch' ? () => newFetchPage(context) : undefined);
+    const opened = await openPage(context, profile, kind === 'fetch' ? () => newFetchPage(context) : undefined);
+    const { page } = opened;
+    // A fetch tab's ~7 protocol calls per page skip the library's client layer (direct-session.ts).
+    const cdp = kind === 'fetch' ? directSession(opened.cdp) : opened.cdp;
     try {
       const tab = new Tab(page, cdp, kind);
       tab.listen(watchNavigations);

@@ -24,6 +24,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type SecureContextOptions } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { proxyAuthorization, type ProxyEntry } from './proxies.js';
+import { HOP_BY_HOP, httpTarget, splice } from './proxy-wire.js';
 import { resolveChecked, type NetPolicy } from './ssrf.js';
 
 export const REFUSED_HEADER = 'x-gleaner-refused';
@@ -32,17 +33,6 @@ export const REFUSED_HEADER = 'x-gleaner-refused';
 export const CONNECT_TIMEOUT_MS = 15_000;
 /** An upstream connection idle this long (nothing either way) is dropped. */
 export const IDLE_TIMEOUT_MS = 120_000;
-
-const HOP_BY_HOP = new Set([
-  'connection',
-  'proxy-connection',
-  'proxy-authorization',
-  'keep-alive',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
 
 export interface GuardOptions {
   /** Extra trust for an `https://` upstream proxy's certificate (tests; operators use public CAs). */
@@ -253,23 +243,4 @@ export class GuardProxy {
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
-}
-
-function httpTarget(req: IncomingMessage): URL | undefined {
-  try {
-    const target = new URL(req.url ?? '');
-    return target.protocol === 'http:' ? target : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function splice(client: Duplex, up: Socket, head: Buffer): void {
-  if (head.length > 0) up.write(head);
-  client.pipe(up);
-  up.pipe(client);
-  up.on('error', () => client.destroy());
-  client.on('error', () => up.destroy());
-  up.on('close', () => client.destroy());
-  client.on('close', () => up.destroy());
 }

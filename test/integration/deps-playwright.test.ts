@@ -42,3 +42,32 @@ test('the library starts every page intercepted and recomputes interception from
   expect(crPage).toMatch(/async updateRequestInterception\(\) \{\s*await this\._networkManager\.setRequestInterception\(this\._page\.needsRequestInterception\(\)\);/);
   expect(bundle).toMatch(/const enabled = this\._userRequestInterceptionEnabled \|\| !!this\._credentials\?\.length;/);
 });
+
+/**
+ * farm/browser/direct-session.ts drives fetch tabs through the server side of a CDP session
+ * (the in-process connection's `toImpl`). This opens a real page with the pinned library, in
+ * process as the farm does, and checks that the direct session is really the server's (not the
+ * client session handed back), that a command and an event go through it, and that a call on a
+ * closed page fails with the client's wording (nav-page.ts reads it).
+ */
+test('a CDP session of an in-process page has a server side that sends, emits and reports a closed target', async () => {
+  const { directSession, serverSessionOf } = await import('../../farm/browser/direct-session.js');
+  const browser = await chromium.launch({ executablePath: resolveExecutable(defaultChromium()) });
+  try {
+    const page = await (await browser.newContext()).newPage();
+    const client = await page.context().newCDPSession(page);
+    expect(serverSessionOf(client)).toBeDefined();
+    const direct = directSession(client);
+    expect(direct).not.toBe(client);
+    await direct.send('Page.enable');
+    const loaded = new Promise<string>((resolve) => direct.on('Page.frameNavigated', (e) => resolve(e.frame.url)));
+    const { frameTree } = await direct.send('Page.getFrameTree');
+    expect(typeof frameTree.frame.id).toBe('string');
+    await direct.send('Page.navigate', { url: 'data:text/html,<p>x</p>' });
+    expect(await loaded).toBe('data:text/html,<p>x</p>');
+    await page.close();
+    await expect(direct.send('Page.getFrameTree')).rejects.toThrow(/Target page, context or browser has been closed/);
+  } finally {
+    await browser.close();
+  }
+});
