@@ -13,6 +13,11 @@ export interface FarmLimits {
   retryBaseMs: number;
   /** A browser context is retired after serving this many pages. */
   contextMaxPages: number;
+  /**
+   * ...and after fetching this many plain pages in its fetch tabs (browser/contexts.ts: what
+   * Playwright keeps per navigation until the context closes).
+   */
+  contextMaxFetches: number;
   /** A browser context unused for this long (ms) is closed. */
   contextIdleMs: number;
   /** A page that rendered well is kept for the next task of its context this long (ms); 0 = a new page per task. */
@@ -49,6 +54,7 @@ export const DEFAULT_LIMITS: Readonly<FarmLimits> = Object.freeze({
   maxAttempts: 3,
   retryBaseMs: 250,
   contextMaxPages: 50,
+  contextMaxFetches: 1000,
   contextIdleMs: 30_000,
   pageIdleMs: 2_000,
   maxRssBytes: 0,

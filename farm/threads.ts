@@ -48,10 +48,17 @@ export interface ThreadOptions {
  * Markdown and two built-in parsers (mkt1 and commerce product) on one 20 MiB page, the
  * per-response cap: a real product page padded to 20 MiB runs in a 512 MB old generation
  * (~170 MB used); 1.9 M nested divs in 20 MiB, the most DOM per byte, needs 640 MB. A task
- * holds at most GLEANER_TASK_MAX_BYTES (128 MiB) of pages plus their outputs; 3 GiB is the
+ * holds at most GLEANER_TASK_MAX_BYTES (128 MiB) of pages plus their outputs; 2 GiB is the
  * transient DOM of the largest page plus several full tasks at once.
+ *
+ * Just under 2048 MB on purpose: from that size up, V8 (Node 20's V8 11.3, 64-bit) lets an
+ * isolate's heap grow to 4× what survives a full GC before the next one, below it at most 2×
+ * (its heap controller's `MaxGrowingFactor`), and under steady load the grown heap stays
+ * committed. At 3072 a render thread fetching plain pages through Chromium kept ~350 MB of heap
+ * for ~90 MB live; at 2047, ~150 MB (bench/README "The farm's memory on the plain path through
+ * Chromium"; worker-heap.test.ts holds V8 to the threshold).
  */
-export const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 3072 };
+export const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 2047 };
 
 /**
  * A thread's limits with its young generation capped (`GLEANER_WORKER_YOUNG_MB`; 0 = V8's

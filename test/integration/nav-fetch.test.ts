@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { processTree } from '../../bench/farm/measure.js';
 import { loadConfig } from '../../core/config.js';
 import { createFarm, type Farm } from '../../farm/index.js';
-import { failure, task } from '../helpers/farm.js';
+import { failure, task, waitFor } from '../helpers/farm.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
 
 let farm: Farm;
@@ -186,6 +186,26 @@ describe('processes', () => {
       const renderers = processTree(browser[0]!).filter((p) => cmdline(p).includes('--type=renderer'));
       // The fetch tabs' process, and at most Chromium's spare renderer kept warm beside it.
       expect(renderers.length).toBeLessThanOrEqual(2);
+    } finally {
+      await own.close();
+    }
+  }, 90_000);
+
+  test('a context is retired after contextMaxFetches fetches: what Playwright keeps per navigation goes with it (farm/browser/contexts.ts)', async () => {
+    const own = await createFarm({ config: loadConfig({}, { allowPrivate: true, workers: 1, plainClient: 'chromium', maxResponseBytes: CAP }), limits: { retryBaseMs: 20, contextMaxFetches: 3 } });
+    try {
+      const contexts: number[] = [];
+      for (let i = 1; i <= 3; i++) {
+        const out = await own.run(task({ url: `${origin}/json?retire=${i}`, output: ['html'] }, { timeoutMs: 45_000 }));
+        expect(out.results[0].html).toBe('{"a":1}');
+        contexts.push(own.stats().contexts);
+      }
+      // The third fetch retired its context, which closes once its last task is out.
+      expect(contexts.slice(0, 2)).toEqual([1, 1]);
+      await waitFor(() => own.stats().contexts === 0, 20_000, 'the retired context to close');
+      expect(own.stats()).toMatchObject({ contexts: 0, pages: 0 });
+      const next = await own.run(task({ url: `${origin}/json?retire=4`, output: ['html'] }, { timeoutMs: 45_000 }));
+      expect([next.results[0].html, own.stats().contexts]).toEqual(['{"a":1}', 1]);
     } finally {
       await own.close();
     }
