@@ -30,18 +30,12 @@ const BROWSER = process.env.GLEANER_CHROMIUM || '/usr/lib/chromium/chromium';
 async function farmCommandLine(): Promise<string[]> {
   const { chromium } = await import('patchright-core');
   const { chromiumArgs } = await import('../../farm/chromium-args.js');
-  const marker = `--gleaner-bench-floor=${process.pid}`;
-  const browser = await chromium.launch({ executablePath: BROWSER, args: [...chromiumArgs({ executablePath: BROWSER, hosts: {}, guarded: false }), marker] });
+  const server = await chromium.launchServer({ executablePath: BROWSER, args: chromiumArgs({ executablePath: BROWSER, hosts: {}, guarded: false }) });
   try {
-    for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      if (argv.includes(marker) && !argv.some((a) => a.startsWith('--type='))) {
-        return argv.slice(1).filter((a) => a !== marker && !/^--(user-data-dir|remote-debugging-pipe|no-startup-window)/.test(a) && !a.startsWith('about:'));
-      }
-    }
-    throw new Error('the launched browser was not found in /proc');
+    const argv = readFileSync(`/proc/${server.process().pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return argv.slice(1).filter((a) => !/^--(user-data-dir|remote-debugging-pipe|no-startup-window)/.test(a) && !a.startsWith('about:'));
   } finally {
-    await browser.close();
+    await server.close();
   }
 }
 

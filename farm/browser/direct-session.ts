@@ -24,7 +24,6 @@ interface ServerSession {
 
 interface ProtocolErrorShape {
   type?: string;
-  message?: string;
 }
 
 /** The server side of `session` (in process), or undefined. */
