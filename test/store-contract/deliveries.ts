@@ -85,4 +85,37 @@ export function deliveriesContract(h: StoreHarness): void {
     }, 5_000, 'dead letter swept');
     expect(await store.jobs.get(job.id)).toBeUndefined();
   });
+
+  test("a crawl's wake-up recorded after the crawl finished leaves the finish's delivery owed (crawl.done is sent)", async () => {
+    const store = await h.open();
+    const job = jobRecord(3, { routeId: 'crawl', params: { url: 'http://site.test/', callback_url: 'http://127.0.0.1:9/hook', callback_pages: true } });
+    await store.jobs.enqueue([job]);
+    await store.crawls.init(job.id, 3);
+    const limits = { maxDepth: 3, maxDiscovered: 1000, drains: ['webhook' as const], batchMs: 0 };
+    await store.crawls.seed(job.id, [{ url: 'http://site.test/', source: 'start' }], 0, limits);
+    await store.crawls.complete(job.id, { seq: 1, depth: 0, statusCode: 200, links: [], refused: [], result: page('<p>1</p>') }, limits);
+    const [wake] = await dueFor(store, job.id);
+    expect([wake?.kind, wake?.attempt]).toEqual(['webhook', 0]);
+    // The crawl finishes while the wake-up's attempt is out; the attempt is recorded after.
+    const finished = (await store.jobs.finish(job.id, { ok: true, upstreamStatus: 200, results: [] }, DAY))!;
+    await store.deliveries.recordDelivery(wake!, { state: 'delivered' }, DAY);
+    let closing: OutboxEntry | undefined;
+    await eventually(async () => (closing = (await dueFor(store, job.id)).find((e) => e.dueAt === finished.finishedAt)) !== undefined, 5_000, "the finish's delivery due");
+    expect([closing!.kind, closing!.attempt]).toEqual(['webhook', 0]);
+    const recorded = await store.deliveries.recordDelivery(closing!, { state: 'delivered' }, DAY);
+    expect(recorded?.deliveries.webhook).toEqual({ state: 'delivered', attempts: 1, since: finished.finishedAt, deliveredAt: expect.any(Number) });
+  });
+
+  test("a crawl's wake-up queued after the finish does not take the place of the finish's delivery", async () => {
+    const store = await h.open();
+    const job = jobRecord(3, { routeId: 'crawl', params: { url: 'http://site.test/', callback_url: 'http://127.0.0.1:9/hook', callback_pages: true } });
+    await store.jobs.enqueue([job]);
+    await store.crawls.init(job.id, 3);
+    const finished = (await store.jobs.finish(job.id, { ok: true, upstreamStatus: 200, results: [] }, DAY))!;
+    // A page batch's step that began before the finish queues the next wake-up after it.
+    await store.crawls.advance(job.id, 'webhook', 1, false, finished.finishedAt! + 1);
+    let closing: OutboxEntry | undefined;
+    await eventually(async () => (closing = (await dueFor(store, job.id, finished.finishedAt! + 1)).find((e) => e.dueAt === finished.finishedAt)) !== undefined, 5_000, "the finish's delivery due");
+    expect([closing!.kind, closing!.attempt]).toEqual(['webhook', 0]);
+  });
 }

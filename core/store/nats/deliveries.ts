@@ -62,6 +62,9 @@ export class NatsDeliveries extends OutboxHold implements DeliveryStore {
       const stored = fromJson<StoredJob>(e.value);
       const job = stored.j;
       const record = job.deliveries[entry.kind];
+      // A wake-up of a finished crawl whose series is still owed: the series entry takes the
+      // cursor's next steps (a wake-up's record would make it look stale).
+      if (entry.w === 1 && record?.state === 'pending' && isFinal(job.status)) return drop(true);
       // A running crawl's entries and every crawl wake-up answer to the crawl's cursor (crawl-steps.ts), not to a series.
       if (record && isFinal(job.status) && entry.w !== 1 && (record.since !== entry.since || record.attempts > entry.attempt)) {
         // A node died between recording an attempt and acking it: if the next was never published, publish it.
@@ -89,7 +92,9 @@ export class NatsDeliveries extends OutboxHold implements DeliveryStore {
 
   async dueDeliveries(now: number, limit: number): Promise<OutboxEntry[]> {
     await this.start();
-    const due = () => [...this.held.values(), ...this.out.values()].filter((h) => h.entry.dueAt <= now);
+    // A held entry waits while another of its key is out: one attempt per key, and the one out
+    // keeps its place in `out` until its attempt is recorded.
+    const due = () => [...[...this.held].filter(([key]) => !this.out.has(key)).map(([, h]) => h), ...this.out.values()].filter((h) => h.entry.dueAt <= now);
     // Entries the server has not handed to any node yet are on their way to this one's pull.
     const until = Date.now() + 500;
     while (this.held.size + this.out.size < HOLD && Date.now() < until) {
@@ -125,6 +130,13 @@ export class NatsDeliveries extends OutboxHold implements DeliveryStore {
       if (current && isFinal(job.status) && held.entry.w !== 1 && (current.attempts > entry.attempt || current.since !== held.entry.since)) {
         held.msg.ack();
         return undefined; // recorded by another node already
+      }
+      // A wake-up whose crawl finished while it was out: the series the finish began is owed, and
+      // its entry does what this attempt left (recording this one would mark that entry stale and
+      // the closing `crawl.done` would never be sent).
+      if (current?.state === 'pending' && isFinal(job.status) && held.entry.w === 1) {
+        held.msg.ack();
+        return undefined;
       }
       const now = Date.now();
       const attempts = entry.attempt + 1;

@@ -113,7 +113,13 @@ export abstract class OutboxHold {
     // Another copy of a message this node is delivering (JetStream redelivers after a leader failover): the attempt acks it.
     if (this.out.get(key)?.msg.seq === msg.seq) return;
     const previous = this.held.get(key);
-    if (previous && previous.msg.seq !== msg.seq) previous.msg.ack();
+    if (previous && previous.msg.seq !== msg.seq) {
+      // A crawl's wake-up owes the cursor's next step, and so does a series entry of the same
+      // key (its step queues the wake-ups that follow): the series entry is kept, never the
+      // wake-up in its place, or the series would be left unrecorded.
+      if (entry.w === 1 && previous.entry.w !== 1) return void msg.ack();
+      previous.msg.ack();
+    }
     this.held.set(key, { msg, entry });
     for (const wake of this.arrived.splice(0)) wake();
   }
