@@ -79,6 +79,15 @@ function statusLine(status: number): string {
   return line;
 }
 
+/**
+ * uWS closes a connection idle for its 10 s timeout, counted in 4 s ticks: 8–12 s after the
+ * last response (framing.test.ts). A client keeping it longer (undici's pools 4 s by default,
+ * more when told) may send its next request just as the close goes out and read ECONNRESET.
+ * The hint, Node's own server's default, makes undici (hint − 2 s) and Node's agent drop an
+ * idle connection well before the server does.
+ */
+const KEEP_ALIVE = 'timeout=5';
+
 /** One response. Created synchronously in the uWS handler so `onAborted` is attached first. */
 export class Reply {
   /** True once the response was written or the client went away. */
@@ -132,6 +141,7 @@ export class Reply {
       this.res.writeStatus(statusLine(status));
       for (const name in headers) this.res.writeHeader(name, headers[name]);
       if (extra) for (const name in extra) this.res.writeHeader(name, extra[name]);
+      if (!closeConnection) this.res.writeHeader('keep-alive', KEEP_ALIVE);
       if (body === undefined) this.res.endWithoutBody(0, closeConnection);
       else this.res.end(body, closeConnection);
     });

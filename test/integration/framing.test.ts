@@ -135,6 +135,13 @@ describe('uWebSockets.js 20.30 limits (pinned; README "Behind a reverse proxy")'
     expect({ accepted, requests: await requests('web') }).toEqual(before);
   });
 
+  test("an answer's keep-alive hint (5 s) is shorter than uWS keeps an idle connection (8–12 s), so clients that honour it never reuse one being closed", async () => {
+    const sent = Date.now();
+    const a = await rawRequest(gw.server.port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 20_000);
+    expect([a.statuses, /\r\nkeep-alive: timeout=5\r\n/i.test(a.text), a.end]).toEqual([[200], true, 'closed']);
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(7_000);
+  }, 30_000);
+
   test('no Host beside other fields: uWS closes at once, unanswered', async () => {
     const a = await rawRequest(gw.server.port, 'GET /healthz HTTP/1.1\r\nX-A: b\r\n\r\n');
     expect([a.statuses, a.end]).toEqual([[], 'closed']);
