@@ -143,19 +143,21 @@ const piscinaWorkerPath = patch(
 
 /**
  * Inside a worker bundle, `piscina` is what a task file may use of it: `workerData` (the
- * thread's own) and `move` with its symbols (farm/worker/main.ts transfers encoded results).
- * `move` must mark values with the very Symbol instance the thread's Piscina worker script
- * checks (an unregistered `Symbol()` in its own bundle), so that bundle publishes its marker
- * (PISCINA_WORKER_ENTRY) and this shim calls it.
+ * thread's own) and `move` with its symbols (farm/worker/main.ts transfers encoded results), and
+ * the `Piscina` class itself for a pool of the thread's own (farm/worker/markdown-helper.ts; its
+ * worker script path patched as in the main bundle). `move` must mark values with the very
+ * Symbol instance the thread's Piscina worker script checks (an unregistered `Symbol()` in its
+ * own bundle), so that bundle publishes its marker (PISCINA_WORKER_ENTRY) and this shim calls it.
  */
 const piscinaInWorker: Plugin = {
   name: 'piscina-in-worker',
   setup(b) {
     b.onResolve({ filter: /^piscina$/ }, () => ({ path: 'piscina', namespace: 'piscina-worker-shim' }));
     b.onLoad({ filter: /.*/, namespace: 'piscina-worker-shim' }, () => ({
+      resolveDir: join(packageDir('piscina', root), 'dist'),
       contents: [
         'const p = globalThis.__gleanerPiscina;',
-        "module.exports = { workerData: require('node:worker_threads').workerData, transferableSymbol: p.kTransferable, valueSymbol: p.kValue,",
+        "module.exports = { Piscina: require('./index.js').Piscina, workerData: require('node:worker_threads').workerData, transferableSymbol: p.kTransferable, valueSymbol: p.kValue,",
         "  move(value) { if (value == null || typeof value !== 'object' || !(p.kTransferable in value) || !(p.kValue in value)) throw new TypeError('move: only { [transferableSymbol], [valueSymbol] } objects in the executable'); p.markMovable(value); return value; } };",
         '',
       ].join('\n'),
@@ -191,7 +193,10 @@ const COMMON: BuildOptions = {
 async function bundle(): Promise<string[]> {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(assetsDir, { recursive: true });
-  const workerBanner = "var __gleanerImportMetaUrl = require('node:url').pathToFileURL(__filename).href;";
+  // The worker bundle is `<cache>/farm/worker/main.js`: the cache folder is two levels up (a pool of
+  // its own finds Piscina's worker script there, as the main bundle does).
+  const workerBanner =
+    "var __gleanerImportMetaUrl = require('node:url').pathToFileURL(__filename).href; globalThis.__gleanerCacheDir ??= require('node:path').resolve(__dirname, '..', '..');";
   await build({
     ...COMMON,
     entryPoints: [join(root, 'sea', 'entry.ts')],
@@ -205,7 +210,13 @@ async function bundle(): Promise<string[]> {
     outfile: join(assetsDir, 'farm', 'worker', 'main.js'),
     banner: { js: workerBanner },
     define: { 'import.meta.url': '__gleanerImportMetaUrl' },
-    plugins: [natives, playwrightPackage, wreqBinding, piscinaInWorker],
+    plugins: [natives, playwrightPackage, wreqBinding, piscinaInWorker, piscinaWorkerPath],
+  });
+  // A render thread's Markdown helper thread (farm/worker/markdown-helper.ts) loads this file beside the worker bundle.
+  await build({
+    ...COMMON,
+    entryPoints: [join(root, 'farm', 'worker', 'markdown-thread.ts')],
+    outfile: join(assetsDir, 'farm', 'worker', 'markdown-thread.js'),
   });
   const piscinaDist = join(packageDir('piscina', root), 'dist');
   await build({
@@ -219,7 +230,7 @@ async function bundle(): Promise<string[]> {
     mkdirSync(dirname(join(assetsDir, file)), { recursive: true });
     copyFileSync(sources[name], join(assetsDir, file));
   }
-  return ['farm/worker/main.js', 'piscina-worker.js', ...Object.values(NATIVE_FILES)];
+  return ['farm/worker/main.js', 'farm/worker/markdown-thread.js', 'piscina-worker.js', ...Object.values(NATIVE_FILES)];
 }
 
 async function main(): Promise<void> {

@@ -6,6 +6,7 @@ import { threadId } from 'node:worker_threads';
 import type { Browser } from 'patchright-core';
 import { BrowserLink } from '../browser/connection.js';
 import { LocalBrowser } from '../browser/local.js';
+import { MarkdownHelper } from './markdown-helper.js';
 import { useChromeVersion } from '../devices.js';
 import { ContextPool } from '../browser/contexts.js';
 import { MemoryGate } from '../browser/memory.js';
@@ -56,6 +57,8 @@ export interface WorkerEnv {
   cancels: CancelBoard;
   /** Flow sessions (cookies and variables of setup steps) reused per key and proxy. */
   sessions: Sessions;
+  /** Render threads: Markdown of pages fetched without rendering, on a helper thread (markdown-helper.ts). */
+  markdown: MarkdownHelper | undefined;
 }
 
 export function createEnv(setup: WorkerSetup): WorkerEnv {
@@ -69,8 +72,12 @@ export function createEnv(setup: WorkerSetup): WorkerEnv {
   const dropBrowser = (browser: Browser) => contexts.dropBrowser(browser);
   const link = new BrowserLink(dropBrowser);
   const local = new LocalBrowser(setup.browserLaunch, slot, dropBrowser, { ms: setup.browserIdleMs, busy: () => contexts.busy });
-  const cancels = new CancelBoard(setup.cancelChannel, (how) => (how === 'kill' ? local.kill() : local.close()));
-  return { setup, policy, transports: new Transports(policy), link, local, contexts, guards: new Guards(policy), slot, cancels, sessions: new Sessions() };
+  const markdown = setup.pages > 0 ? new MarkdownHelper(setup.browserIdleMs) : undefined;
+  const cancels = new CancelBoard(setup.cancelChannel, (how) => {
+    void markdown?.close();
+    return how === 'kill' ? local.kill() : local.close();
+  });
+  return { setup, policy, transports: new Transports(policy), link, local, contexts, guards: new Guards(policy), slot, cancels, sessions: new Sessions(), markdown };
 }
 
 function lowerKeys(map: Record<string, string>): Record<string, string> {

@@ -9,6 +9,7 @@ import type { PageInput } from '../../core/parsers/types.js';
 import { extractionPage, parsePage } from '../../core/targets/index.js';
 import type { OutputFormat, PageMetadata, PageResult } from '../../core/wire.js';
 import type { TaskAbort } from './abort.js';
+import type { MarkdownHelper } from './markdown-helper.js';
 
 import { lazy } from './lazy.js';
 
@@ -47,13 +48,19 @@ export interface OutputContext {
   abort: TaskAbort;
   /** Bodies the page's flow kept besides the page (continuations, fragments), for the parser. */
   parts?: Readonly<Record<string, readonly string[]>>;
+  /** A render thread's helper for the Markdown of pages it did not render (markdown-helper.ts). */
+  markdown?: MarkdownHelper;
+}
+
+function toMarkdown(p: FetchedPage, ctx: OutputContext): string | Promise<string> {
+  return ctx.markdown && !p.runJs ? ctx.markdown.markdown(p.body, p.url, ctx.abort.signal) : htmlToMarkdown(p.body, p.url);
 }
 
 export async function pageResult(p: FetchedPage, ctx: OutputContext): Promise<PageResult> {
   const metadata: PageMetadata = { page: ctx.page, run_js: p.runJs, url: p.url, status_code: p.status };
   const wantsMarkdown = ctx.formats.has('markdown');
   let markdown: string | null = null;
-  if (wantsMarkdown) markdown = p.binary ? '' : p.isHtml ? htmlToMarkdown(p.body, p.url) : p.body;
+  if (wantsMarkdown) markdown = p.binary ? '' : p.isHtml ? await toMarkdown(p, ctx) : p.body;
   let json: unknown = null;
   if (ctx.formats.has('json') && !p.binary) {
     const spec = ctx.params.json as { schema?: Record<string, unknown> | null; prompt?: string | null } | null | undefined;

@@ -122,7 +122,7 @@ async function execute(msg: TaskMessage, env: WorkerEnv, abort: TaskAbort): Prom
       continue;
     }
     if (abort.aborted) throw abort.reason;
-    results.add(await pageResult(run.page, { routeId: route.id, params, page: flow.page, formats, llm: config.llm, abort, parts: run.parts }));
+    results.add(await pageResult(run.page, { routeId: route.id, params, page: flow.page, formats, llm: config.llm, abort, parts: run.parts, markdown: env.markdown }));
   }
   if (wall) throw new EscalateTask(escalate, new GleanerError(wall.verdict.code, wall.verdict.message, wall.verdict.data));
   return {
