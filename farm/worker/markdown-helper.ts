@@ -11,7 +11,8 @@
  * node that only renders never starts this thread (its memory counts against the
  * rendered-memory budget).
  *
- * - The thread starts with the first page that asks and ends after `idleMs` without work.
+ * - The thread starts with the first page that asks and ends after `idleMs` without work (the
+ *   browser's idle time; 0 keeps it).
  * - Fallback: if the thread cannot start, dies or fails a page, `markdown()` converts inline, so
  *   a page's result never depends on this thread; after a failure the helper is not used for
  *   FAILED_PAUSE_MS.
@@ -78,7 +79,9 @@ export class MarkdownHelper {
     this.pool ??= new Piscina<MarkdownAsk, string>({
       filename: new URL(fromSource ? './markdown-thread.ts' : './markdown-thread.js', import.meta.url).href,
       execArgv: fromSource ? ['--import', 'tsx'] : [],
-      minThreads: 0,
+      // An idle time of 0 keeps the thread (as GLEANER_BROWSER_IDLE_MS=0 keeps the browser): one
+      // thread at least, and Piscina ends none below that.
+      minThreads: this.idleMs > 0 ? 0 : 1,
       maxThreads: 1,
       idleTimeout: this.idleMs,
       recordTiming: false,

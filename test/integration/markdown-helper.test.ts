@@ -51,6 +51,16 @@ test('pages converted on the helper thread equal the inline conversion; the thre
   expect(helper.answered).toBe(4);
 });
 
+test('an idle time of 0 keeps the helper thread, as GLEANER_BROWSER_IDLE_MS=0 keeps the browser', async () => {
+  const helper = new MarkdownHelper(0);
+  const page = article(40, 10);
+  expect(await helper.markdown(page, BASE, never)).toBe(htmlToMarkdown(page, BASE));
+  await new Promise((r) => setTimeout(r, 500));
+  expect([helper.answered, helper.running]).toEqual([1, true]);
+  await helper.close();
+  expect(helper.running).toBe(false);
+});
+
 test('a helper thread that dies on a page (out of memory) costs the page nothing: converted inline, the helper paused', async () => {
   const helper = new MarkdownHelper(60_000, { maxOldGenerationSizeMb: 32 });
   const warm = article(40, 4);
