@@ -75,8 +75,9 @@ export class MarkdownHelper {
   }
 
   private start(): Piscina<MarkdownAsk, string> {
+    if (this.pool) return this.pool;
     const fromSource = import.meta.url.endsWith('.ts');
-    this.pool ??= new Piscina<MarkdownAsk, string>({
+    const pool = new Piscina<MarkdownAsk, string>({
       filename: new URL(fromSource ? './markdown-thread.ts' : './markdown-thread.js', import.meta.url).href,
       execArgv: fromSource ? ['--import', 'tsx'] : [],
       // An idle time of 0 keeps the thread (as GLEANER_BROWSER_IDLE_MS=0 keeps the browser): one
@@ -89,10 +90,12 @@ export class MarkdownHelper {
     });
     // A thread that dies while starting is not started again by Piscina, and the page waiting
     // for it would wait until its deadline: the pool is dropped and the page converted inline.
-    this.pool.on('error', () => {
+    pool.on('error', () => {
+      if (this.pool !== pool) return; // a pool dropped before
       this.failedAt = Date.now();
       void this.discard();
     });
-    return this.pool;
+    this.pool = pool;
+    return pool;
   }
 }
