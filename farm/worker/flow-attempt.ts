@@ -37,6 +37,18 @@ export interface Memo {
   walls: number;
 }
 
+/**
+ * Whether anything reads the attempt's jar after fetch step `i`: its own cookie readers, its
+ * follow-ups, a later fetch step, or a session that keeps the jar. (The check and the media
+ * step do not read it.)
+ */
+export function readsJarAfter(flow: Flow, i: number, hasSession: boolean): boolean {
+  const step = flow.steps[i];
+  if (hasSession || step?.kind !== 'fetch' || step.more !== undefined) return true;
+  if (Object.values(step.read ?? {}).some((r) => r.from === 'cookie')) return true;
+  return flow.steps.slice(i + 1).some((s) => s.kind === 'fetch');
+}
+
 /** One attempt on `proxy`: its run, or the error that ended it (a failed check or browser script also leaves its verdict in `memo`). */
 export async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | null, memo: Memo): Promise<FlowRun> {
   const { env, abort } = ctx;
@@ -53,7 +65,7 @@ export async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | 
   let page: Fetched | undefined;
   let requestBytes = 0;
   let responseBytes = 0;
-  const fetchStep = async (req: PageRequest, asPage: boolean): Promise<Fetched> => {
+  const fetchStep = async (req: PageRequest, asPage: boolean, jarReadAfter = true): Promise<Fetched> => {
     const maxBytes = ctx.budget.cap();
     let res: Fetched;
     try {
@@ -61,7 +73,7 @@ export async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | 
         res = await renderPage(ctx.msg, env, withoutCookieHeader(req), proxy, profile, { screenshot: ctx.screenshot, cookies: browserCookies(jar, req), maxBytes }, abort.signal);
       } else if (ctx.canRender && navigatesInBrowser(env.setup, req)) {
         // Chrome's own network stack (nav-page.ts): a fetch thread never gets here (run-task.ts).
-        res = await navPage(ctx.msg, env, req, proxy, profile, { jar, maxBytes, manualRedirects: req.manualRedirects === true }, abort.signal);
+        res = await navPage(ctx.msg, env, req, proxy, profile, { jar, maxBytes, manualRedirects: req.manualRedirects === true, jarReadAfter }, abort.signal);
       } else {
         res = await httpPage(env, req, proxy, profile, abort, jar, maxBytes);
       }
@@ -98,7 +110,7 @@ export async function attempt(flow: Flow, ctx: FlowContext, proxy: ProxyEntry | 
       const request = toRequest(fillRequest(step.name, step, vars));
       // A crawl's page: a redirect is the crawl's to follow (its target may be a page met already).
       if (asPage && ctx.msg.task.crawl?.kind === 'page') request.manualRedirects = true;
-      res = await fetchStep(request, asPage);
+      res = await fetchStep(request, asPage, readsJarAfter(flow, i, session !== undefined));
     } catch (err) {
       if (step.optional && !asPage && isUpstreamFailure(err)) continue;
       throw err;

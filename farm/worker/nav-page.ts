@@ -57,6 +57,11 @@ export interface NavPageOptions {
   jar: CookieJar;
   maxBytes: number;
   manualRedirects: boolean;
+  /**
+   * Whether the flow reads its jar after this page (flow-attempt.ts): only then are the cookies
+   * the browser stored read back into it (a protocol call per page; the context keeps them anyway).
+   */
+  jarReadAfter: boolean;
 }
 
 /** A plain page through the browser's network stack, as the flow's `Fetched` (not rendered: `runJs` false). */
@@ -83,7 +88,7 @@ export async function navPage(
     const got = await navFetch(tab, { url: req.url, headers: clean.headers ? { ...clean.headers } : undefined, maxBytes: opts.maxBytes, manualRedirects: opts.manualRedirects, signal });
     // What the browser stored from every hop's Set-Cookie goes to the flow's jar (the
     // protocol's response headers leave Set-Cookie out; the browser's store has them parsed).
-    await storeBrowserCookies(opts.jar, await tabCookies(tab, got.hops));
+    if (opts.jarReadAfter) await storeBrowserCookies(opts.jar, await tabCookies(tab, got.hops));
     ok = true;
     const decoded = decodeBody(got.body, String(got.headers['content-type'] ?? ''));
     return {

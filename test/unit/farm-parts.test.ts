@@ -10,8 +10,10 @@ import { requestHeaders } from '../../farm/identity/headers.js';
 import { profileFor } from '../../farm/identity/profile.js';
 import { decodeBody } from '../../farm/net/decode.js';
 import { ProxyRotation, parseProxy, proxyPoolFor } from '../../farm/net/proxies.js';
+import type { FetchStep, Flow, Step } from '../../core/targets/flow.js';
 import { TaskAbort } from '../../farm/worker/abort.js';
 import { CancelBoard } from '../../farm/worker/cancels.js';
+import { readsJarAfter } from '../../farm/worker/flow-attempt.js';
 import { outputFormats } from '../../farm/worker/outputs.js';
 import { until } from '../helpers/wait.js';
 
@@ -216,5 +218,23 @@ describe('CancelBoard', () => {
     expect(seen).toEqual([1, 2, 4]);
     pool.close();
     board.close();
+  });
+});
+
+describe('which fetch steps leave their jar read afterwards (flow-attempt.ts readsJarAfter)', () => {
+  const page = (extra: Partial<FetchStep> = {}): FetchStep => ({ kind: 'fetch', name: 'page', url: 'https://shop.test/p', ...extra });
+  const flow = (...steps: Step[]): Flow => ({ page: 1, steps });
+
+  test('a lone page step without a session: nothing reads the jar after it', () => {
+    expect(readsJarAfter(flow(page()), 0, false)).toBe(false);
+    expect(readsJarAfter(flow(page({ read: { title: { from: 'body', pattern: /<title>(.*)<\/title>/ } } })), 0, false)).toBe(false);
+  });
+
+  test('a session, a cookie reader, follow-ups or a later fetch step read it', () => {
+    expect(readsJarAfter(flow(page()), 0, true)).toBe(true);
+    expect(readsJarAfter(flow(page({ read: { sid: { from: 'cookie', name: 'sid' } } })), 0, false)).toBe(true);
+    expect(readsJarAfter(flow(page({ more: { next: () => undefined, max: 3 } })), 0, false)).toBe(true);
+    const setup = page({ name: 'session', setup: true });
+    expect([readsJarAfter(flow(setup, page()), 0, false), readsJarAfter(flow(setup, page()), 1, false)]).toEqual([true, false]);
   });
 });
