@@ -7,12 +7,17 @@
  * the farm's own command line (Playwright's switches and `farm/chromium-args.ts`, read off a
  * browser Playwright launched), over `--remote-debugging-port` instead of the pipe.
  *
- *   node --import tsx bench/farm/cdp-floor.ts [--pages 600] [--warm 100] [--concurrency 8] [--kb 87] [--enable RenderDocument]
+ *   node --import tsx bench/farm/cdp-floor.ts [--pages 600] [--warm 100] [--concurrency 8] [--kb 87] [--enable RenderDocument] [--domains Network.enable,Page.enable]
  *
  * `--enable F,G`: rows with those features taken off the farm's `--disable-features` list
  * (each row a fresh browser), beside the farm's own line. Per row: pages/s, CPU-ms/page of the
  * browser's process tree, and the browser process's main thread alone (`CrBrowserMain`,
  * where navigations are handled).
+ *
+ * `--domains M,N`: one more row whose tabs also send those commands (each without parameters,
+ * `Page.setLifecycleEventsEnabled` with `enabled`) before the first fetch: what a domain the
+ * library turns on for its own page model costs the browser per page (`library` is the set
+ * patchright-core's page session enables: Page, Log, lifecycle events, Network).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -92,7 +97,9 @@ function mainThreadTicks(pid: number): number {
   return ticks;
 }
 
-async function row(label: string, args: string[], origin: string, pages: number, warm: number, concurrency: number): Promise<RunStats & { browserMainMsPerPage: number }> {
+const LIBRARY_DOMAINS = ['Page.enable', 'Log.enable', 'Page.setLifecycleEventsEnabled', 'Network.enable'];
+
+async function row(label: string, args: string[], origin: string, pages: number, warm: number, concurrency: number, domains: readonly string[] = []): Promise<RunStats & { browserMainMsPerPage: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'gleaner-floor-'));
   const child = spawn(BROWSER, [...args, `--user-data-dir=${dir}`, '--remote-debugging-port=0', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
   try {
@@ -116,6 +123,7 @@ async function row(label: string, args: string[], origin: string, pages: number,
     for (let i = 0; i < concurrency; i++) {
       const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', browserContextId });
       const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+      for (const method of domains) await cdp.send(method, method === 'Page.setLifecycleEventsEnabled' ? { enabled: true } : {}, sessionId);
       await cdp.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] }, sessionId);
       sessions.push(sessionId);
     }
@@ -163,5 +171,7 @@ for (const feature of argString('enable').split(',').filter(Boolean)) {
   const args = farmArgs.map((a, i) => (i === last ? a.split(/[=,]/).filter((f, j) => j === 0 || f !== feature).join(',').replace(',', '=') : a));
   rows.push(await row(`raw CDP, farm command line with ${feature}`, args, origin, pages, warm, concurrency));
 }
+const domains = argString('domains').split(',').filter(Boolean).flatMap((d) => (d === 'library' ? LIBRARY_DOMAINS : [d]));
+if (domains.length) rows.push(await row(`raw CDP, the farm command line, tabs with ${domains.join(' ')}`, farmArgs, origin, pages, warm, concurrency, domains));
 server.close();
 printTable(rows);

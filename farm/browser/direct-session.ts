@@ -13,7 +13,7 @@
  * there is no `toImpl` and the client session is returned as it is. patchright-core is pinned
  * (package.json); `deps-playwright.test.ts` checks that the shape read here is still there.
  */
-import type { CDPSession } from 'patchright-core';
+import type { CDPSession, Page } from 'patchright-core';
 
 /** What this module reads of patchright-core's server-side `CRSession`. */
 interface ServerSession {
@@ -24,6 +24,14 @@ interface ServerSession {
 
 interface ProtocolErrorShape {
   type?: string;
+}
+
+/** What this module reads of patchright-core's server-side page (`CRPage` behind `Page.delegate`). */
+interface ServerPage {
+  delegate?: {
+    _mainFrameSession?: { _client?: Partial<ServerSession> };
+    _networkManager?: { _protocolRequestInterceptionEnabled?: unknown };
+  };
 }
 
 /** The server side of `session` (in process), or undefined. */
@@ -63,4 +71,20 @@ export function directSession(session: CDPSession): CDPSession {
     detach: () => session.detach(),
   };
   return direct as unknown as CDPSession;
+}
+
+/**
+ * The library's own protocol session of an in-process `page` (the one its page model listens
+ * on), when the library does not intercept the page's requests; else undefined (over
+ * `chromium.connect`, or with proxy credentials, whose challenge the library answers at the
+ * request stage: it pairs each pause with the `Network` event of the same request, so that
+ * session's `Network` must stay on).
+ */
+export function quietableLibrarySession(page: Page): ServerSession | undefined {
+  const connection = (page as unknown as { _connection?: { toImpl?: (x: unknown) => unknown } })._connection;
+  const crPage = (connection?.toImpl?.(page) as ServerPage | undefined)?.delegate;
+  const raw = crPage?._mainFrameSession?._client;
+  if (!raw || typeof raw.send !== 'function' || typeof raw.on !== 'function' || typeof raw.off !== 'function') return undefined;
+  if (crPage._networkManager?._protocolRequestInterceptionEnabled !== false) return undefined;
+  return raw as ServerSession;
 }

@@ -16,6 +16,9 @@
  *   cache first (http-cache.ts), so every fetch goes to the site.
  * - Failures: the deadline or a cancel (the signal's reason), the guard proxy's refusal
  *   (TARGET_FORBIDDEN), net errors (UPSTREAM_FAILED with Chrome's `net::ERR_…` name).
+ * - Every host the navigation goes to (the URL's, each redirect's target) is added to the tab
+ *   run's `navHosts`, so that a failure the guard proxy caused can be named (nav-page.ts): the
+ *   library's request events are off on fetch tabs (tab.ts).
  *
  * Concurrency: one fetch per tab at a time (the tab is leased); the listeners are removed on
  * every way out, so a late protocol event of a finished fetch is ignored.
@@ -69,6 +72,7 @@ export async function navFetch(tab: Tab, req: NavFetchRequest): Promise<NavFetch
   const { cdp } = tab;
   await tab.prepare(true, req.headers);
   await forgetIfCached(tab.page.context(), cdp, req.url);
+  tab.run?.navHosts.add(hostOf(req.url));
   const hops: string[] = [];
   // Set once a paused response is being taken or refused: the navigation then fails by our
   // hand (net::ERR_ABORTED), which may be reported before that handling settles.
@@ -153,6 +157,8 @@ async function onResponse(tab: Tab, req: NavFetchRequest, e: Paused, hops: strin
       await cdp.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' }).catch(() => undefined);
       throw new GleanerError('UPSTREAM_FAILED', `More than ${MAX_REDIRECTS} redirects.`, { final: true });
     }
+    const next = locationOf(e.request.url, e.responseHeaders);
+    if (next) tab.run?.navHosts.add(hostOf(next));
     await cdp.send('Fetch.continueRequest', { requestId });
     return 'continue';
   }
@@ -232,4 +238,14 @@ function rawHeaders(list: readonly HeaderEntry[]): RawHeaders {
 
 function hasLocation(list: readonly HeaderEntry[] | undefined): boolean {
   return list?.some((h) => h.name.toLowerCase() === 'location') === true;
+}
+
+/** A redirect's target, resolved against the URL that answered it (undefined if unusable). */
+function locationOf(from: string, list: readonly HeaderEntry[] | undefined): string | undefined {
+  const value = list?.find((h) => h.name.toLowerCase() === 'location')?.value;
+  try {
+    return value === undefined ? undefined : new URL(value, from).href;
+  } catch {
+    return undefined;
+  }
 }

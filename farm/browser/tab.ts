@@ -21,7 +21,7 @@
  */
 import type { BrowserContext, CDPSession, Page } from 'patchright-core';
 import type { BrowserProfile } from '../identity/profile.js';
-import { directSession } from './direct-session.js';
+import { directSession, quietableLibrarySession } from './direct-session.js';
 import { newFetchPage } from './fetch-openers.js';
 import { openPage } from './identity.js';
 
@@ -57,6 +57,11 @@ export class Tab {
   private blocking = false;
   private headersKey = '';
   private closing: Promise<void> | undefined;
+  /**
+   * A fetch tab whose library session has `Network` off (`quietLibraryNetwork`): its extra
+   * headers go through this tab's own session, whose `Network` is on only while it has some.
+   */
+  private ownHeaders = false;
 
   /** A fetch tab's main frame (its protocol id): the document responses it intercepts. */
   mainFrameId = '';
@@ -79,11 +84,14 @@ export class Tab {
     const cdp = kind === 'fetch' ? directSession(opened.cdp) : opened.cdp;
     try {
       const tab = new Tab(page, cdp, kind);
-      tab.listen(watchNavigations);
+      // A fetch tab names the hosts it navigated to itself (nav-fetch.ts): the library's request
+      // events are off on it.
+      tab.listen(watchNavigations && kind === 'render');
       // A fetch tab counts its own bytes (nav-fetch.ts): no per-request protocol events for it.
       if (kind === 'render') await cdp.send('Network.enable');
       if (kind === 'fetch') {
         await stopLibraryInterception(page);
+        tab.ownHeaders = await quietLibraryNetwork(page);
         // Responses only (the request goes out untouched, exactly as Chrome makes it), documents only.
         await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Response' }] });
         tab.mainFrameId = (await cdp.send('Page.getFrameTree')).frameTree.frame.id;
@@ -144,7 +152,15 @@ export class Tab {
     }
     const key = headers && Object.keys(headers).length > 0 ? JSON.stringify(headers) : '';
     if (key !== this.headersKey) {
-      await this.page.setExtraHTTPHeaders(headers && key ? headers : {});
+      if (!this.ownHeaders) await this.page.setExtraHTTPHeaders(headers && key ? headers : {});
+      else if (key) {
+        // Chromium applies a session's extra headers only while that session's Network is on.
+        if (!this.headersKey) await this.cdp.send('Network.enable');
+        await this.cdp.send('Network.setExtraHTTPHeaders', { headers: headers! });
+      } else {
+        await this.cdp.send('Network.setExtraHTTPHeaders', { headers: {} });
+        await this.cdp.send('Network.disable');
+      }
       this.headersKey = key;
     }
   }
@@ -183,6 +199,29 @@ async function stopLibraryInterception(page: Page): Promise<void> {
   const none = (): void => undefined;
   await page.route('**', none);
   await page.unroute('**', none);
+}
+
+/**
+ * The library turns `Network` on in every page's own session for its page model: per
+ * navigation of a fetch tab that is four events the browser builds and sends
+ * (`requestWillBeSent`, its `ExtraInfo` with the raw headers the network service reports back
+ * for it, `responseReceivedExtraInfo`, `loadingFailed`) and the request objects the library
+ * makes of them on the render thread and keeps until the context closes. A fetch tab reads
+ * none of it: its page is fetched on its own session (`Fetch`), which works with `Network` off,
+ * and it names the hosts it navigated to from its own pauses (nav-fetch.ts). So it is turned
+ * off there — only where the library does not intercept the page's requests (proxy credentials:
+ * `quietableLibrarySession`). What the site receives does not change: the identity's overrides
+ * are `Emulation`'s, and a step's extra headers move to the tab's own session (`prepare`);
+ * fingerprint.test.ts compares the request with Chromium's own. On the farm bench (87 KB pages,
+ * 8 in flight) this took about 2 CPU-ms off a page (bench/README "The library's session on
+ * fetch tabs"). Returns whether it was turned off; `fetch-tab-session.test.ts` checks the
+ * library's shape read here.
+ */
+async function quietLibraryNetwork(page: Page): Promise<boolean> {
+  const session = quietableLibrarySession(page);
+  if (!session) return false;
+  await session.send('Network.disable');
+  return true;
 }
 
 export function hostOf(url: string): string {
