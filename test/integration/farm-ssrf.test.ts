@@ -78,7 +78,14 @@ describe.each(paths)('$name', ({ runJs, chromium }) => {
     expect(staticHits()).toBe(before);
   });
 
-  test.each(['localhost', 'ipv4', 'decimal', 'mapped'])('a redirect to loopback (%s) is refused at that hop', async (to) => {
+  test('an https URL whose name resolves to loopback is refused by its name (a refused CONNECT)', async () => {
+    const before = staticHits();
+    const refused = (await farm.run(task({ url: `https://localhost:${sim.port}/static`, run_js: runJs })).catch((err: unknown) => err)) as GleanerError;
+    expect([refused.code, refused.message, refused.data]).toEqual(['TARGET_FORBIDDEN', 'The target localhost is not allowed: it resolves to a private or reserved address.', { host: 'localhost' }]);
+    expect(staticHits()).toBe(before);
+  });
+
+  test.each(['localhost', 'ipv4', 'decimal', 'mapped', 'localhost-https'])('a redirect to loopback (%s) is refused at that hop', async (to) => {
     const before = staticHits();
     const path = `/redirect-private?to=${to}&js=${runJs}&via=${chromium}`;
     expect(await codeOf(farm.run(task({ url: `${trusted}${path}`, run_js: runJs })))).toBe('TARGET_FORBIDDEN');

@@ -69,6 +69,9 @@ function privateOrigin(kind: string, port: number): string {
       return `http://[::ffff:127.0.0.1]:${port}`;
     case 'metadata':
       return 'http://169.254.169.254';
+    case 'localhost-https':
+      // Refused at the proxy's CONNECT: the browser's navigation fails, and the farm names the host.
+      return `https://localhost:${port}`;
     default:
       return `http://localhost:${port}`;
   }
