@@ -10,7 +10,8 @@
  *
  * `--dist`: the farm rows run the compiled farm (`npm run build` first; `BENCH_DIST=/abs/dist`
  * another build), whose threads run without tsx as a deployed node's do. `--configs`: each farm
- * row once per set of Config overrides, one after the other in the same run.
+ * row once per set of Config overrides, one after the other in the same run. `--limits '{"contextMaxFetches":1e9}'`:
+ * farm limits (`farm/messages.ts` FarmLimits) for every farm row.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -62,9 +63,13 @@ async function rowMain(name: string, origin: string, pages: number, warmPages: n
   const { task } = await import('../../test/helpers/farm.js');
   const plainClient = name === 'chromium' ? 'chromium' : 'native';
   const more = argString('config');
-  const farm = await createFarm({ config: loadConfig({}, { allowPrivate: true, plainClient, ...(more ? (JSON.parse(more) as object) : {}) }) });
+  const limits = argString('limits');
+  const farm = await createFarm({
+    config: loadConfig({}, { allowPrivate: true, plainClient, ...(more ? (JSON.parse(more) as object) : {}) }),
+    ...(limits ? { limits: JSON.parse(limits) as object } : {}),
+  });
   try {
-    return await run(`farm, plain client ${plainClient} (markdown)${more ? ` ${more}` : ''}${dist ? ' [dist]' : ''}`, async (url) => {
+    return await run(`farm, plain client ${plainClient} (markdown)${more ? ` ${more}` : ''}${limits ? ` limits ${limits}` : ''}${dist ? ' [dist]' : ''}`, async (url) => {
       const out = await farm.run(task({ url, output: ['markdown'] }, { timeoutMs: 60_000 }));
       if (out.status !== 200) throw new Error(`status ${out.status}`);
     });
@@ -104,7 +109,8 @@ if (isMain(import.meta)) {
       continue;
     }
     for (const config of configs) {
-      const extra = [...(config ? ['--config', config] : []), ...(process.argv.includes('--dist') ? ['--dist'] : [])];
+      const limits = argString('limits');
+      const extra = [...(config ? ['--config', config] : []), ...(limits ? ['--limits', limits] : []), ...(process.argv.includes('--dist') ? ['--dist'] : [])];
       rows.push(await runChild<RunStats>('bench/farm/plain-client.ts', [...args, ...extra], 600_000));
     }
   }

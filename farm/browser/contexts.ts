@@ -105,7 +105,8 @@ export class ContextPool {
           this.stats.add(F_PAGES, -1);
           slots.release();
           if (tab) this.park(entry, tab, discard);
-          this.giveBack(entry, discard, kind);
+          // A failed fetch gives no tab back: counted, as its tab may have kept requests.
+          this.giveBack(entry, discard, kind, tab?.libraryKeepsRequests ?? true);
         },
       };
     } catch (err) {
@@ -144,18 +145,21 @@ export class ContextPool {
     return entry;
   }
 
-  private giveBack(entry: Entry, discard: boolean, kind: TabKind): void {
+  private giveBack(entry: Entry, discard: boolean, kind: TabKind, keptRequests: boolean): void {
     entry.inFlight--;
     // The page cap bounds what rendered documents leave behind in a context. A fetch tab commits
-    // no document, but Playwright keeps every navigation's request as a protocol object of the
-    // context (server and client side, both on this thread) until the context closes — or until
-    // 10,000 pile up on the connection, when it drops the oldest thousand — and a busy context
-    // is never idle long enough to close. ~7 KB of heap each: the render thread's live heap went
-    // 50 → 130 MB over 15,000 fetches (bench/README "The farm's memory on the plain path through
-    // Chromium"). So fetches retire a context too, far less often than renders (a new context
-    // costs a tab and a renderer start; retiring every 50 fetches cost 2–4 CPU-ms a page).
+    // no document, but where the library's session of the tab has `Network` on (proxy
+    // credentials: tab.ts), Playwright keeps every navigation's request as a protocol object of
+    // the context (server and client side, both on this thread) until the context closes — or
+    // until 10,000 pile up on the connection, when it drops the oldest thousand — and a busy
+    // context is never idle long enough to close. ~7 KB of heap each: the render thread's live
+    // heap went 50 → 130 MB over 15,000 fetches (bench/README "The farm's memory on the plain
+    // path through Chromium"). So those fetches retire a context too, far less often than
+    // renders (a new context costs a tab and a renderer start, and drops the cookies the sites
+    // set in it; retiring every 50 fetches cost 2–4 CPU-ms a page). Fetches of tabs with the
+    // library's `Network` off leave nothing behind and are not counted.
     if (kind === 'render') entry.served++;
-    else entry.fetched++;
+    else if (keptRequests) entry.fetched++;
     if (discard || entry.served >= this.limits.contextMaxPages || entry.fetched >= this.limits.contextMaxFetches) this.retire(entry);
     if (entry.retiring) {
       if (entry.inFlight === 0) this.close(entry);

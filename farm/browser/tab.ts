@@ -59,9 +59,10 @@ export class Tab {
   private closing: Promise<void> | undefined;
   /**
    * A fetch tab whose library session has `Network` off (`quietLibraryNetwork`): its extra
-   * headers go through this tab's own session, whose `Network` is on only while it has some.
+   * headers go through this tab's own session, whose `Network` is on only while it has some,
+   * and the library makes no request objects of its navigations.
    */
-  private ownHeaders = false;
+  private libraryNetworkOff = false;
 
   /** A fetch tab's main frame (its protocol id): the document responses it intercepts. */
   mainFrameId = '';
@@ -91,7 +92,7 @@ export class Tab {
       if (kind === 'render') await cdp.send('Network.enable');
       if (kind === 'fetch') {
         await stopLibraryInterception(page);
-        tab.ownHeaders = await quietLibraryNetwork(page);
+        tab.libraryNetworkOff = await quietLibraryNetwork(page);
         // Responses only (the request goes out untouched, exactly as Chrome makes it), documents only.
         await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Response' }] });
         tab.mainFrameId = (await cdp.send('Page.getFrameTree')).frameTree.frame.id;
@@ -138,6 +139,15 @@ export class Tab {
     });
   }
 
+  /**
+   * Whether the library keeps a request object of each navigation of this tab until its
+   * context closes (render tabs; fetch tabs whose library session kept `Network`): contexts.ts
+   * retires a context by how many such fetches it served.
+   */
+  get libraryKeepsRequests(): boolean {
+    return !this.libraryNetworkOff;
+  }
+
   /** Whether a task for `url` may navigate this page (not spoiled; not a same-document hop). */
   reusableFor(url: string, kind: TabKind = 'render'): boolean {
     if (this.spoiled || this.page.isClosed() || this.kind !== kind) return false;
@@ -152,7 +162,7 @@ export class Tab {
     }
     const key = headers && Object.keys(headers).length > 0 ? JSON.stringify(headers) : '';
     if (key !== this.headersKey) {
-      if (!this.ownHeaders) await this.page.setExtraHTTPHeaders(headers && key ? headers : {});
+      if (!this.libraryNetworkOff) await this.page.setExtraHTTPHeaders(headers && key ? headers : {});
       else if (key) {
         // Chromium applies a session's extra headers only while that session's Network is on.
         if (!this.headersKey) await this.cdp.send('Network.enable');

@@ -191,8 +191,11 @@ describe('processes', () => {
     }
   }, 90_000);
 
-  test('a context is retired after contextMaxFetches fetches: what Playwright keeps per navigation goes with it (farm/browser/contexts.ts)', async () => {
-    const own = await createFarm({ config: loadConfig({}, { allowPrivate: true, workers: 1, plainClient: 'chromium', maxResponseBytes: CAP }), limits: { retryBaseMs: 20, contextMaxFetches: 3 } });
+  test('with proxy credentials a context is retired after contextMaxFetches fetches: what Playwright keeps per navigation goes with it (farm/browser/contexts.ts)', async () => {
+    const own = await createFarm({
+      config: loadConfig({}, { allowPrivate: true, workers: 1, plainClient: 'chromium', maxResponseBytes: CAP, proxies: { default: [proxy.url] } }),
+      limits: { retryBaseMs: 20, contextMaxFetches: 3 },
+    });
     try {
       const contexts: number[] = [];
       for (let i = 1; i <= 3; i++) {
@@ -206,6 +209,26 @@ describe('processes', () => {
       expect(own.stats()).toMatchObject({ contexts: 0, pages: 0 });
       const next = await own.run(task({ url: `${origin}/json?retire=4`, output: ['html'] }, { timeoutMs: 45_000 }));
       expect([next.results[0].html, own.stats().contexts]).toEqual(['{"a":1}', 1]);
+    } finally {
+      await own.close();
+    }
+  }, 90_000);
+
+  test("without proxy credentials fetches leave nothing in the context (the library's Network is off on its fetch tabs): it is not retired by them", async () => {
+    const own = await createFarm({ config: loadConfig({}, { allowPrivate: true, workers: 1, plainClient: 'chromium', maxResponseBytes: CAP }), limits: { retryBaseMs: 20, contextMaxFetches: 3 } });
+    try {
+      const contexts: number[] = [];
+      for (let i = 1; i <= 5; i++) {
+        const out = await own.run(task({ url: `${origin}/json?keep=${i}`, output: ['html'] }, { timeoutMs: 45_000 }));
+        expect(out.results[0].html).toBe('{"a":1}');
+        contexts.push(own.stats().contexts);
+      }
+      expect(contexts).toEqual([1, 1, 1, 1, 1]);
+      // Still the same context: a cookie a site set in it on the first fetch is sent on the last.
+      await own.run(task({ url: `${origin}/hop1?keep=set`, output: ['html'] }, { timeoutMs: 45_000 }));
+      for (let i = 6; i <= 9; i++) await own.run(task({ url: `${origin}/json?keep=${i}`, output: ['html'] }, { timeoutMs: 45_000 }));
+      expect(own.stats().contexts).toBe(1);
+      expect(cookiesSeen.get('/json?keep=9')).toBe('hop=1');
     } finally {
       await own.close();
     }
