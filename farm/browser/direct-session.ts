@@ -1,5 +1,7 @@
 /**
- * Worker side: a fetch tab's protocol session driven without the library's client layer.
+ * Worker side: a fetch tab and the library's internals — its own protocol session driven
+ * without the library's client layer (`directSession`), and the library's page model kept out
+ * of its fetches (`stopLibraryInterception`, `quietLibraryNetwork`).
  *
  * The farm runs patchright-core in process: a `CDPSession` call goes through the client (an API
  * wrapper that captures and formats a stack trace per call), two `setImmediate` hops, the
@@ -87,4 +89,45 @@ export function quietableLibrarySession(page: Page): ServerSession | undefined {
   if (!raw || typeof raw.send !== 'function' || typeof raw.on !== 'function' || typeof raw.off !== 'function') return undefined;
   if (crPage._networkManager?._protocolRequestInterceptionEnabled !== false) return undefined;
   return raw as ServerSession;
+}
+
+/**
+ * patchright-core 1.63.0 (pinned) turns on request-stage interception (`Fetch.enable`, every
+ * request) on every page it opens and continues each paused request itself when no route is
+ * set: for a fetch tab that is one more pause, protocol round trip and error-stack capture per
+ * page, for nothing (no route, and the tab commits no document its scripts would go into).
+ * Adding a route and removing it makes the library recompute its interception from its routes
+ * (none): it disables its own `Fetch` on the page's session and leaves the cache on. Proxy
+ * credentials keep it on (the library answers the proxy's challenge), so authenticated proxies
+ * are unaffected. On the farm bench (87 KB pages, 8 in flight) this took ~13 % of the CPU per
+ * page off the fetch path (bench/README "Plain https pages through Chromium's network stack");
+ * `deps-internals.test.ts` asserts the library still behaves so.
+ */
+export async function stopLibraryInterception(page: Page): Promise<void> {
+  const none = (): void => undefined;
+  await page.route('**', none);
+  await page.unroute('**', none);
+}
+
+/**
+ * The library turns `Network` on in every page's own session for its page model: per
+ * navigation of a fetch tab that is four events the browser builds and sends
+ * (`requestWillBeSent`, its `ExtraInfo` with the raw headers the network service reports back
+ * for it, `responseReceivedExtraInfo`, `loadingFailed`) and the request objects the library
+ * makes of them on the render thread and keeps until the context closes. A fetch tab reads
+ * none of it: its page is fetched on its own session (`Fetch`), which works with `Network` off,
+ * and it names the hosts it navigated to from its own pauses (nav-fetch.ts). So it is turned
+ * off there — only where the library does not intercept the page's requests (proxy credentials:
+ * `quietableLibrarySession`). What the site receives does not change: the identity's overrides
+ * are `Emulation`'s, and a step's extra headers move to the tab's own session (tab.ts `prepare`);
+ * fingerprint.test.ts compares the request with Chromium's own. On the farm bench (87 KB pages,
+ * 8 in flight) this took about 2 CPU-ms off a page (bench/README "The library's session on
+ * fetch tabs"). Returns whether it was turned off; `fetch-tab-session.test.ts` checks the
+ * library's shape read here.
+ */
+export async function quietLibraryNetwork(page: Page): Promise<boolean> {
+  const session = quietableLibrarySession(page);
+  if (!session) return false;
+  await session.send('Network.disable');
+  return true;
 }

@@ -27,7 +27,7 @@ test("PLAYWRIGHT_DISABLED_FEATURES is the installed Playwright's own list, in it
 });
 
 /**
- * farm/browser/tab.ts (`stopLibraryInterception`) turns off the library's own request-stage
+ * farm/browser/direct-session.ts (`stopLibraryInterception`) turns off the library's own request-stage
  * interception on fetch tabs by adding a route and removing it. That relies on two things the
  * pinned patchright-core does: every page it opens starts with interception on, and removing the
  * last route recomputes it from the routes left. Both are read from the installed bundle, so an
