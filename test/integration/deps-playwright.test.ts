@@ -60,11 +60,16 @@ test('a CDP session of an in-process page has a server side that sends, emits an
     const direct = directSession(client);
     expect(direct).not.toBe(client);
     await direct.send('Page.enable');
-    const loaded = new Promise<string>((resolve) => direct.on('Page.frameNavigated', (e) => resolve(e.frame.url)));
+    const navigated = new Promise<string>((resolve) => direct.on('Page.frameNavigated', (e) => resolve(e.frame.url)));
+    const loaded = new Promise<void>((resolve) => direct.on('Page.loadEventFired', () => resolve()));
     const { frameTree } = await direct.send('Page.getFrameTree');
     expect(typeof frameTree.frame.id).toBe('string');
     await direct.send('Page.navigate', { url: 'data:text/html,<p>x</p>' });
-    expect(await loaded).toBe('data:text/html,<p>x</p>');
+    expect(await navigated).toBe('data:text/html,<p>x</p>');
+    // Closed once loaded: Chromium answers a `Target.closeTarget` sent while the new document is
+    // still committing with success and keeps the tab (seen here about one run in eight:
+    // `page.close()` then waits forever), which is the browser's race, not the session's.
+    await loaded;
     await page.close();
     await expect(direct.send('Page.getFrameTree')).rejects.toThrow(/Target page, context or browser has been closed/);
   } finally {
