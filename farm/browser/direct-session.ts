@@ -36,13 +36,21 @@ interface ServerPage {
   };
 }
 
-/** The server side of `session` (in process), or undefined. */
-export function serverSessionOf(session: CDPSession): ServerSession | undefined {
-  const connection = (session as unknown as { _connection?: { toImpl?: (x: unknown) => unknown } })._connection;
-  const server = connection?.toImpl?.(session) as { _session?: Partial<ServerSession> } | undefined;
-  const raw = server?._session;
+/** The server-side object behind a client object of the in-process connection, or undefined. */
+function implOf(client: unknown): unknown {
+  const connection = (client as { _connection?: { toImpl?: (x: unknown) => unknown } })._connection;
+  return connection?.toImpl?.(client);
+}
+
+/** `raw` if it has the session methods this module calls. */
+function asSession(raw: Partial<ServerSession> | undefined): ServerSession | undefined {
   if (!raw || typeof raw.send !== 'function' || typeof raw.on !== 'function' || typeof raw.off !== 'function') return undefined;
   return raw as ServerSession;
+}
+
+/** The server side of `session` (in process), or undefined. */
+export function serverSessionOf(session: CDPSession): ServerSession | undefined {
+  return asSession((implOf(session) as { _session?: Partial<ServerSession> } | undefined)?._session);
 }
 
 /**
@@ -83,12 +91,10 @@ export function directSession(session: CDPSession): CDPSession {
  * session's `Network` must stay on).
  */
 export function quietableLibrarySession(page: Page): ServerSession | undefined {
-  const connection = (page as unknown as { _connection?: { toImpl?: (x: unknown) => unknown } })._connection;
-  const crPage = (connection?.toImpl?.(page) as ServerPage | undefined)?.delegate;
-  const raw = crPage?._mainFrameSession?._client;
-  if (!raw || typeof raw.send !== 'function' || typeof raw.on !== 'function' || typeof raw.off !== 'function') return undefined;
-  if (crPage._networkManager?._protocolRequestInterceptionEnabled !== false) return undefined;
-  return raw as ServerSession;
+  const crPage = (implOf(page) as ServerPage | undefined)?.delegate;
+  const session = asSession(crPage?._mainFrameSession?._client);
+  if (!session || crPage?._networkManager?._protocolRequestInterceptionEnabled !== false) return undefined;
+  return session;
 }
 
 /**
