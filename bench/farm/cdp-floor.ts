@@ -7,12 +7,15 @@
  * the farm's own command line (Playwright's switches and `farm/chromium-args.ts`, read off a
  * browser Playwright launched), over `--remote-debugging-port` instead of the pipe.
  *
- *   node --import tsx bench/farm/cdp-floor.ts [--pages 600] [--warm 100] [--concurrency 8] [--kb 87] [--enable RenderDocument] [--domains Network.enable,Page.enable]
+ *   node --import tsx bench/farm/cdp-floor.ts [--pages 600] [--warm 100] [--concurrency 8] [--kb 87] [--enable RenderDocument] [--domains Network.enable,Page.enable] [--extra '--switch-a;--switch-b --switch-c']
  *
  * `--enable F,G`: rows with those features taken off the farm's `--disable-features` list
  * (each row a fresh browser), beside the farm's own line. Per row: pages/s, CPU-ms/page of the
  * browser's process tree, and the browser process's main thread alone (`CrBrowserMain`,
  * where navigations are handled).
+ *
+ * `--extra 'A;B C'`: one row per `;`-separated set of switches appended to the farm's command
+ * line (a fresh browser each).
  *
  * `--domains M,N`: one more row whose tabs also send those commands (each without parameters,
  * `Page.setLifecycleEventsEnabled` with `enabled`) before the first fetch: what a domain the
@@ -170,6 +173,10 @@ for (const feature of argString('enable').split(',').filter(Boolean)) {
   const last = farmArgs.map((a) => a.startsWith('--disable-features=')).lastIndexOf(true);
   const args = farmArgs.map((a, i) => (i === last ? a.split(/[=,]/).filter((f, j) => j === 0 || f !== feature).join(',').replace(',', '=') : a));
   rows.push(await row(`raw CDP, farm command line with ${feature}`, args, origin, pages, warm, concurrency));
+}
+// `--extra 'A B;C'`: one row per `;`-separated set of switches added to the farm's command line.
+for (const set of argString('extra').split(';').map((x) => x.trim()).filter(Boolean)) {
+  rows.push(await row(`raw CDP, farm command line + ${set}`, [...farmArgs, ...set.split(/\s+/)], origin, pages, warm, concurrency));
 }
 const domains = argString('domains').split(',').filter(Boolean).flatMap((d) => (d === 'library' ? LIBRARY_DOMAINS : [d]));
 if (domains.length) rows.push(await row(`raw CDP, the farm command line, tabs with ${domains.join(' ')}`, farmArgs, origin, pages, warm, concurrency, domains));
