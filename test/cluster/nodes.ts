@@ -98,6 +98,7 @@ export interface FeedEvent {
   type: string;
   job_id: string;
   node?: string;
+  at?: number;
 }
 
 /** The job feed of one node (admin key), collecting events. */
