@@ -11,6 +11,8 @@
  *
  * Concurrency hazard: `pump` awaits the store between reading the frontier and dispatching;
  * it runs one at a time (`pumping`), and a wake-up meanwhile sets `again` for one more pass.
+ * Pages end during that await too: a read that still lists a page which was in flight when the
+ * read began and has ended since is stale, and is made again (else that page would start twice).
  */
 import { GleanerError, toWireError, type WireError } from '../../core/errors.js';
 import { hostOf } from '../../core/crawl/url.js';
@@ -105,7 +107,13 @@ export class CrawlRun extends CrawlPages {
         if (this.inFlight.size === 0) this.end(this.success());
         return;
       }
+      // A page in flight when the read starts may be committed before its answer arrives and
+      // still be in what was read (the store answers as of some moment during the read): such
+      // an answer is stale — the page would start again, and its links are missing — so it is
+      // read again.
+      const before = [...this.inFlight.keys()];
       const head = await this.store.frontier(this.id, this.inFlight.size + WINDOW);
+      if (before.some((seq) => !this.inFlight.has(seq)) && head.some((e) => before.includes(e.seq) && !this.inFlight.has(e.seq))) continue;
       const queued = head.filter((e) => !this.inFlight.has(e.seq));
       if (queued.length === 0) {
         if (this.inFlight.size === 0) this.end(this.success());
