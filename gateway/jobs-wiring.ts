@@ -65,7 +65,6 @@ export function startJobs(svc: Services, farm: Farm, url: string, jobApi: JobApi
     retentionMs: config.retentionMs,
     maxStarts: config.jobMaxStarts,
     ...(store.cluster ? { node: store.cluster.nodeId } : {}),
-    ...(config.cluster?.ackWaitMs ? { progressMs: Math.min(10_000, Math.floor(config.cluster.ackWaitMs / 3)) } : {}),
     // Crawls hold a job slot for their whole run: at most a quarter of the slots, so scrape jobs still run.
     routeCap: (routeId) => (routeId === CRAWL_ROUTE_ID ? Math.max(1, Math.floor(asyncSlots / 4)) : routeById(routeId)?.family === 'assistant' ? config.assistantConcurrency : 0),
     longJobs: { owns: (routeId) => routeId === CRAWL_ROUTE_ID, run: (job, signal) => crawls.run(job, signal) },

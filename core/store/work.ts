@@ -12,7 +12,7 @@
  * | step | LMDB (one process) | JetStream (cluster) |
  * |---|---|---|
  * | hand over | every queued job at `consume` (recovery), then each job as `enqueue` commits | pull from the durable consumer, at most `room()` unacknowledged |
- * | `progress` | nothing | `working()` (extends AckWait) |
+ * | while held | nothing | the consumer renews the claim (`working()`, every third of AckWait) until settle or release |
  * | `settle` | nothing (`finish` removed the queue entry in its transaction) | ack |
  * | `release` | nothing (the entry stays; handed over at the next `consume`) | nak, redelivered to any node |
  * | poison | `start` refuses after `maxStarts` starts | the same count in the job's state; MaxDeliver as the backstop |
@@ -35,15 +35,14 @@ export interface WorkSink {
 export interface WorkConsumer {
   /** Jobs handed over when consuming began (LMDB: the queue found at start, running ones included). */
   readonly recovered: number;
-  /** The job is still running: keep it claimed. */
-  progress(id: string): void;
   /** The job's final state is stored, or it was final already: done with it. */
   settle(id: string): void;
   /** Given back unfinished (shutdown, destroy): run it later, here or elsewhere. */
   release(id: string): void;
   /**
    * Stops handing over jobs; those held and never settled are handed over again later.
-   * `progress`, `settle` and `release` still work after it (running jobs finish after a stop).
+   * `settle` and `release` still work after it (running jobs finish after a stop), and jobs held
+   * stay claimed until then.
    */
   stop(): void;
 }

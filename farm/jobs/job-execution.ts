@@ -21,9 +21,6 @@ import type { JobRunnerOptions, LongJobs } from './job-runner.js';
 /** Starts allowed to a long job (each restart of the node starts it again, and it resumes). */
 const LONG_JOB_MAX_STARTS = 1000;
 
-/** How often a running job's claim is renewed (well inside JetStream's AckWait). */
-const PROGRESS_MS = 10_000;
-
 /** What a job's run reads of its runner, at the moment it needs it. */
 export interface RunnerState {
   /** The work queue's consumer (undefined before start). */
@@ -61,8 +58,6 @@ export class JobExecutor {
     const task: ScrapeTask = { id, routeId: job.routeId, params: job.params, accountId: job.clientId, deadline: Date.now() + this.opts.jobTimeoutMs, persist: true };
     let finished: JobRecord | undefined;
     let usage: Usage | undefined;
-    // The queue keeps the job claimed while it runs (JetStream: AckWait is extended).
-    const progress = setInterval(() => this.consumer?.progress(id), this.opts.progressMs ?? PROGRESS_MS).unref();
     try {
       const outcome = await this.opts.runner.run(task, signal);
       usage = outcome.usage;
@@ -74,8 +69,6 @@ export class JobExecutor {
         return false; // destroyed: stays queued for the next start
       }
       finished = await this.opts.jobs.finish(id, { ok: false, error: jobError(err, this.opts.jobTimeoutMs) }, this.opts.retentionMs);
-    } finally {
-      clearInterval(progress);
     }
     this.announce(finished, usage);
     return true;
@@ -83,7 +76,6 @@ export class JobExecutor {
 
   /** A long job (a crawl): its engine charges as it goes; finish stores the outcome only. */
   private async runLong(long: LongJobs, job: JobRecord, signal: AbortSignal): Promise<boolean> {
-    const progress = setInterval(() => this.consumer?.progress(job.id), this.opts.progressMs ?? PROGRESS_MS).unref();
     let outcome: JobOutcome;
     try {
       outcome = await long.run(job, signal);
@@ -93,8 +85,6 @@ export class JobExecutor {
         return false; // interrupted: stays queued and resumes at the next start
       }
       outcome = { ok: false, error: toWireError(err) };
-    } finally {
-      clearInterval(progress);
     }
     this.announce(await this.opts.jobs.finish(job.id, outcome, this.opts.retentionMs), undefined);
     return true;

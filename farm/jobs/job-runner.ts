@@ -64,8 +64,6 @@ export interface JobRunnerOptions {
   maxStarts?: number;
   /** The ledger entry of a done job's usage, charged by JobStore.finish with its final state; undefined: not charged. */
   chargeOf?: (job: JobRecord, usage: Usage) => UsageEntry | undefined;
-  /** How often a running job's claim is renewed (default 10 s; cluster mode: a third of the ack wait). */
-  progressMs?: number;
   /** Cluster mode: this node's id, carried by the runner's feed events (which node ran the job). */
   node?: string;
   /** Called after a job is finished, with its usage when it succeeded (metrics, outbox wake-up). */

@@ -12,13 +12,15 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startCrawlSite, type CrawlSite } from '../sites/crawl-site.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startNats, type NatsServers } from '../helpers/nats.js';
-import { api, killNode, openFeed, startNode, until, type Node } from './nodes.js';
+import { api, killNode, openFeed, restartNode, startNode, until, type Node } from './nodes.js';
 
 let nats: NatsServers;
 let site: CrawlSite;
 let slow: CrawlSite;
 let hooks: Receiver;
 let nodes: Node[] = [];
+/** The node test 2 killed (restarted by test 3). */
+let killed: Node | undefined;
 
 beforeAll(async () => {
   [nats, site, hooks] = await Promise.all([startNats(1), startCrawlSite({ products: 60, sections: 4, orphans: 0, slowPages: 0, plain: true }), startReceiver()]);
@@ -102,7 +104,8 @@ test('kill -9 of the node running a crawl: the other node takes it over from the
   // Killed once a fair part of the site is committed.
   await until(async () => ((await api(other, `/v1/async/crawl/${id}?limit=1`)).body.counts?.done ?? 0) >= 60, 60_000, '60 pages committed');
   const before = (await pagesOn(other, id)).map((p) => pathOf(p.url));
-  await killNode(nodes[runner]!);
+  killed = nodes[runner]!;
+  await killNode(killed);
   const logAtKill = slow.log.length;
   for (const f of feeds) f.close();
 
@@ -118,3 +121,37 @@ test('kill -9 of the node running a crawl: the other node takes it over from the
   for (const r of slow.log) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
   expect([...counts].filter(([p, n]) => n > 1 && p !== '/robots.txt').length).toBeLessThanOrEqual(PER_HOST * 2);
 }, 180_000);
+
+test('a crawl waiting behind the crawl cap stays with the node that holds it: a node joining past the ack wait does not run it too', async () => {
+  // Test 2 left one node up. It takes all three crawls; two run (the crawl cap of a one-worker
+  // node), the third waits in its runner. The other node comes back meanwhile and keeps pulling
+  // past several ack waits (4 s here): the waiting crawl must stay claimed by its holder.
+  expect(killed, 'test 2 killed a node').toBeDefined();
+  const live = nodes.find((n) => n !== killed)!;
+  const feeds = [await openFeed(live)];
+  const slowCrawl = { url: `${slow.origin}/`, limit: 200, delay_ms: 100, max_concurrency_per_host: 1, sitemap: 'skip' };
+  const long = await Promise.all([0, 1].map(() => api(live, '/v1/async/crawl', { body: slowCrawl })));
+  expect(long.map((r) => r.status)).toEqual([202, 202]);
+  const logFrom = site.log.length;
+  const waiting = await api(live, '/v1/async/crawl', { body: { url: `${site.origin}/`, limit: 5000, delay_ms: 0, max_concurrency_per_host: 8, sitemap: 'skip' } });
+  expect(waiting.status).toBe(202);
+  const id = waiting.body.id as string;
+  const startsOf = (job: string) => [...new Set(feeds.flatMap((f) => f.events).filter((e) => e.type === 'started' && e.job_id === job).map((e) => e.node))];
+  await until(() => long.every((r) => startsOf(r.body.id).length > 0), 30_000, 'both long crawls started');
+  await restartNode(killed!);
+  feeds.push(await openFeed(killed!));
+  // Three ack waits with the long crawls still running: the waiting one has not started anywhere.
+  await new Promise((r) => setTimeout(r, 12_000));
+  const mid = await Promise.all(long.map((r) => api(live, `/v1/async/crawl/${r.body.id}?limit=1`)));
+  expect(mid.map((r) => r.body.status), 'the long crawls outlast the check').toEqual(['running', 'running']);
+  expect(startsOf(id)).toEqual([]);
+
+  const body = await finalOn(live, id);
+  expect([body.status, body.counts.failed]).toEqual(['done', 0]);
+  expect(startsOf(id)).toEqual([live.id]);
+  const counts = new Map<string, number>();
+  for (const r of site.log.slice(logFrom)) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
+  expect([...counts].filter(([, n]) => n > 1)).toEqual([]);
+  for (const f of feeds) f.close();
+  for (const r of long) await api(live, `/v1/async/crawl/${r.body.id}`, { method: 'DELETE' });
+}, 150_000);

@@ -30,7 +30,7 @@ export class LmdbWorkQueue implements WorkQueue {
     const stop = (): void => {
       if (this.sink === sink) this.sink = undefined;
     };
-    return { recovered: items.length, progress() {}, settle() {}, release() {}, stop };
+    return { recovered: items.length, settle() {}, release() {}, stop };
   }
 
   /** Called by LmdbJobs.enqueue after its commit. */

@@ -5,8 +5,11 @@
  *
  * - Each node pulls only what its runner has room for (`room()`: free capacity), so a busy node
  *   does not hoard jobs another could run; the consumer's own max_ack_pending is the cluster's.
- * - A held job is kept claimed by `progress` (`working()`, every third of the ack wait), acked by
- *   `settle` after its final state is stored, and given back by `release` (`nak`).
+ * - A held job is kept claimed by the consumer itself (`working()` and its run claim, every third
+ *   of the ack wait) from the moment it is handed over until it is settled or released — while it
+ *   runs and while it waits in the runner's queues (behind sync requests, or a route's cap), so a
+ *   job a live node holds is never handed to another node. It is acked by `settle` after its
+ *   final state is stored, and given back by `release` (`nak`).
  * - A node that dies leaves its jobs unacknowledged: they come back to some node after AckWait
  *   (start counts them; a final one is settled without a run).
  * - Poison: MaxDeliver is `GLEANER_JOB_MAX_STARTS`. When the last delivery dies too, the server's
@@ -88,7 +91,7 @@ export class NatsWorkQueue implements WorkQueue {
 
   /**
    * Run claims (`run.<jobId>` in the nodes bucket, whose TTL clears them): a node holding a job
-   * claims it for 0.8 ack wait and renews the claim with `progress` (every third of it); a dead
+   * claims it for 0.8 ack wait and renews the claim while it holds it (every third of it); a dead
    * node's claim has expired by the time its message is redelivered. After a NATS leader
    * failover the stream may hand the same job to a second node; that node finds the live claim
    * of another and leaves the copy alone (it comes back after the ack wait, and is settled
@@ -164,22 +167,26 @@ export class NatsWorkQueue implements WorkQueue {
       }
     };
     void loop();
+    // Concurrency hazard: a renewal's claim write may land after `settle`/`release` removed the
+    // claim; the stray claim expires on its own (0.8 ack wait), and a settled job is not redelivered.
+    const renew = setInterval(() => {
+      for (const id of mine) {
+        this.held.get(id)?.working();
+        void this.claim(id);
+      }
+    }, Math.max(200, Math.floor(this.opts.ackWaitMs / 3)));
+    renew.unref();
     const take = (id: string): JsMsg | undefined => {
       const msg = this.held.get(id);
       this.held.delete(id);
       mine.delete(id);
+      if (stopped && mine.size === 0) clearInterval(renew);
       wake?.();
       return msg;
     };
     return {
       get recovered() {
         return recovered.n;
-      },
-      progress: (id) => {
-        const msg = this.held.get(id);
-        if (!msg) return;
-        msg.working();
-        void this.claim(id);
       },
       settle: (id) => {
         take(id)?.ack();
@@ -191,6 +198,8 @@ export class NatsWorkQueue implements WorkQueue {
       },
       stop: () => {
         stopped = true;
+        // Jobs still held (running ones finish after a stop) stay claimed until settled or released.
+        if (mine.size === 0) clearInterval(renew);
         wake?.();
       },
     };
