@@ -12,7 +12,7 @@
  * | step | LMDB (one process) | JetStream (cluster) |
  * |---|---|---|
  * | hand over | every queued job at `consume` (recovery), then each job as `enqueue` commits | pull from the durable consumer, at most `room()` unacknowledged |
- * | while held | nothing | the consumer renews the claim (`working()`, every third of AckWait) until settle or release |
+ * | while held | nothing | the consumer renews the claim (`working()`, every third of AckWait) until settle or release; a claim found another node's is `lost` |
  * | `settle` | nothing (`finish` removed the queue entry in its transaction) | ack |
  * | `release` | nothing (the entry stays; handed over at the next `consume`) | nak, redelivered to any node |
  * | poison | `start` refuses after `maxStarts` starts | the same count in the job's state; MaxDeliver as the backstop |
@@ -30,6 +30,12 @@ export interface WorkSink {
   deliver(items: readonly WorkItem[]): void;
   /** How many more jobs the runner can take now (JetStream sizes its pulls by it; LMDB hands over everything). */
   room(): number;
+  /**
+   * Another node holds the job now (cluster: this node stopped answering past the ack wait — a
+   * pause, a stall — and the job was handed over). Drop it: stop its run here, and neither
+   * finish, settle nor release it (its holder does). Never called by LMDB.
+   */
+  lost?(id: string): void;
 }
 
 export interface WorkConsumer {

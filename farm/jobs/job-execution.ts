@@ -27,6 +27,8 @@ export interface RunnerState {
   consumer(): WorkConsumer | undefined;
   /** close() or destroy() was called. */
   stopped(): boolean;
+  /** Another node holds the job now (the runner aborted its run): nothing of this run is stored. */
+  lost(id: string): boolean;
 }
 
 export class JobExecutor {
@@ -64,6 +66,7 @@ export class JobExecutor {
       const charge = this.opts.chargeOf?.(job, usage);
       finished = await this.opts.jobs.finish(id, { ok: true, upstreamStatus: outcome.status, results: outcome.stored ? undefined : outcome.results, ...(outcome.media ? { media: outcome.media } : {}) }, this.opts.retentionMs, charge);
     } catch (err) {
+      if (signal.aborted && this.runner.lost(id)) return false; // its holder finishes it
       if (signal.aborted && this.stopped) {
         this.consumer?.release(id);
         return false; // destroyed: stays queued for the next start
@@ -80,6 +83,7 @@ export class JobExecutor {
     try {
       outcome = await long.run(job, signal);
     } catch (err) {
+      if (signal.aborted && this.runner.lost(job.id)) return false; // its holder runs it on
       if (signal.aborted && this.stopped) {
         this.consumer?.release(job.id);
         return false; // interrupted: stays queued and resumes at the next start

@@ -92,6 +92,8 @@ export class JobRunner {
   private readonly longIds = new Set<string>();
   /** Ids handed over and not yet settled: a job handed over twice (a redelivery) is held once. */
   private readonly known = new Set<string>();
+  /** Running jobs another node holds now (`lost`): their runs stop, and nothing of them is stored here. */
+  private readonly lostIds = new Set<string>();
   private consumer: WorkConsumer | undefined;
   private readonly idle = new Set<() => void>();
   private stopped = false;
@@ -99,7 +101,7 @@ export class JobRunner {
   private readonly executor: JobExecutor;
 
   constructor(private readonly opts: JobRunnerOptions) {
-    this.executor = new JobExecutor(opts, { consumer: () => this.consumer, stopped: () => this.stopped });
+    this.executor = new JobExecutor(opts, { consumer: () => this.consumer, stopped: () => this.stopped, lost: (id) => this.lostIds.has(id) });
   }
 
   /** Consumes the work queue (first the jobs queued or running when the process died); returns how many those were. */
@@ -110,6 +112,7 @@ export class JobRunner {
         this.pump();
       },
       room: () => Math.max(0, this.opts.concurrency - this.known.size),
+      lost: (id) => this.lose(id),
     });
     return this.consumer.recovered;
   }
@@ -141,6 +144,27 @@ export class JobRunner {
     this.consumer?.stop();
     for (const controller of this.running.values()) controller.abort();
     this.releaseHeld();
+  }
+
+  /** Another node holds `id` now: its run here is aborted, or, waiting, it is dropped from the queues. */
+  private lose(id: string): void {
+    const controller = this.running.get(id);
+    if (controller) {
+      this.lostIds.add(id);
+      controller.abort();
+      return;
+    }
+    this.known.delete(id);
+    // An emptied account queue stays (`next` drops it in rotation); an emptied route queue goes.
+    for (const q of this.perAccount.values()) {
+      const i = q.findIndex((j) => j.id === id);
+      if (i >= 0) q.splice(i, 1);
+    }
+    for (const [routeId, q] of this.held) {
+      const i = q.findIndex((j) => j.id === id);
+      if (i >= 0) q.splice(i, 1);
+      if (q.length === 0) this.held.delete(routeId);
+    }
   }
 
   /** Jobs held but not started are given back to the queue. */
@@ -215,6 +239,7 @@ export class JobRunner {
         )
         .finally(() => {
           this.running.delete(id);
+          this.lostIds.delete(id);
           this.longIds.delete(id);
           this.known.delete(id);
           this.runningByRoute.set(routeId, (this.runningByRoute.get(routeId) ?? 1) - 1);

@@ -155,3 +155,41 @@ test('a crawl waiting behind the crawl cap stays with the node that holds it: a 
   for (const f of feeds) f.close();
   for (const r of long) await api(live, `/v1/async/crawl/${r.body.id}`, { method: 'DELETE' });
 }, 150_000);
+
+test('a node paused past the ack wait while running a crawl: the other node takes it over, and the paused node, resumed, stops its run', async () => {
+  const paused = await startCrawlSite({ products: 240, sections: 6, orphans: 0, slowPages: 0, plain: true, delayMs: 25 });
+  const feeds = await Promise.all(nodes.map((n) => openFeed(n)));
+  try {
+    const PER_HOST = 4;
+    const submitted = await api(nodes[0]!, '/v1/async/crawl', { body: { url: `${paused.origin}/`, limit: 5000, delay_ms: 0, max_concurrency_per_host: PER_HOST, sitemap: 'skip' } });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
+    const id = submitted.body.id as string;
+    const startsOf = () => [...new Set(feeds.flatMap((f) => f.events).filter((e) => e.type === 'started' && e.job_id === id).map((e) => e.node))];
+    await until(() => startsOf().length > 0, 30_000, 'crawl started');
+    const runner = nodes.find((n) => n.id === startsOf()[0])!;
+    const other = nodes.find((n) => n !== runner)!;
+    await until(async () => ((await api(other, `/v1/async/crawl/${id}?limit=1`)).body.counts?.done ?? 0) >= 30, 60_000, '30 pages committed');
+
+    // SIGSTOP: the whole process (its threads, its timers) stands still, as in a long stall.
+    process.kill(runner.proc.child.pid!, 'SIGSTOP');
+    try {
+      await until(() => startsOf().includes(other.id), 30_000, 'the other node took the crawl over');
+    } finally {
+      process.kill(runner.proc.child.pid!, 'SIGCONT');
+    }
+    await until(() => /held by another node now/.test(runner.proc.output()), 15_000, 'the resumed node gave the crawl up');
+
+    const body = await finalOn(other, id);
+    expect([body.status, body.counts.queued, body.counts.failed]).toEqual(['done', 0, 0]);
+    const got = (await pagesOn(other, id)).map((p) => pathOf(p.url));
+    expect([...got].sort()).toEqual([...paused.pages()].sort());
+    // Asked twice: at most the pages in flight on the paused node (fetched again by the other).
+    // Both nodes crawling on after the resume would ask for most of the site twice.
+    const counts = new Map<string, number>();
+    for (const r of paused.log) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
+    expect([...counts].filter(([p, n]) => n > 1 && p !== '/robots.txt').length).toBeLessThanOrEqual(PER_HOST * 2);
+  } finally {
+    for (const f of feeds) f.close();
+    await paused.close();
+  }
+}, 150_000);

@@ -167,13 +167,33 @@ export class NatsWorkQueue implements WorkQueue {
       }
     };
     void loop();
+    // Each renewal reads the claim first: another node's live claim means this node stopped
+    // answering past the ack wait (a pause, a stall) and the job was handed over. The message is
+    // then dropped here without ack or nak — an ack would settle the other node's delivery of it
+    // — and the runner stops its run (`lost`).
     // Concurrency hazard: a renewal's claim write may land after `settle`/`release` removed the
     // claim; the stray claim expires on its own (0.8 ack wait), and a settled job is not redelivered.
+    let renewing = false;
+    const renewAll = async (): Promise<void> => {
+      await Promise.all([...mine].map(async (id) => {
+        // Unreadable (the nodes bucket electing a leader): renewed as if still ours.
+        const other = await this.claimOf(id).catch(() => undefined);
+        const msg = this.held.get(id);
+        if (!msg || !mine.has(id)) return; // settled or released meanwhile
+        if (other && other.o !== this.owner) {
+          take(id);
+          this.opts.log?.warn({ job_id: id }, 'cluster: a job this node held is held by another node now (this node stopped answering past the ack wait); its run here stops');
+          sink.lost?.(id);
+          return;
+        }
+        msg.working();
+        await this.claim(id);
+      }));
+    };
     const renew = setInterval(() => {
-      for (const id of mine) {
-        this.held.get(id)?.working();
-        void this.claim(id);
-      }
+      if (renewing) return;
+      renewing = true;
+      void renewAll().finally(() => (renewing = false));
     }, Math.max(200, Math.floor(this.opts.ackWaitMs / 3)));
     renew.unref();
     const take = (id: string): JsMsg | undefined => {
@@ -188,12 +208,17 @@ export class NatsWorkQueue implements WorkQueue {
       get recovered() {
         return recovered.n;
       },
+      // A job no longer held (lost to another node) leaves that node's claim alone.
       settle: (id) => {
-        take(id)?.ack();
+        const msg = take(id);
+        if (!msg) return;
+        msg.ack();
         this.unclaim(id);
       },
       release: (id) => {
-        take(id)?.nak();
+        const msg = take(id);
+        if (!msg) return;
+        msg.nak();
         this.unclaim(id);
       },
       stop: () => {
