@@ -4,8 +4,9 @@
  * simulated site and a webhook receiver. Covered: keys on every node; submit on one node and
  * collect on another; work run by more than one node; the feed across nodes; revocation and
  * quotas set by the CLI on every node; kill -9 of a node with jobs in flight and its rejoin;
- * kill -9 of a nats-server mid-run; a poison job; and over the whole run: no job lost, each
- * webhook exactly once, each page charged exactly once.
+ * kill -9 of a nats-server mid-run; a poison job; a node paused (SIGSTOP) past the ack wait and
+ * resumed; and over the whole run: no job lost, each webhook exactly once, each page charged
+ * exactly once.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -177,6 +178,37 @@ test('a job whose every run dies with its node is faulted INTERNAL_ERROR after G
   // The last feed of node-c is the suite's.
   feed = await openFeed(nodes[2]!);
 });
+
+test('a node paused past the ack wait with jobs running: the others take them over, and the node, resumed, finishes none of them', async () => {
+  // Pages of 15 s: the paused node's fetches are still waiting when it resumes, so what ends
+  // its runs is finding the other node's claim, not the page's answer.
+  const ids = await batch(nodes[0]!, 9, 'pause', 15_000);
+  const victim = nodes[1]!;
+  const feeds = await Promise.all(nodes.map((n) => openFeed(n)));
+  // Every node's feed carries the whole cluster's events: one of each.
+  const events = () => [...new Map(feeds.flatMap((f) => f.events).filter((e) => ids.includes(e.job_id)).map((e) => [`${e.type}:${e.job_id}:${e.at}:${e.node}`, e])).values()];
+  const startedOn = (id: string) => new Set(events().filter((e) => e.type === 'started' && e.job_id === id).map((e) => e.node));
+  try {
+    await until(() => ids.some((id) => startedOn(id).has(victim.id)), 30_000, 'node-b runs a job of the batch');
+    await new Promise((r) => setTimeout(r, 500)); // its other pulls of the batch start too
+    const held = ids.filter((id) => startedOn(id).has(victim.id));
+    process.kill(victim.proc.child.pid!, 'SIGSTOP');
+    try {
+      await until(() => held.every((id) => startedOn(id).size > 1), 30_000, "node-b's jobs taken over");
+    } finally {
+      process.kill(victim.proc.child.pid!, 'SIGCONT');
+    }
+    await until(() => /held by another node now/.test(victim.proc.output()), 15_000, 'node-b gave its jobs up');
+    await collect(nodes[2]!, ids, 'pause', 120_000);
+    await until(() => ids.every((id) => events().some((e) => e.type === 'done' && e.job_id === id)), 15_000, 'every done event');
+    const doneOn = events().filter((e) => e.type === 'done').map((e) => [e.job_id, e.node]);
+    expect(doneOn.filter(([id, node]) => held.includes(id!) && node === victim.id)).toEqual([]);
+    expect(new Set(doneOn.map(([id]) => id)).size).toBe(ids.length);
+    expect(doneOn.length).toBe(ids.length);
+  } finally {
+    for (const f of feeds) f.close();
+  }
+}, 150_000);
 
 test('over the whole run: each webhook arrived exactly once, each page was charged exactly once', async () => {
   const count = () => {
