@@ -111,9 +111,9 @@ export class CrawlRun extends CrawlPages {
       // still be in what was read (the store answers as of some moment during the read): such
       // an answer is stale — the page would start again, and its links are missing — so it is
       // read again.
-      const before = [...this.inFlight.keys()];
+      const before = new Set(this.inFlight.keys());
       const head = await this.store.frontier(this.id, this.inFlight.size + WINDOW);
-      if (before.some((seq) => !this.inFlight.has(seq)) && head.some((e) => before.includes(e.seq) && !this.inFlight.has(e.seq))) continue;
+      if (head.some((e) => before.has(e.seq) && !this.inFlight.has(e.seq))) continue;
       const queued = head.filter((e) => !this.inFlight.has(e.seq));
       if (queued.length === 0) {
         if (this.inFlight.size === 0) this.end(this.success());
