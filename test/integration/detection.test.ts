@@ -28,12 +28,19 @@ async function byHand(run: string): Promise<DetectResults> {
   const dir = mkdtempSync(join(tmpdir(), 'gleaner-reference-'));
   let child: ChildProcess | undefined;
   try {
-    child = spawn(FULL_CHROMIUM, ['--headless=new', '--no-sandbox', `--user-data-dir=${dir}`, `${detect.origin}/detect?run=${run}&tz=${HOST_TZ}`], { stdio: 'ignore' });
+    // A process group of its own: the helpers it starts (its storage service writes the profile)
+    // go with it, so the profile is not written while it is removed.
+    child = spawn(FULL_CHROMIUM, ['--headless=new', '--no-sandbox', `--user-data-dir=${dir}`, `${detect.origin}/detect?run=${run}&tz=${HOST_TZ}`], { stdio: 'ignore', detached: true });
     return await detect.waitForResult(run, 45_000);
   } finally {
-    child?.kill('SIGKILL');
-    if (child && child.exitCode === null) await new Promise((r) => child!.once('exit', r));
-    rmSync(dir, { recursive: true, force: true });
+    const exited = child && child.exitCode === null ? new Promise((r) => child!.once('exit', r)) : undefined;
+    try {
+      if (child?.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+    await exited;
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }
 
