@@ -142,7 +142,10 @@ export const DEFAULTS: Readonly<Config> = Object.freeze({
   ffmpeg: undefined,
   llm: undefined,
   workers: availableParallelism(),
-  contextsPerWorker: 2,
+  // 4 (8 pages on two cores): a rendered page mostly waits (its requests, network idle), so at
+  // 2 the cores idled and 8 requests in flight rendered at the raw Playwright loop's pace; at 4,
+  // 1.7× its pages/s for +64 MB (bench/README "Rendered pages in flight by default").
+  contextsPerWorker: 4,
   browserThreads: 1,
   // 15 s: on a mixed load with rendered bursts between quiet gaps it held 22 % less memory than
   // 60 s at the same CPU per page (bench/mixed/idle.ts; bench/README "Browser idle time").
