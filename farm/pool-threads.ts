@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import type { Config } from '../core/config.js';
+import { GleanerError } from '../core/errors.js';
 import type { TaskReply } from '../core/wire.js';
 import { IDLE_CLOSE_MS } from './browser/local.js';
 import { browserTrustEnv } from './browser/trust.js';
@@ -41,9 +42,42 @@ function renderThreadIdleMs(browserIdleMs: number): number {
   return browserIdleMs > 0 ? browserIdleMs + Math.max(browserIdleMs, IDLE_CLOSE_MS + REAP_MARGIN_MS) : Number.MAX_SAFE_INTEGER;
 }
 
+/**
+ * A pool made by its first `get()`, not before. Fetch threads start with the farm's first
+ * plain task (all `GLEANER_WORKERS` of them at once, Piscina's `minThreads`), so a node that
+ * only renders, or has had no work yet, holds none: an idle fetch thread is ~26 MB of PSS, two
+ * of them a third of a fresh service, and a rendered-only load never uses them (bench/README
+ * "Fetch threads on demand"). The first plain task waits for a thread to start (~0.1 s).
+ */
+export class OnDemand<T> {
+  private made: T | undefined;
+  private sealed = false;
+
+  constructor(private readonly make: () => T) {}
+
+  /** The pool, made now if it is the first call; refused once the farm stops taking work. */
+  get(): T {
+    if (this.made !== undefined) return this.made;
+    if (this.sealed) throw new GleanerError('SERVICE_UNAVAILABLE', 'The farm is shutting down.');
+    this.made = this.make();
+    return this.made;
+  }
+
+  /** The pool if it was made. */
+  get current(): T | undefined {
+    return this.made;
+  }
+
+  /** No pool is made from now on (close, destroy): what exists is returned for them to stop. */
+  seal(): T | undefined {
+    this.sealed = true;
+    return this.made;
+  }
+}
+
 export interface PoolThreads {
-  /** Plain-HTTP tasks (threads.ts). */
-  fetchers: Piscina<TaskMessage, TaskReply>;
+  /** Plain-HTTP tasks (threads.ts), started with the first one. */
+  fetchers: OnDemand<Piscina<TaskMessage, TaskReply>>;
   /** `run_js` tasks: the threads that own the browsers (threads.ts). */
   renderers: Piscina<TaskMessage, TaskReply>;
   /** Plain tasks while every fetch thread is stuck in synchronous work (threads.ts); null without spares. */
@@ -60,7 +94,7 @@ export interface ThreadHooks {
   onError: (err: unknown) => void;
 }
 
-/** Builds the farm's thread pools; fetch threads start now, render and spare threads on demand. */
+/** Builds the farm's thread pools; every kind starts on demand (fetch threads with the first plain task, all at once). */
 export function startPoolThreads(config: Config, limits: FarmLimits, hosts: Record<string, string>, hooks: ThreadHooks): PoolThreads {
   const { onDestroy, onError } = hooks;
   const workers = Math.max(1, config.workers || availableParallelism());
@@ -79,7 +113,7 @@ export function startPoolThreads(config: Config, limits: FarmLimits, hosts: Reco
   const base = { config, limits, hosts, stats: hooks.stats, cancelChannel, browserLaunch, browserIdleMs: config.browserIdleMs };
   // The node's page budget is unchanged (workers x contexts); it lives on the render threads.
   const pages = Math.max(1, Math.ceil((workers * config.contextsPerWorker) / renderThreads));
-  const fetchers = createThreads({ kind: 'fetch', threads: workers, tasksPerThread: limits.tasksPerWorker, setup: { ...base, pages: 0 }, idleTimeoutMs: 0, onDestroy, onError });
+  const fetchers = new OnDemand(() => createThreads({ kind: 'fetch', threads: workers, tasksPerThread: limits.tasksPerWorker, setup: { ...base, pages: 0 }, idleTimeoutMs: 0, onDestroy, onError }));
   const spares =
     limits.spareThreads > 0
       ? createThreads({ kind: 'spare', threads: limits.spareThreads, tasksPerThread: limits.tasksPerWorker, setup: { ...base, pages: 0 }, idleTimeoutMs: limits.spareIdleMs, onDestroy, onError })

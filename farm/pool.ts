@@ -23,7 +23,7 @@ import { BrowserHost } from './browser-host.js';
 import { clientFacing } from './client-facing.js';
 import { InFlightTask, WORKER_STOPPED, WORKER_STOPPED_CAUSE, cancelled } from './in-flight.js';
 import type { BrowserRef, FarmLimits, TaskMessage } from './messages.js';
-import { startPoolThreads, stopWorkerBrowsers, threadGone } from './pool-threads.js';
+import { type OnDemand, startPoolThreads, stopWorkerBrowsers, threadGone } from './pool-threads.js';
 import { createStatsBuffer, readStats, stalledThreads } from './stats.js';
 
 export interface FarmStats {
@@ -51,8 +51,8 @@ export interface FarmStats {
 }
 
 export class FarmPool {
-  /** Plain-HTTP tasks (threads.ts). */
-  private readonly fetchers: Piscina<TaskMessage, TaskReply>;
+  /** Plain-HTTP tasks (threads.ts), started with the first one (pool-threads.ts `OnDemand`). */
+  private readonly fetchers: OnDemand<Piscina<TaskMessage, TaskReply>>;
   /** `run_js` tasks: the threads that own the browsers (threads.ts). */
   private readonly renderers: Piscina<TaskMessage, TaskReply>;
   /** Plain tasks while every fetch thread is stuck in synchronous work (threads.ts); null without spares. */
@@ -100,8 +100,10 @@ export class FarmPool {
     });
   }
 
+  /** Taking work. Fetch threads start with the first plain task, so before it there are none to wait for. */
   ready(): boolean {
-    return this.accepting && this.fetchers.threads.length > 0;
+    const fetchers = this.fetchers.current;
+    return this.accepting && (fetchers === undefined || fetchers.threads.length > 0);
   }
 
   stats(): FarmStats {
@@ -109,8 +111,8 @@ export class FarmPool {
     const shared = this.host.current()?.pid;
     return {
       inFlight: this.running.size,
-      queued: this.fetchers.queueSize + this.renderers.queueSize + (this.spares?.queueSize ?? 0),
-      workers: this.fetchers.threads.length,
+      queued: (this.fetchers.current?.queueSize ?? 0) + this.renderers.queueSize + (this.spares?.queueSize ?? 0),
+      workers: this.fetchers.current?.threads.length ?? 0,
       renderThreads: this.renderers.threads.length,
       browserPid: shared ?? w.browserPids[0],
       browserPids: shared ? [shared, ...w.browserPids] : w.browserPids,
@@ -178,11 +180,12 @@ export class FarmPool {
 
   /** The fetch threads, or the spares while every fetch thread is stuck in synchronous work. */
   private plainThreads(): Piscina<TaskMessage, TaskReply> {
-    if (!this.spares) return this.fetchers;
-    const threads = this.fetchers.threads;
-    if (threads.length === 0) return this.fetchers;
+    const fetchers = this.fetchers.get();
+    if (!this.spares) return fetchers;
+    const threads = fetchers.threads;
+    if (threads.length === 0) return fetchers;
     const stalled = stalledThreads(this.statsBuffer);
-    return threads.every((t) => stalled.has(t.threadId)) ? this.spares : this.fetchers;
+    return threads.every((t) => stalled.has(t.threadId)) ? this.spares : fetchers;
   }
 
   private dispatch(threads: Piscina<TaskMessage, TaskReply>, task: ScrapeTask, browser: BrowserRef | null, signal: AbortSignal | undefined, escalate: number[] | undefined): Promise<TaskReply> {
@@ -233,7 +236,7 @@ export class FarmPool {
     this.accepting = false;
     await Promise.allSettled([...this.running].map((r) => r.answered));
     await stopWorkerBrowsers(this.mode, this.cancels, this.statsBuffer, 'close');
-    await Promise.all([this.fetchers.close(), this.renderers.close(), this.spares?.close()]);
+    await Promise.all([this.fetchers.seal()?.close(), this.renderers.close(), this.spares?.close()]);
     await this.host.close();
     this.cancels.close();
   }
@@ -244,7 +247,7 @@ export class FarmPool {
     const reason = new GleanerError('SERVICE_UNAVAILABLE', 'The farm was stopped while the task ran.');
     for (const r of [...this.running]) r.cancel(reason);
     await Promise.all([this.host.kill(), stopWorkerBrowsers(this.mode, this.cancels, this.statsBuffer, 'kill')]);
-    await Promise.all([this.fetchers.destroy(), this.renderers.destroy(), this.spares?.destroy()]);
+    await Promise.all([this.fetchers.seal()?.destroy(), this.renderers.destroy(), this.spares?.destroy()]);
     this.cancels.close();
   }
 }

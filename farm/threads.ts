@@ -1,8 +1,9 @@
 /**
  * Pool side: the farm's two Piscina pools of actor workers (same worker entry, different setup).
  *
- * - `fetch` threads (GLEANER_WORKERS, started with the farm) run the plain-HTTP tasks and
- *   never start a browser: a farm that serves only static pages runs no Chromium.
+ * - `fetch` threads (GLEANER_WORKERS, all started by the first plain task: pool-threads.ts
+ *   `OnDemand`) run the plain-HTTP tasks and never start a browser: a farm that serves only
+ *   static pages runs no Chromium, one that only renders runs no fetch thread.
  * - `render` threads (GLEANER_BROWSER_THREADS, default 1) run every `run_js` task. They start
  *   on the first such task and each launches its own Chromium (or connects to the shared
  *   browser server); the node's page budget (workers × GLEANER_CONTEXTS) is divided between

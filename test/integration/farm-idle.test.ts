@@ -1,9 +1,10 @@
 /**
- * Browsers on demand: a farm serving only static pages starts no Chromium (fetch threads never
- * render; render threads start with the first run_js task), and a browser without rendering
- * work closes after GLEANER_BROWSER_IDLE_MS, its thread later, once that close is surely over
- * (farm/pool-threads.ts: a thread that ends first leaves its browser a zombie, which this test would
- * see as a browser still alive); the next rendering task starts both again. A browser that is
+ * Threads and browsers on demand: a farm serving only rendered pages starts no fetch thread
+ * (the first plain task starts them all), one serving only static pages starts no Chromium
+ * (fetch threads never render; render threads start with the first run_js task), and a browser
+ * without rendering work closes after GLEANER_BROWSER_IDLE_MS, its thread later, once that close
+ * is surely over (farm/pool-threads.ts: a thread that ends first leaves its browser a zombie,
+ * which this test would see as a browser still alive); the next rendering task starts both again. A browser that is
  * rendering is never closed as idle. Real farm, real Chromium, both browser modes; the cold
  * starts get deadlines that fit a loaded CI machine (COLD_RENDER_MS).
  */
@@ -61,6 +62,23 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+test('a farm serving only rendered pages starts no fetch thread; the first plain task starts them all', async () => {
+  const farm = await createFarm({ config: loadConfig({}, { allowPrivate: true, workers: 2 }) });
+  try {
+    expect([farm.ready(), farm.stats().workers]).toEqual([true, 0]);
+    const rendered = await Promise.all([0, 1].map((i) => farm.run(task({ url: `${sim.origin}/js-only?fetchless=${i}`, run_js: true }, { timeoutMs: COLD_RENDER_MS }))));
+    expect(rendered.map((o) => [o.status, o.results[0].metadata.run_js])).toEqual([[200, true], [200, true]]);
+    expect(farm.stats()).toMatchObject({ workers: 0, renderThreads: 1, queued: 0 });
+    const plain = await farm.run(task({ url: `${sim.origin}/static?fetchless=plain`, output: ['markdown'] }));
+    expect(plain.status).toBe(200);
+    expect(farm.stats()).toMatchObject({ workers: 2, renderThreads: 1 });
+    expect(farm.ready()).toBe(true);
+  } finally {
+    await farm.close();
+  }
+  expect(farm.ready()).toBe(false);
+}, 120_000);
 
 test('a farm serving only static pages starts no Chromium and no render thread', async () => {
   const farm = await createFarm({ config: loadConfig({}, { allowPrivate: true, workers: 2 }) });
