@@ -25,6 +25,7 @@ import { useChromeVersion } from './devices.js';
 import { desktopUserAgent } from './identity/profile.js';
 import { removeThreadScratch } from './media/scratch.js';
 import type { ControlMessage, FarmLimits, TaskMessage } from './messages.js';
+import type { BrowserNetSetup } from './net/browser-net.js';
 import { useCaFile } from './net/trust.js';
 import { readStats, releaseThread } from './stats.js';
 import { createThreads } from './threads.js';
@@ -86,6 +87,8 @@ export interface PoolThreads {
   cancels: BroadcastChannel;
   /** The browsers' extra environment (browser/trust.ts), for the shared browser host too. */
   env: Record<string, string> | undefined;
+  /** What decides which plain tasks navigate in the browser (net/browser-net.ts), as the workers have it. */
+  browserNet: BrowserNetSetup;
 }
 
 export interface ThreadHooks {
@@ -127,7 +130,7 @@ export function startPoolThreads(config: Config, limits: FarmLimits, hosts: Reco
     onDestroy,
     onError,
   });
-  return { fetchers, renderers, spares, cancels, env };
+  return { fetchers, renderers, spares, cancels, env, browserNet: { config, browserLaunch } };
 }
 
 /**

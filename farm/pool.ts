@@ -23,6 +23,7 @@ import { BrowserHost } from './browser-host.js';
 import { clientFacing } from './client-facing.js';
 import { InFlightTask, WORKER_STOPPED, WORKER_STOPPED_CAUSE, cancelled } from './in-flight.js';
 import type { BrowserRef, FarmLimits, TaskMessage } from './messages.js';
+import { taskNavigatesInBrowser, type BrowserNetSetup } from './net/browser-net.js';
 import { type OnDemand, startPoolThreads, stopWorkerBrowsers, threadGone } from './pool-threads.js';
 import { createStatsBuffer, readStats, stalledThreads } from './stats.js';
 
@@ -62,6 +63,7 @@ export class FarmPool {
   private readonly running = new Set<InFlightTask>();
   /** Cancels go to every worker as a dispatch's `seq` (see worker/cancels.ts). */
   private readonly cancels: BroadcastChannel;
+  private readonly browserNet: BrowserNetSetup;
   private seq = 0;
   private terminated = 0;
   /** Browser launches of threads that have ended (their stats rows are released). */
@@ -89,6 +91,7 @@ export class FarmPool {
     this.renderers = threads.renderers;
     this.spares = threads.spares;
     this.cancels = threads.cancels;
+    this.browserNet = threads.browserNet;
     this.host = new BrowserHost({
       executablePath: config.chromium,
       hosts,
@@ -127,7 +130,10 @@ export class FarmPool {
   async run(task: ScrapeTask, signal?: AbortSignal): Promise<ScrapeOutcome> {
     if (!this.accepting) throw new GleanerError('SERVICE_UNAVAILABLE', 'The farm is shutting down.');
     if (signal?.aborted) throw cancelled(signal);
-    const renders = task.params.run_js === true;
+    // A plain task whose pages go through the browser's network stack runs on a render thread
+    // from the start: a fetch thread has no browser and would only hand it back (`browserNet`),
+    // and a node whose plain pages all do so never starts its fetch threads.
+    const renders = task.params.run_js === true || taskNavigatesInBrowser(this.browserNet, task);
     if (!renders) return this.attempts(task, false, signal, undefined);
     return this.rendered(task, signal, undefined);
   }

@@ -20,7 +20,8 @@ import { browserCookies, withoutCookieHeader } from './browser-cookies.js';
 import type { FlowContext, FlowRun } from './flow.js';
 import { fillRequest, readInto } from './flow-vars.js';
 import { lazy } from './lazy.js';
-import { navPage, navigatesInBrowser } from './nav-page.js';
+import { navigatesInBrowser } from '../net/browser-net.js';
+import { navPage } from './nav-page.js';
 import { httpPage, renderPage, type Fetched, type PageRequest } from './page-fetch.js';
 
 /** Range fetches and ffmpeg: loaded by the first media step (lazy.ts). */

@@ -1,29 +1,15 @@
 /**
- * Worker side: which plain requests Chromium's network stack makes, and making them
- * (browser/nav-fetch.ts) in a fetch tab of the session's context.
+ * Worker side: plain requests through Chromium's network stack (browser/nav-fetch.ts), made in a
+ * fetch tab of the session's context. Which requests go this way: net/browser-net.ts.
  *
- * `GLEANER_PLAIN_CLIENT` (core/config.ts, README "What a site sees"):
- * - `auto` (default): a navigation (a GET with Chrome's navigation headers) to an `https://`
- *   URL goes through the browser when the browser is full Chromium. That is where the native
- *   client differs from Chrome at all: its TLS ClientHello lacks what Chrome 156 adds (README
- *   "The TLS gap"); over cleartext HTTP its request is Chrome's, header for header, so it keeps
- *   the native client's speed. The headless shell's own ClientHello is no closer to Chrome's
- *   than the native client's, so with the shell `auto` is `native`.
- * - `chromium`: every http(s) navigation through the browser.
- * - `native`: never (the wreq-js client: fastest, JA4 of Chrome ≤ 155).
- * A script's fetch() (JSON calls, POST bodies) and media ranges always use the native client:
- * a real page would make those from its own scripts, not as navigations.
- *
- * A fetch thread has no browser: a task whose flows would navigate in the browser is sent to a
- * render thread before anything is fetched (`NeedsBrowserNet`, run-task.ts, pool.ts).
+ * A fetch thread has no browser: the pool sends a task whose flows would navigate in the
+ * browser to a render thread from the start (pool.ts); should one reach a fetch thread anyway,
+ * it is handed back before anything is fetched (`NeedsBrowserNet`, run-task.ts).
  */
 import type { CookieJar } from 'tough-cookie';
 import { GleanerError } from '../../core/errors.js';
-import type { Flow } from '../../core/targets/flow.js';
-import { isHeadlessShell } from '../chromium-args.js';
 import { navFetch } from '../browser/nav-fetch.js';
 import { Tab, TabRun } from '../browser/tab.js';
-import { kindOf } from '../identity/headers.js';
 import type { BrowserProfile } from '../identity/profile.js';
 import type { TaskMessage, WorkerSetup } from '../messages.js';
 import { decodeBody } from '../net/decode.js';
@@ -38,19 +24,6 @@ export class NeedsBrowserNet extends Error {
   constructor() {
     super('plain navigations of this task go through the browser');
   }
-}
-
-/** Whether Chromium's network stack makes this request (see the file comment). */
-export function navigatesInBrowser(setup: WorkerSetup, req: Pick<PageRequest, 'url' | 'method' | 'headers'>): boolean {
-  const mode = setup.config.plainClient;
-  if (mode === 'native' || req.method !== 'GET' || kindOf(req) !== 'navigate') return false;
-  if (mode === 'chromium') return /^https?:/i.test(req.url);
-  return /^https:/i.test(req.url) && !isHeadlessShell(setup.browserLaunch.executablePath);
-}
-
-/** Whether any fetch step of `flow` would (decided on its URL template: a built URL stays native). */
-export function flowNavigatesInBrowser(setup: WorkerSetup, flow: Flow): boolean {
-  return flow.steps.some((s) => s.kind === 'fetch' && typeof s.url === 'string' && navigatesInBrowser(setup, { url: s.url, method: s.method ?? 'GET', headers: s.headers }));
 }
 
 export interface NavPageOptions {
