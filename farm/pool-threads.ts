@@ -48,7 +48,8 @@ function renderThreadIdleMs(browserIdleMs: number): number {
  * plain task (all `GLEANER_WORKERS` of them at once, Piscina's `minThreads`), so a node that
  * only renders, or has had no work yet, holds none: an idle fetch thread is ~26 MB of PSS, two
  * of them a third of a fresh service, and a rendered-only load never uses them (bench/README
- * "Fetch threads on demand"). The first plain task waits for a thread to start (~0.1 s).
+ * "Fetch threads on demand"). The first plain task waits for the threads to start (~0.45 s on
+ * a fresh service).
  */
 export class OnDemand<T> {
   private made: T | undefined;

@@ -49,7 +49,7 @@ const DASHBOARD = `
     ${stat('done', 'jobs.last_hour.done')}${stat('failed', 'jobs.last_hour.failed')}${stat('jobs per second', 'jobs.per_second')}
   </dl></section>
   <section><h2>Farm</h2><dl>
-    ${stat('workers', 'farm.workers')}${stat('tasks in flight', 'farm.in_flight')}${stat('tasks queued', 'farm.queued')}
+    ${stat('fetch threads up', 'farm.workers')}${stat('tasks in flight', 'farm.in_flight')}${stat('tasks queued', 'farm.queued')}
     ${stat('browser contexts', 'farm.contexts')}${stat('browser pages', 'farm.pages')}${stat('browser launches', 'farm.browser_launches')}
   </dl></section>
   <section><h2>Latency, last hour</h2><dl>
