@@ -17,6 +17,7 @@ import { startCrawlSite, type CrawlSite } from '../sites/crawl-site.js';
 const KEY = 'crawl-resume-key-0123456789';
 const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
 const PER_HOST = 8;
+const TEST_MS = 300_000;
 
 let site: CrawlSite;
 let dataDir: string;
@@ -32,8 +33,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function serve(): Promise<ServedProcess> {
-  return serveProcess({ GLEANER_DATA_DIR: dataDir, GLEANER_WORKERS: '2', GLEANER_BOOTSTRAP_API_KEY: KEY }).then((served) => {
+function serve(startMs = 90_000): Promise<ServedProcess> {
+  return serveProcess({ GLEANER_DATA_DIR: dataDir, GLEANER_WORKERS: '2', GLEANER_BOOTSTRAP_API_KEY: KEY }, startMs).then((served) => {
     children.push(served.child);
     return served;
   });
@@ -61,6 +62,9 @@ async function pagesOf(base: string, id: string): Promise<string[]> {
 }
 
 test('kill -9 mid-crawl: a new process finishes it, every page once, none committed before the kill fetched again', async () => {
+  // Every wait below ends by this time, naming what it waited for, before the test's own timeout
+  // (a bare timeout in CI once, with nothing to say which phase was slow).
+  const end = Date.now() + TEST_MS - 15_000;
   const first = await serve();
   const submitted = await call(`${first.base}/v1/async/crawl`, {
     method: 'POST',
@@ -69,9 +73,9 @@ test('kill -9 mid-crawl: a new process finishes it, every page once, none commit
   });
   expect(submitted.status).toBe(202);
   const id = submitted.body.id as string;
-  const until = Date.now() + 120_000;
+  const until = Math.min(end, Date.now() + 120_000);
   while (((await crawl(first.base, id)).counts?.done ?? 0) < 500) {
-    if (Date.now() > until) throw new Error('the crawl did not get going');
+    if (Date.now() > until) throw new Error(`the crawl did not get going; the service said:\n${first.out().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 25));
   }
   const committed = await pagesOf(first.base, id);
@@ -80,12 +84,12 @@ test('kill -9 mid-crawl: a new process finishes it, every page once, none commit
   const killedAt = site.log.length;
   const killTime = Date.now();
 
-  const second = await serve();
+  const second = await serve(Math.max(1000, Math.min(90_000, end - Date.now())));
   let body: any;
   for (;;) {
     body = await crawl(second.base, id);
     if (['done', 'faulted', 'cancelled'].includes(body.status)) break;
-    if (Date.now() > until + 120_000) throw new Error(`not finished: ${JSON.stringify(body.counts)}`);
+    if (Date.now() > end) throw new Error(`not finished: ${JSON.stringify(body.counts)}; the new process said:\n${second.out().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   expect(body.status).toBe('done');
@@ -115,4 +119,4 @@ test('kill -9 mid-crawl: a new process finishes it, every page once, none commit
   }
   expect(repeats.length).toBeLessThanOrEqual(2 * PER_HOST);
   for (const p of repeats) expect(firstSeen.get(p)!).toBeLessThanOrEqual(killTime);
-}, 300_000);
+}, TEST_MS);
