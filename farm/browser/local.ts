@@ -3,7 +3,7 @@
  * `chromium.launch` (pipe transport, Playwright's server side in this thread) on the thread's
  * first rendering task, with the same command line as the shared browser. It skips the shared
  * mode's hop (worker client → WebSocket → browser-server process → Chromium): measured ~20 %
- * less CPU per rendered page at the default two contexts per worker, for one Chromium per
+ * less CPU per rendered page at two contexts per worker (the default then), for one Chromium per
  * worker (more memory).
  *
  * A browser that goes away (crash, kill) is forgotten; the task that saw it fails with
