@@ -51,7 +51,9 @@ export function flowNavigatesInBrowser(setup: BrowserNetSetup, flow: Flow): bool
  * answers the refusal.
  */
 export function taskNavigatesInBrowser(setup: BrowserNetSetup, task: ScrapeTask): boolean {
-  if (setup.config.plainClient === 'native') return false;
+  // No request can (native, or auto with the headless shell): no planning on the main thread.
+  const mode = setup.config.plainClient;
+  if (mode === 'native' || (mode === 'auto' && isHeadlessShell(setup.browserLaunch.executablePath))) return false;
   try {
     return planFlows(routeFor(task.routeId), task.params, setup.config.targets).some((f) => flowNavigatesInBrowser(setup, f));
   } catch {
