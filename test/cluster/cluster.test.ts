@@ -180,29 +180,34 @@ test('a job whose every run dies with its node is faulted INTERNAL_ERROR after G
 });
 
 test('a node paused past the ack wait with jobs running: the others take them over, and the node, resumed, finishes none of them', async () => {
+  // Every node's feed carries the whole cluster's events: opened before the batch, so no
+  // `started` is missed, and deduplicated (one of each).
+  const feeds = await Promise.all(nodes.map((n) => openFeed(n)));
   // Pages of 15 s: the paused node's fetches are still waiting when it resumes, so what ends
   // its runs is finding the other node's claim, not the page's answer.
   const ids = await batch(nodes[0]!, 9, 'pause', 15_000);
-  const victim = nodes[1]!;
-  const feeds = await Promise.all(nodes.map((n) => openFeed(n)));
-  // Every node's feed carries the whole cluster's events: one of each.
   const events = () => [...new Map(feeds.flatMap((f) => f.events).filter((e) => ids.includes(e.job_id)).map((e) => [`${e.type}:${e.job_id}:${e.at}:${e.node}`, e])).values()];
   const startedOn = (id: string) => new Set(events().filter((e) => e.type === 'started' && e.job_id === id).map((e) => e.node));
   try {
-    await until(() => ids.some((id) => startedOn(id).has(victim.id)), 30_000, 'node-b runs a job of the batch');
+    // Which nodes pull the batch is the work queue's choice (each pulls up to its free slots):
+    // the victim is the first node seen running a job of it, and the jobs are collected on another.
+    let victim: Node | undefined;
+    await until(() => !!(victim = nodes.find((n) => ids.some((id) => startedOn(id).has(n.id)))), 30_000, 'a node runs a job of the batch');
+    const paused = victim!;
+    const other = nodes.find((n) => n !== paused)!;
     await new Promise((r) => setTimeout(r, 500)); // its other pulls of the batch start too
-    const held = ids.filter((id) => startedOn(id).has(victim.id));
-    process.kill(victim.proc.child.pid!, 'SIGSTOP');
+    const held = ids.filter((id) => startedOn(id).has(paused.id));
+    process.kill(paused.proc.child.pid!, 'SIGSTOP');
     try {
-      await until(() => held.every((id) => startedOn(id).size > 1), 30_000, "node-b's jobs taken over");
+      await until(() => held.every((id) => startedOn(id).size > 1), 30_000, `${paused.id}'s jobs taken over`);
     } finally {
-      process.kill(victim.proc.child.pid!, 'SIGCONT');
+      process.kill(paused.proc.child.pid!, 'SIGCONT');
     }
-    await until(() => /held by another node now/.test(victim.proc.output()), 15_000, 'node-b gave its jobs up');
-    await collect(nodes[2]!, ids, 'pause', 120_000);
+    await until(() => /held by another node now/.test(paused.proc.output()), 15_000, `${paused.id} gave its jobs up`);
+    await collect(other, ids, 'pause', 120_000);
     await until(() => ids.every((id) => events().some((e) => e.type === 'done' && e.job_id === id)), 15_000, 'every done event');
     const doneOn = events().filter((e) => e.type === 'done').map((e) => [e.job_id, e.node]);
-    expect(doneOn.filter(([id, node]) => held.includes(id!) && node === victim.id)).toEqual([]);
+    expect(doneOn.filter(([id, node]) => held.includes(id!) && node === paused.id)).toEqual([]);
     expect(new Set(doneOn.map(([id]) => id)).size).toBe(ids.length);
     expect(doneOn.length).toBe(ids.length);
   } finally {
