@@ -49,6 +49,8 @@ export interface SiteRequest {
   start: number;
   end: number;
   status: number;
+  /** The client's port: a request asked twice on one connection or on two (a retry) tells apart. */
+  port: number | undefined;
 }
 
 export interface CrawlSite {
@@ -196,7 +198,7 @@ export async function startCrawlSite(options: CrawlSiteOptions = {}): Promise<Cr
     const start = Date.now();
     const host = (req.headers.host ?? '').toLowerCase();
     const url = new URL(req.url ?? '/', `http://${host || '127.0.0.1'}`);
-    const entry: SiteRequest = { host, path: url.pathname + url.search, start, end: 0, status: 0 };
+    const entry: SiteRequest = { host, path: url.pathname + url.search, start, end: 0, status: 0, port: req.socket.remotePort };
     log.push(entry);
     res.on('finish', () => (entry.end = Date.now()));
     const answer = (): void => {
