@@ -61,38 +61,71 @@ async function pagesOf(base: string, id: string): Promise<string[]> {
   }
 }
 
+/** What the test is waiting for now, and the processes it started: a watchdog's report. */
+const now: { phase: string; since: number; first?: ServedProcess; second?: ServedProcess } = { phase: 'start', since: Date.now() };
+function phase(name: string): void {
+  Object.assign(now, { phase: name, since: Date.now() });
+}
+
 test('kill -9 mid-crawl: a new process finishes it, every page once, none committed before the kill fetched again', async () => {
-  // Every wait below ends by this time, naming what it waited for, before the test's own timeout
-  // (a bare timeout in CI once, with nothing to say which phase was slow).
-  const end = Date.now() + TEST_MS - 15_000;
-  const first = await serve();
+  // The test's own timeout says nothing of where it stood (a bare timeout in CI, twice): a
+  // watchdog ends it first, naming the phase and what the services printed last.
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    watchdog = setTimeout(() => {
+      const tail = (p?: ServedProcess) => (p ? p.out().slice(-3000) : '(not started)');
+      reject(new Error(`stuck in "${now.phase}" for ${Date.now() - now.since} ms\nfirst process:\n${tail(now.first)}\nsecond process:\n${tail(now.second)}`));
+    }, TEST_MS - 5_000);
+  });
+  try {
+    await Promise.race([resumeCrawl(), stuck]);
+  } finally {
+    clearTimeout(watchdog);
+  }
+}, TEST_MS);
+
+async function resumeCrawl(): Promise<void> {
+  // Every wait below ends by this time, naming what it waited for, before the watchdog.
+  const end = Date.now() + TEST_MS - 20_000;
+  phase('first process starting');
+  const first = (now.first = await serve());
+  phase('submitting the crawl');
   const submitted = await call(`${first.base}/v1/async/crawl`, {
     method: 'POST',
     headers: auth,
+    signal: AbortSignal.timeout(30_000),
     body: JSON.stringify({ url: `${site.origin}/`, limit: 5000, delay_ms: 0, max_concurrency_per_host: PER_HOST, scrape: { output: ['markdown'] } }),
   });
   expect(submitted.status).toBe(202);
   const id = submitted.body.id as string;
+  phase('crawling to 500 pages');
   const until = Math.min(end, Date.now() + 120_000);
-  while (((await crawl(first.base, id)).counts?.done ?? 0) < 500) {
+  for (let counts: any; ((counts = (await crawl(first.base, id)).counts)?.done ?? 0) < 500; ) {
+    now.phase = `crawling to 500 pages (now ${JSON.stringify(counts)})`;
     if (Date.now() > until) throw new Error(`the crawl did not get going; the service said:\n${first.out().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+  phase('reading the committed pages');
   const committed = await pagesOf(first.base, id);
+  phase('killing the first process');
   first.child.kill('SIGKILL');
   await new Promise((r) => first.child.once('exit', r));
   const killedAt = site.log.length;
   const killTime = Date.now();
 
-  const second = await serve(Math.max(1000, Math.min(90_000, end - Date.now())));
+  phase('second process starting');
+  const second = (now.second = await serve(Math.max(1000, Math.min(90_000, end - Date.now()))));
+  phase('crawling to the end');
   let body: any;
   for (;;) {
     body = await crawl(second.base, id);
     if (['done', 'faulted', 'cancelled'].includes(body.status)) break;
+    now.phase = `crawling to the end (now ${body.status} ${JSON.stringify(body.counts)})`;
     if (Date.now() > end) throw new Error(`not finished: ${JSON.stringify(body.counts)}; the new process said:\n${second.out().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   expect(body.status).toBe('done');
+  phase('reading every page');
   const pages = await pagesOf(second.base, id);
   const calendar = Array.from({ length: 19 }, (_, i) => {
     const d = new Date(Date.UTC(2024, i - 9, 1));
@@ -119,4 +152,4 @@ test('kill -9 mid-crawl: a new process finishes it, every page once, none commit
   }
   expect(repeats.length).toBeLessThanOrEqual(2 * PER_HOST);
   for (const p of repeats) expect(firstSeen.get(p)!).toBeLessThanOrEqual(killTime);
-}, TEST_MS);
+}
