@@ -37,6 +37,7 @@ function headedLinks(doc: Document, pageUrl: string): Candidate[] {
     // An h3 result inside a video wrapper is a video-typed organic result; a bare heading there is a carousel card.
     // Bare headings (no h3) in carousels and sections are cards (news, recipes, videos), not results.
     if (regions.some((r) => NOT_ORGANIC.has(r) || ((r === 'video' || r === 'section') && h.name !== 'h3'))) continue;
+    if (isEngineSearch(url)) continue;
     seen.add(anchor);
     out.push({ anchor, heading: h, url });
   }
@@ -47,6 +48,16 @@ function headedLinks(doc: Document, pageUrl: string): Candidate[] {
     if (url && !regionsOf(anchor).some((r) => NOT_ORGANIC.has(r))) out.push({ anchor, heading: anchor.parent as Element, url });
   }
   return out;
+}
+
+/** Links back to the engine's own result pages ("More results", the jobs and places views) are not results. */
+function isEngineSearch(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return /^(www\.)?google\.[a-z.]+$/.test(u.hostname) && u.pathname === '/search';
+  } catch {
+    return false;
+  }
 }
 
 /** Largest ancestor of each candidate's link that holds no other candidate (bounded climb). */
