@@ -7,7 +7,7 @@
  */
 import type { Document, Element } from '../../../parsers/dom.js';
 import { all, attr, closest, contains, hasClass, linkTarget, one, text } from '../../../parsers/dom.js';
-import { regionsOf } from './regions.js';
+import { groupedHeadings, regionsOf } from './regions.js';
 import type { FeaturedSnippet, Link, OrganicResult } from './types.js';
 
 interface Candidate {
@@ -27,6 +27,7 @@ const STOP_CLASSES = ['g', 'MjjYud', 'Gx5Zad', 'xpd'];
 function headedLinks(doc: Document, pageUrl: string): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<Element>();
+  const grouped = groupedHeadings(doc);
   for (const h of all('h3, [role="heading"][aria-level="3"]', doc)) {
     if (h.name === 'a') continue; // A link that is itself the heading is a carousel card (videos, 2020-2022), never a result.
     const anchor = closest(h, (e) => e.name === 'a' && e.attribs.href !== undefined, 7);
@@ -37,7 +38,7 @@ function headedLinks(doc: Document, pageUrl: string): Candidate[] {
     // An h3 result inside a video wrapper is a video-typed organic result; a bare heading there is a carousel card.
     // Bare headings (no h3) in carousels and sections are cards (news, recipes, videos), not results.
     if (regions.some((r) => NOT_ORGANIC.has(r) || ((r === 'video' || r === 'section') && h.name !== 'h3'))) continue;
-    if (isEngineSearch(url)) continue;
+    if (isEngineSearch(url) || grouped.has(h)) continue;
     seen.add(anchor);
     out.push({ anchor, heading: h, url });
   }

@@ -4,8 +4,8 @@
  * data attributes (`data-text-ad`, `data-news-doc-id`, `data-vid`, `data-q`) and a few long-lived
  * component names (`related-question-pair`, `pla-unit`, `g-section-with-header`).
  */
-import type { Element } from '../../../parsers/dom.js';
-import { hasClass } from '../../../parsers/dom.js';
+import type { Document, Element } from '../../../parsers/dom.js';
+import { all, contains, hasClass } from '../../../parsers/dom.js';
 
 /** `section` and `carousel` are generic wrappers (top stories, recipes, related searches live in them). */
 export type Region = 'ads' | 'shopping' | 'paa' | 'news' | 'video' | 'panel' | 'aio' | 'images' | 'section' | 'carousel';
@@ -73,4 +73,45 @@ export function regionRoot(el: Element, region: Region): Element | null {
 
 export function classifyElement(el: Element): Region | null {
   return classify(el);
+}
+
+/*
+ * Titled card groups of the 2023-2026 result pages ("Videos", "Discussions and forums", "Jobs",
+ * "Short videos"): a visible group heading (`role=heading aria-level=2`, not an `h2`, which the
+ * engine uses for hidden labels such as "Web results") above a few cards whose titles are
+ * result-level headings inside links. The cards look like results but are one feature block.
+ */
+const RESULT_HEADING = 'h3, [role="heading"][aria-level="3"]';
+const GROUP_HEADING = '[role="heading"][aria-level="2"]';
+/** The result list itself: a group never reaches it. */
+const LIST_IDS = new Set(['rso', 'search', 'center_col', 'res', 'main', 'rcnt']);
+/** One result block per element of this class: a group spanning two of them is not one block. */
+const BLOCK_CLASS = 'MjjYud';
+const MAX_CARDS = 8;
+
+/** The smallest ancestor of the group heading holding two result headings, if it is one block. */
+function groupOf(heading: Element): Element | null {
+  let cur = heading.parent;
+  for (let i = 0; i < 12 && cur && cur.type === 'tag' && cur.name !== 'body'; i++, cur = cur.parent) {
+    if (cur.attribs.id && LIST_IDS.has(cur.attribs.id)) return null;
+    const cards = all(RESULT_HEADING, cur).filter((h) => !contains(heading, h)).length;
+    if (cards < 2) continue;
+    // A carousel shows a handful of cards; more is a page area (a knowledge panel's column).
+    if (cards > MAX_CARDS) return null;
+    if (all(`.${BLOCK_CLASS}`, cur).length > 0) return null;
+    // The group's title comes before its cards; a heading below results (People also ask) heads no group.
+    return all(`${GROUP_HEADING}, ${RESULT_HEADING}`, cur)[0] === heading ? cur : null;
+  }
+  return null;
+}
+
+/** Every result-level heading that is a card of a titled group. */
+export function groupedHeadings(doc: Document): Set<Element> {
+  const out = new Set<Element>();
+  for (const g of all(GROUP_HEADING, doc)) {
+    if (g.name === 'h2') continue;
+    const box = groupOf(g);
+    if (box) for (const h of all(RESULT_HEADING, box)) out.add(h);
+  }
+  return out;
 }
