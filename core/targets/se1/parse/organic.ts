@@ -27,8 +27,9 @@ const STOP_CLASSES = ['g', 'MjjYud', 'Gx5Zad', 'xpd'];
 function headedLinks(doc: Document, pageUrl: string): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<Element>();
-  const grouped = groupedHeadings(doc);
-  for (const h of all('h3, [role="heading"][aria-level="3"]', doc)) {
+  const headings = all('h3, [role="heading"][aria-level="3"]', doc);
+  const grouped = groupedHeadings(doc, headings);
+  for (const h of headings) {
     if (h.name === 'a') continue; // A link that is itself the heading is a carousel card (videos, 2020-2022), never a result.
     const anchor = closest(h, (e) => e.name === 'a' && e.attribs.href !== undefined, 7);
     if (!anchor || seen.has(anchor)) continue;
