@@ -21,7 +21,8 @@ export interface Marks {
   price: { el: Element; index: number }[];
 }
 
-const BRAND = /bylineInfo|product-?brand|productBrand|(^|\s)brand(\s|$)/i;
+// `^byline\s`: an element whose id is `byline` (a book page's author line); a class `byline` is a carousel card's.
+const BRAND = /bylineInfo|^byline\s|product-?brand|productBrand|(^|\s)brand(\s|$)/i;
 const STOCK = /availability|stock-?status/i;
 const DESCRIPTION = /^(productDescription|description)$|product-?description/i;
 const CRUMB = /breadcrumb/i;

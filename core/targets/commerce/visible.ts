@@ -59,8 +59,9 @@ function productId(doc: Document, titleEl: Element | null, urls: (string | null)
   return null;
 }
 
-const RATING_TEXT = /(\d(?:[.,]\d{1,2})?)\s*(?:\/|out of|of|von|de|sur|su|из|z|van)\s*5\b/i;
-const REVIEWS_TEXT = /(\d[\d.,\s]*[KkMm]?)\s*\+?\s*(ratings?|reviews?|Bewertungen|Rezensionen|valoraciones|opiniones|reseñas|avis|évaluations|recensioni|calificaciones|avaliações|opinie|hodnocení)\b/i;
+// `4.0 étoiles sur 5` names the stars before the scale; `56 Kundenrezensionen`, `145 customer reviews`, `7 commentaires client` qualify the count.
+const RATING_TEXT = /(\d(?:[.,]\d{1,2})?)\s*(?:(?:étoiles|stars|Sterne|estrellas|stelle)\s+)?(?:\/|out of|of|von|de|sur|su|из|z|van)\s*5\b/i;
+const REVIEWS_TEXT = /(\d[\d.,\s]*[KkMm]?)\s*\+?\s*(?:customer\s+|global\s+|product\s+|Kunden)?(commentaires?|ratings?|reviews?|Bewertungen|Rezensionen|valoraciones|opiniones|reseñas|avis|évaluations|recensioni|calificaciones|avaliações|opinie|hodnocení)\b/i;
 /** "Total reviews: 1234", "Bewertungen: 56". */
 const REVIEWS_LABELLED = /(?:reviews?|ratings?|Bewertungen|Rezensionen|avis|opiniones|recensioni)\s*[:：]\s*(\d[\d.,]*[KkMm]?)/i;
 /** An element that says it shows a rating (class, id, itemprop, test id). */
@@ -114,14 +115,25 @@ function ratingNear(doc: Document, anchor: Element | null): { rating: number | n
   return { rating: null, reviews_count: null };
 }
 
+/** A brand line's own text: not its hidden pop-overs (a book's author card repeats the name with links). */
+const brandText = (el: Element) => text(el, (e) => isHidden(e) || /popover|tooltip/i.test(e.attribs.class ?? ''));
+
+/**
+ * The brand line as a name: `Visit the X Store`, `by X`, `von X` → X; a media byline's first
+ * contributor (`X (Author), Y (Author)`, `X (Artist) Format: Audio CD`) → X; a line of labels
+ * only (`Rated: NR Format: DVD`) names no brand.
+ */
 function brandOf(marks: Marks): string | null {
   const el = marks.brand.find((e) => {
-    const t = text(e);
-    return t.length >= 2 && t.length <= 80 && !isHidden(e);
+    const t = brandText(e);
+    return t.length >= 2 && t.length <= 160 && !isHidden(e);
   });
   if (!el) return null;
-  const t = text(el);
-  return clean(t.replace(/^(visit the|visita la tienda de|besuchen sie den|brand:|marca:|marke:|by)\s+/i, '').replace(/\s+(store|shop|-store|tienda|shop besuchen)$/i, ''));
+  const t = brandText(el)
+    .replace(/^(visit the|visita la tienda de|besuchen sie den|brand:|marca:|marke:|by|von|de|par|di)\s+/i, '')
+    .replace(/\s+(store|shop|-store|tienda|shop besuchen)$/i, '');
+  if (/^[\p{L} ]{2,30}\s?:/u.test(t)) return null;
+  return clean(t.replace(/\s*\([^)]*\)(?:\s*[,;].*|\s+[\p{L} ]+\s?:.*)?$/u, '')) || null;
 }
 
 const MAIN_IMAGE = /landing|main|primary|hero|zoom/i;

@@ -8,7 +8,7 @@
  */
 import { Blocks } from '../../parsers/blocks.js';
 import type { Document, Element } from '../../parsers/dom.js';
-import { all, attr, one, text } from '../../parsers/dom.js';
+import { all, attr, hasClass, one, text } from '../../parsers/dom.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import type { Page } from './common.js';
 import { countOf, hrefOf, isBotWall, money, pageOf, priceText, sellerIdOf, starsOf, statusCode, textAt } from './common.js';
@@ -87,7 +87,8 @@ function olpOffer(row: Element, page: Page): Offer | null {
     .find((t) => /dispatched from|ships from|versand aus|enviado desde/i.test(t));
   return {
     price: price.amount,
-    price_shipping: shippingOf(textAt('.olpShippingInfo', row), page),
+    // The US rows add `+ $1.65 estimated tax` to the shipping line: a tax, not a shipping price.
+    price_shipping: shippingOf(textAt('.olpShippingPrice', row) || text(one('.olpShippingInfo', row), (e) => hasClass(e, 'olpEstimatedTaxText')), page),
     currency: price.currency ?? page.currency ?? '',
     seller: name ? text(name) : (attr(logo, 'alt') ?? ''),
     seller_id: sellerIdOf(href),

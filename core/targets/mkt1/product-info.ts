@@ -52,8 +52,9 @@ export function detailRows(doc: Document): { rows: Row[]; rank: Element | null }
     const td = th ? one('td:not(.label)', tr) ?? one('td.value', tr) : null;
     if (th && td && th !== td) add(text(th), td);
   }
-  // `#detail_bullets_id` is the 2018-2020 "Product details" bucket (`<li><b>Publisher:</b> ...`).
-  for (const li of inside('#detailBullets_feature_div, #detailBulletsWrapper_feature_div, #detail_bullets_id', 'li', doc)) {
+  // `#detail_bullets_id` is the 2018-2020 "Product details" bucket (`<li><b>Publisher:</b> ...`);
+  // `#detail-bullets` the same list on the 2018 US pages, in a `td.bucket` of `#productDetailsTable`.
+  for (const li of inside('#detailBullets_feature_div, #detailBulletsWrapper_feature_div, #detail_bullets_id, #detail-bullets', 'li', doc)) {
     // Sub-rank lines nested in the rank item are read with it.
     if (closest(li, (e) => hasClass(e, 'zg_hrsr'))) continue;
     const bold = one('.a-text-bold', li) ?? one('b', li);

@@ -26,8 +26,12 @@ export interface Prices {
 /** Price blocks, most complete first (the accordion's `#corePrice_feature_div` has no list price). */
 const PRICE_ROOTS = ['#corePriceDisplay_desktop_feature_div', '#corePrice_desktop', '#apex_desktop', '#corePrice_feature_div', '#apex_offerDisplay_desktop'];
 const LEGACY_PRICE = '#priceblock_dealprice, #priceblock_saleprice, #priceblock_ourprice, #price_inside_buybox, #newBuyBoxPrice, #kindle-price, #price';
-/** The 2018-2021 buy box of books and media: the "Buy new" accordion row's offer price. */
-const BUY_NEW_PRICE = '#buyNewSection .offer-price, #newOfferAccordionRow .offer-price, #buyNew_noncbb .a-color-price, #buyNewSection .a-color-price';
+/**
+ * The 2018-2021 buy box of books and media: the "Buy new" accordion row's offer price (the
+ * 2018 US media tab writes it as the row's `.header-price`, beside a rent row's).
+ */
+const BUY_NEW_PRICE =
+  '#buyNewSection .offer-price, #newOfferAccordionRow .offer-price, #buyNew_noncbb .a-color-price, #buyNewSection .a-color-price, #newOfferAccordionRow .header-price, #mediaNoAccordion .header-price';
 /** The selected format of a book's format switch (Paperback / Kindle / Hardcover): its price stands for the page's. */
 const SELECTED_FORMAT_PRICE = '#tmmSwatches li.selected .a-color-price';
 
@@ -106,7 +110,8 @@ export interface Merchant {
   is_marketplace_fulfilled: boolean;
 }
 
-const SENTENCE = /(?:Ships|Dispatched) from and sold by ([^.]+?)\.|Sold by ([^.]+?) and (?:Fulfilled|Dispatched|Shipped) by ([^.]+?)\.|Vendido y enviado por ([^.]+?)\.|Verkauf und Versand durch ([^.]+?)\./i;
+// A name ends at a full stop before a space or the end: `Amazon.com.` is Amazon.com.
+const SENTENCE = /(?:Ships|Dispatched) from and sold by (.+?)\.(?:\s|$)|Sold by (.+?) and (?:Fulfilled|Dispatched|Shipped) by (.+?)\.(?:\s|$)|Vendido y enviado por (.+?)\.(?:\s|$)|Verkauf und Versand durch (.+?)\.(?:\s|$)/i;
 
 /** The featured merchant, or null (the reference then answers `[]`). */
 export function merchant(doc: Document): Merchant | null {

@@ -5,7 +5,8 @@
  * the currency shown; `price` is 0 and `price_buybox` -1 when the page has no buybox offer.
  */
 import { Blocks } from '../../parsers/blocks.js';
-import { attr, one } from '../../parsers/dom.js';
+import type { Document } from '../../parsers/dom.js';
+import { attr, hasClass, one, text } from '../../parsers/dom.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import type { Page } from './common.js';
 import { countOf, hrefOf, isBotWall, pageOf, scan, starsOf, statusCode, textAt } from './common.js';
@@ -35,8 +36,24 @@ export function brandOf(byline: string): string {
     .trim();
 }
 
+/**
+ * The byline's brand or first contributor. A media byline lists contributors as `.author`
+ * spans, each with a hidden author pop-over and a `(Author)` role, then `Format: DVD`: the
+ * first contributor's name is the brand. A byline of labels only (`Rated: NR`, `Format: DVD`)
+ * names no brand.
+ */
+function bylineName(doc: Document): string {
+  // `#byline` is the 2018 US books' id for the same block.
+  const byline = one('#bylineInfo', doc) ?? one('#byline', doc);
+  const author = byline ? one('.author', byline) : null;
+  if (author) return text(author, (e) => hasClass(e, 'a-popover-preload') || hasClass(e, 'contribution')).replace(/,\s*$/, '');
+  if (byline && /:\s*$/.test(textAt('.a-color-secondary', byline)) && text(byline).startsWith(textAt('.a-color-secondary', byline))) return '';
+  return text(byline) || textAt('#brand', doc) || textAt('#bylineInfo_feature_div', doc);
+}
+
 function productId(page: Page): string {
-  const fromInput = attr(one('input#ASIN, input[name="ASIN"]', page.doc), 'value');
+  // `input#ASIN` is the add-to-cart form's; a `name="ASIN"` input before it may be the variation family's (`#twisterNonJsData`).
+  const fromInput = attr(one('input#ASIN', page.doc) ?? one('input[name="ASIN"]', page.doc), 'value');
   if (fromInput && /^[A-Z0-9]{10}$/.test(fromInput)) return fromInput;
   const fromReviews = attr(one('#averageCustomerReviews[data-asin]', page.doc), 'data-asin');
   if (fromReviews) return fromReviews;
@@ -58,8 +75,9 @@ export function productOf(input: PageInput, page: Page): Parsed {
   const { doc, html } = page;
   const b = new Blocks();
   const id = productId(page);
-  const title = textAt('#productTitle', doc) || textAt('#title', doc) || textAt('#ebooksProductTitle', doc);
-  const byline = textAt('#bylineInfo', doc) || textAt('#brand', doc) || textAt('#bylineInfo_feature_div', doc);
+  // A media title carries its binding in a secondary span (`Original recording`, `Paperback`): not part of the title.
+  const title = text(one('#productTitle', doc), (e) => hasClass(e, 'a-color-secondary')) || textAt('#title', doc) || textAt('#ebooksProductTitle', doc);
+  const byline = bylineName(doc);
   const details = b.run('details', () => detailRows(doc), { rows: [], rank: null });
   const productDetails: Record<string, string> = {};
   for (const r of details.rows) productDetails[snake(r.name)] = r.value;

@@ -15,11 +15,11 @@ import type { Keep } from '../../parsers/prune.js';
 /** Ids the product queries name (each such element is kept whole). */
 const IDS = new Set([
   // Identity, title, byline, ratings.
-  'ASIN', 'averageCustomerReviews', 'productTitle', 'title', 'ebooksProductTitle', 'bylineInfo', 'brand', 'bylineInfo_feature_div',
+  'ASIN', 'averageCustomerReviews', 'productTitle', 'title', 'ebooksProductTitle', 'bylineInfo', 'byline', 'brand', 'bylineInfo_feature_div',
   'acrPopover', 'acrCustomerReviewText', 'askATFLink', 'product-summary', 'social-proofing-faceout-title-tk_bought', 'dealBadge_feature_div',
   'addOnItem_feature_div', 'addon', 'acBadge_feature_div', 'histogramTable', 'videoCount',
   // Detail tables, rank, overview, breadcrumb, bullets, description, important information.
-  'prodDetails', 'productDetailsTable', 'detailBullets_feature_div', 'detail_bullets_id', 'detailBulletsWrapper_feature_div', 'SalesRank',
+  'prodDetails', 'productDetailsTable', 'detailBullets_feature_div', 'detail_bullets_id', 'detail-bullets', 'detailBulletsWrapper_feature_div', 'SalesRank',
   'productDetails_techSpec_section_1', 'productDetails_techSpec_section_2', 'technicalSpecifications_section_1', 'productOverview_feature_div',
   'wayfinding-breadcrumbs_feature_div', 'wayfinding-breadcrumbs_container', 'feature-bullets', 'featurebullets_feature_div',
   'productDescription', 'bookDescription_feature_div', 'important-information', 'importantInformation_feature_div',
@@ -30,7 +30,7 @@ const IDS = new Set([
   'availability', 'quantity', 'selectQuantity', 'sellerProfileTriggerId', 'merchant-info', 'olpLinkWidget_feature_div', 'olp_feature_div', 'olp-upd-new', 'olp-new', 'buybox-see-all-buying-choices',
   'couponBadgeRegularVpc', 'vpcButton', 'prime-badge', 'primeBadge',
   'add-to-cart-button', 'buy-now-button', 'newAccordionRow', 'newAccordionCaption_feature_div', 'buyNew_cbb',
-  'buyNewSection', 'newOfferAccordionRow', 'buyNew_noncbb', 'buyBoxInner', 'tmmSwatches', 'outOfStock', 'usedBuySection', 'unqualifiedBuyBox', 'almMultiOfferEgress',
+  'buyNewSection', 'newOfferAccordionRow', 'mediaNoAccordion', 'buyNew_noncbb', 'buyBoxInner', 'tmmSwatches', 'outOfStock', 'usedBuySection', 'unqualifiedBuyBox', 'almMultiOfferEgress',
   // Gallery.
   'landingImage', 'imgBlkFront', 'ebooksImgBlkFront', 'main-image',
 ]);
