@@ -4,12 +4,14 @@
  * browse continuations the flow gathered for more videos (`onResponseReceivedActions[]
  * .appendContinuationItemsAction.continuationItems[]`); and the About panel answer
  * (`aboutChannelViewModel`, or the older About tab's `channelAboutFullMetadataRenderer`) for
- * joined date, view count, country and links. Header layouts: `pageHeaderRenderer` (2024-) and
- * `c4TabbedHeaderRenderer` (before). Videos are cut to `limit`.
+ * joined date, view count, country and links. Header layouts: `pageHeaderRenderer` (2024-),
+ * `c4TabbedHeaderRenderer` (before), topic, game and age-gated channels (header.ts). A browse
+ * continuation answer alone is a later page of the tab. Videos are cut to `limit`.
  */
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import { Blocks } from '../../parsers/blocks.js';
 import { aboutOf, type About } from './about.js';
+import { headerFacts } from './header.js';
 import { countOf } from './counts.js';
 import { arr, at, bestThumbnail, findAll, int, obj, str, textOf, type Obj } from './json.js';
 import { itemOf } from './items.js';
@@ -75,6 +77,8 @@ export function cardsOf(content: unknown): { cards: unknown[]; token: string | n
         const inner = at(c, 'shelfRenderer', 'content');
         visit(arr(at(inner, 'horizontalListRenderer', 'items') ?? at(inner, 'gridRenderer', 'items') ?? at(inner, 'expandedShelfContentsRenderer', 'items')));
       } else if (obj(at(c, 'reelShelfRenderer'))) visit(arr(at(c, 'reelShelfRenderer', 'items')));
+      // A home tab in the grid layout groups its shelves as rich sections.
+      else if (obj(at(c, 'richSectionRenderer'))) visit(arr(at(c, 'richSectionRenderer', 'content', 'richShelfRenderer', 'contents')));
       else cards.push(c);
     }
   };
@@ -112,49 +116,17 @@ function videoOf(card: unknown, base: string | null): ChannelVideo | undefined {
   return featured(card, base);
 }
 
-function headerFacts(data: Obj | undefined): Pick<ChannelJson, 'handle' | 'channel_follower_count' | 'video_count' | 'is_verified' | 'avatar'> & { title: string | null; description: string | null } {
-  const c4 = obj(at(data, 'header', 'c4TabbedHeaderRenderer'));
-  if (c4) {
-    return {
-      title: str(at(c4, 'title')),
-      description: null,
-      handle: textOf(at(c4, 'channelHandleText')),
-      channel_follower_count: countOf(textOf(at(c4, 'subscriberCountText'))),
-      video_count: countOf(textOf(at(c4, 'videosCountText'))),
-      is_verified: arr(at(c4, 'badges')).some((b) => /VERIFIED/.test(String(at(b, 'metadataBadgeRenderer', 'style')))),
-      avatar: bestThumbnail(at(c4, 'avatar')),
-    };
-  }
-  const vm = obj(at(data, 'header', 'pageHeaderRenderer', 'content', 'pageHeaderViewModel'));
-  if (!vm) return { title: null, description: null, handle: null, channel_follower_count: null, video_count: null, is_verified: null, avatar: null };
-  const parts = arr(at(vm, 'metadata', 'contentMetadataViewModel', 'metadataRows')).flatMap((r) => arr(at(r, 'metadataParts')).map((p) => textOf(at(p, 'text'))));
-  const texts = parts.filter((t): t is string => t !== null);
-  const handle = texts.find((t) => t.startsWith('@')) ?? null;
-  const numbers = texts.filter((t) => !t.startsWith('@') && /\d/.test(t));
-  const subs = numbers.find((t) => /subscri|abonn|suscrip|inscri|iscritt|đăng ký|подпис/i.test(t)) ?? numbers[0] ?? null;
-  const vids = numbers.find((t) => t !== subs) ?? null;
-  const sources = arr(at(vm, 'image', 'decoratedAvatarViewModel', 'avatar', 'avatarViewModel', 'image', 'sources'));
-  const verified = findAll(at(vm, 'title'), 'imageName').some((n) => /CHECK_CIRCLE/.test(String(n)));
-  return {
-    title: textOf(at(vm, 'title', 'dynamicTextViewModel', 'text')),
-    description: textOf(at(vm, 'description', 'descriptionPreviewViewModel', 'description')),
-    handle,
-    channel_follower_count: countOf(subs),
-    video_count: countOf(vids),
-    is_verified: verified,
-    avatar: str(at(sources[sources.length - 1], 'url')),
-  };
-}
-
 export function parseChannel(input: PageInput): Parsed {
   const blocks = new Blocks();
   const page = pageData(input.html);
   const { data, canonical } = page;
   const meta = obj(at(data, 'metadata', 'channelMetadataRenderer'));
   const tab = selectedTab(data);
-  if (!meta && !obj(at(data, 'header')) && tab.content === undefined) return { json: null, status: wallOf(input.html, input.url) ? 'blocked' : 'unrecognised' };
+  // A later page of a tab is a browse continuation answer: its items are the page's videos.
+  const own = meta || tab.content !== undefined ? undefined : continuationItems(data);
+  if (!meta && !obj(at(data, 'header')) && tab.content === undefined && !own) return { json: null, status: wallOf(input.html, input.url) ? 'blocked' : 'unrecognised' };
   const base = siteBase(canonical) ?? siteBase(input.url);
-  const head = blocks.run('header', () => headerFacts(data), headerFacts(undefined));
+  const head = blocks.run('header', () => headerFacts(data, tab.content), headerFacts(undefined));
   const others = Object.values(input.parts ?? {}).flat().filter((b) => b !== input.html);
   const about = blocks.run('about', () => aboutOf(data, others, page.dataText), aboutOf(undefined, []));
 
@@ -169,7 +141,7 @@ export function parseChannel(input: PageInput): Parsed {
       videos.push(v);
     }
   };
-  const first = cardsOf(tab.content);
+  const first = cardsOf(tab.content ?? own);
   push(first.cards);
   let token = first.token;
   for (const body of others) {
@@ -183,7 +155,7 @@ export function parseChannel(input: PageInput): Parsed {
     token = next.token;
   }
   const limit = int(input.params.limit);
-  const id = str(at(meta, 'externalId')) ?? str(at(data, 'header', 'c4TabbedHeaderRenderer', 'channelId')) ?? about.channel_id_hint;
+  const id = str(at(meta, 'externalId')) ?? head.channel_id ?? about.channel_id_hint;
   const vanity = str(at(meta, 'vanityChannelUrl'));
   const json: ChannelJson = {
     channel_id: id,

@@ -16,7 +16,9 @@ const MULTIPLIERS: Readonly<Record<string, number>> = {
   k: 1e3, thousand: 1e3, mil: 1e3, n: 1e3, 'nghìn': 1e3, tsd: 1e3, 'тыс': 1e3, tys: 1e3, tis: 1e3, rb: 1e3, ribu: 1e3, ezer: 1e3,
   m: 1e6, million: 1e6, millions: 1e6, millones: 1e6, 'millón': 1e6, mio: 1e6, mi: 1e6, mln: 1e6, 'млн': 1e6, tr: 1e6, 'triệu': 1e6, jt: 1e6, mn: 1e6, mill: 1e6,
   b: 1e9, billion: 1e9, bn: 1e9, mrd: 1e9, md: 1e9, mld: 1e9, 'млрд': 1e9, 'tỷ': 1e9,
-  lakh: 1e5, crore: 1e7,
+  lakh: 1e5, crore: 1e7, 'लाख': 1e5, 'करोड़': 1e7,
+  // Ukrainian, Hungarian (`E` = ezer), Greek, Arabic, Thai, Finnish/Swedish.
+  'тис': 1e3, e: 1e3, 'χιλ': 1e3, 'εκ': 1e6, 'ألف': 1e3, 'مليون': 1e6, 'พัน': 1e3, 'หมื่น': 1e4, 'แสน': 1e5, 'ล้าน': 1e6, milj: 1e6, tn: 1e3,
 };
 /** Multipliers written without a space before the next word (`12万回視聴`). */
 const CJK: Readonly<Record<string, number>> = { '千': 1e3, '万': 1e4, '萬': 1e4, '億': 1e8, '亿': 1e8, '천': 1e3, '만': 1e4, '억': 1e8 };

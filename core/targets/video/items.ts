@@ -6,7 +6,7 @@
  * gives one item of a kind, or undefined for a card that is not a result.
  */
 import { clockSeconds, countOf } from './counts.js';
-import { arr, at, bestThumbnail, int, obj, str, textOf, type Obj } from './json.js';
+import { arr, at, bestThumbnail, findFirst, int, obj, str, textOf, type Obj } from './json.js';
 import { absolute } from './page.js';
 import { lockup, shortsLockup, WATCHING } from './viewmodels.js';
 
@@ -69,7 +69,8 @@ export type Item =
 
 function owner(r: unknown, base: string | null): { channel: string | null; channel_id: string | null; channel_url: string | null } {
   const run = at(r, 'ownerText', 'runs', 0) ?? at(r, 'longBylineText', 'runs', 0) ?? at(r, 'shortBylineText', 'runs', 0);
-  const browse = at(run, 'navigationEndpoint', 'browseEndpoint');
+  // A video of several uploaders ("A and B") links a dialog listing them; the first is the owner.
+  const browse = at(run, 'navigationEndpoint', 'browseEndpoint') ?? findFirst(at(run, 'navigationEndpoint', 'showDialogCommand'), 'browseEndpoint');
   const id = str(at(browse, 'browseId'));
   const path = str(at(browse, 'canonicalBaseUrl')) ?? (id ? `/channel/${id}` : null);
   return { channel: str(at(run, 'text')), channel_id: id, channel_url: absolute(path, base) };

@@ -5,7 +5,8 @@
  * `ytplayer.config`, legacy-player.ts), the client configuration (`ytcfg.set({...})`: client
  * version, language, visitor data the internal API wants back), and the canonical URL. The
  * internal API (`/youtubei/v1/...`) answers the same objects as bare JSON, so a body that is
- * JSON is taken as the initial data itself.
+ * JSON is taken as the initial data itself (or the player response, or both when the answer
+ * wraps them as `playerResponse`/`response`, alone or in the watch page's `pbj=1` list).
  */
 import { jsonAfter, jsonHitAfter, parseJson } from '../../parsers/embedded.js';
 import { isObj, obj, str, type Obj } from './json.js';
@@ -29,13 +30,23 @@ const PLAYER_MARKERS = [`var ${PLAYER}`, `window["${PLAYER}"]`, PLAYER];
 const DATA_MARKERS = ['var ytInitialData', 'window["ytInitialData"]', 'ytInitialData'];
 
 export function pageData(body: string): PageData {
-  const head = body.trimStart();
-  if (head.startsWith('{') || head.startsWith(")]}'")) {
-    const parsed = parseJson(head.startsWith(")]}'") ? head.slice(4) : head);
-    const o = obj(parsed);
+  let head = body.trimStart();
+  if (head.startsWith(")]}'")) head = head.slice(4).trimStart();
+  if (head.startsWith('{')) {
+    const o = obj(parseJson(head));
     // A player call answers the player response itself; every other call answers initial-data shapes.
     if (o && (isObj(o.videoDetails) || isObj(o.playabilityStatus))) return { player: o, data: undefined, json: true, canonical: null };
+    // A call asked for named parts (`$fields=playerResponse`, the shorts player call) wraps them.
+    if (o && (isObj(o.playerResponse) || isObj(o.response))) return { player: obj(o.playerResponse), data: obj(o.response), json: true, canonical: null };
     return { player: undefined, data: o, json: true, canonical: null, dataText: head };
+  }
+  // The watch page asked as data (`&pbj=1`) is a list of parts, the player response and the
+  // initial data in separate entries beside page chrome (`preconnect`, `timing`).
+  if (head.startsWith('[')) {
+    const parts = parseJson(head);
+    if (!Array.isArray(parts)) return { player: undefined, data: undefined, json: true, canonical: null };
+    const find = (key: string) => parts.map((p) => obj(obj(p)?.[key])).find((v) => v !== undefined);
+    return { player: find('playerResponse'), data: find('response'), json: true, canonical: null };
   }
   return new HtmlPageData(body);
 }
@@ -97,7 +108,8 @@ function canonicalOf(html: string): string | null {
   return href ? decodeAttr(href) : null;
 }
 
-function decodeAttr(s: string): string {
+/** An attribute value with its character references decoded. */
+export function decodeAttr(s: string): string {
   return s
     .replace(/&amp;/g, '&')
     .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))

@@ -37,7 +37,9 @@ export interface SearchJson {
 
 /** The sections of one body: a results page/first API answer, or a continuation answer. */
 export function sectionsOf(data: Obj | undefined): unknown[] | undefined {
-  const first = at(data, 'contents', 'twoColumnSearchResultsRenderer', 'primaryContents', 'sectionListRenderer', 'contents');
+  const primary = at(data, 'contents', 'twoColumnSearchResultsRenderer', 'primaryContents');
+  // The grid layout tried in 2021 lists its cards in a rich grid (its continuations: below).
+  const first = at(primary, 'sectionListRenderer', 'contents') ?? at(primary, 'richGridRenderer', 'contents');
   if (Array.isArray(first)) return first;
   const commands = [...arr(at(data, 'onResponseReceivedCommands')), ...arr(at(data, 'onResponseReceivedActions'))];
   let found: unknown[] | undefined;
@@ -104,12 +106,17 @@ function readCard(card: unknown, base: string | null, into: Collector, notes: No
 /** Reads one body's results into `into`; false when the body is no search answer. */
 function readBody(body: string, base: string | null, into: Collector, notes: Notes): { ok: boolean; token: string | null; data: Obj | undefined; estimate: number | null } {
   const { data } = pageData(body);
-  const sections = sectionsOf(data);
+  // A search answer past the last page carries its estimate and nothing else: no results, not a wall.
+  const sections = sectionsOf(data) ?? (at(data, 'estimatedResults') !== undefined ? [] : undefined);
   if (!sections) return { ok: false, token: null, data, estimate: null };
   let token: string | null = null;
   for (const s of sections) {
     token = tokenOf(s) ?? token;
-    for (const card of arr(at(s, 'itemSectionRenderer', 'contents'))) readCard(card, base, into, notes);
+    const cards = at(s, 'itemSectionRenderer', 'contents');
+    // The grid layout's continuations list the cards themselves (`richItemRenderer`), no section
+    // around them; its `richSectionRenderer` shelves are recommendations and read as nothing.
+    if (Array.isArray(cards)) for (const card of cards) readCard(card, base, into, notes);
+    else readCard(s, base, into, notes);
   }
   for (const r of arr(at(data, 'refinements'))) if (typeof r === 'string' && !notes.refinements.includes(r)) notes.refinements.push(r);
   return { ok: true, token, data, estimate: int(at(data, 'estimatedResults')) };

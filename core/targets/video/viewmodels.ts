@@ -15,7 +15,8 @@ export const WATCHING = /watching|viewers|zuschauer|spectateurs|espectadores|ng∆
 export function shortsLockup(r: Obj, base: string | null): Item | undefined {
   const id = str(at(r, 'onTap', 'innertubeCommand', 'reelWatchEndpoint', 'videoId')) ?? /shorts-shelf-item-([\w-]+)/.exec(String(r.entityId ?? ''))?.[1] ?? null;
   if (!id) return undefined;
-  const sources = arr(at(r, 'thumbnail', 'sources'));
+  // Since 2025 the image is a thumbnail view model (`thumbnailViewModel.image.sources`).
+  const sources = arr(at(r, 'thumbnail', 'sources') ?? findAll(at(r, 'thumbnailViewModel'), 'sources', 1)[0]);
   return {
     kind: 'short',
     item: {

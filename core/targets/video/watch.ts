@@ -6,7 +6,8 @@
  * 8601 as the page writes them (`2017-04-14T09:02:38-07:00`, or a bare date on older pages).
  *
  * Age-restricted, private, removed and live pages still give a result: `availability` and
- * `live_status` say what the page is, with whatever facts it still shows.
+ * `live_status` say what the page is, with whatever facts it still shows. A page without the
+ * embedded data gives what its markup states (microdata.ts), as a partial result.
  */
 import { Blocks } from '../../parsers/blocks.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
@@ -16,6 +17,7 @@ import { chaptersOf, type Chapter } from './chapters.js';
 import { countOf, englishDate } from './counts.js';
 import { arr, at, bestThumbnail, findFirst, int, obj, str, textOf, thumbnailsOf, type Obj } from './json.js';
 import { absolute, pageData, siteBase, videoIdOfUrl } from './page.js';
+import { markupMetadata, markupVideo } from './microdata.js';
 import { wallOf } from './wall.js';
 
 export type LiveStatus = 'not_live' | 'is_live' | 'is_upcoming' | 'was_live';
@@ -122,12 +124,18 @@ function commentsOf(data: Obj | undefined): number | null {
   return null;
 }
 
-function liveStatusOf(details: Obj | undefined, micro: Obj | undefined): LiveStatus | null {
-  if (!details && !micro) return null;
+/**
+ * `liveNow`: the view counter says "watching now", all a page without a player response (the
+ * `next` call alone) tells. Premieres carry broadcast details too but say `isLiveContent:
+ * false`: only a page that does not say so is taken for a past stream from the details alone.
+ */
+function liveStatusOf(details: Obj | undefined, micro: Obj | undefined, liveNow: boolean): LiveStatus | null {
+  if (!details && !micro) return liveNow ? 'is_live' : null;
   const live = obj(at(micro, 'liveBroadcastDetails'));
   if (at(details, 'isUpcoming') === true) return 'is_upcoming';
   if (at(details, 'isLive') === true || at(live, 'isLiveNow') === true) return 'is_live';
-  if (at(details, 'isLiveContent') === true || live) return 'was_live';
+  const content = at(details, 'isLiveContent');
+  if (content === true || (live && content !== false)) return 'was_live';
   return 'not_live';
 }
 
@@ -135,24 +143,34 @@ const VERIFIED = /BADGE_STYLE_TYPE_VERIFIED/;
 
 export function parseWatch(input: PageInput): Parsed {
   const blocks = new Blocks();
-  const { player, data, canonical } = pageData(input.html);
+  const page = pageData(input.html);
+  const { player, data, canonical } = page;
   const details = obj(at(player, 'videoDetails'));
   const micro = obj(at(player, 'microformat', 'playerMicroformatRenderer'));
   const { primary, secondary } = watchRenderers(data);
-  if (!player && !primary) return { json: null, status: wallOf(input.html, input.url) ? 'blocked' : 'unrecognised' };
+  if (!player && !primary) {
+    if (wallOf(input.html, input.url)) return { json: null, status: 'blocked' };
+    // No embedded data: what the markup states about the video, as a partial result.
+    const m = page.json ? null : markupVideo(input.html);
+    if (!m || (!m.title && !m.id)) return { json: null, status: 'unrecognised' };
+    const markup = markupMetadata(m, canonical, videoIdOfUrl(input.url));
+    blocks.expect('embedded data', false);
+    return blocks.result(markup, true);
+  }
   const base = siteBase(canonical) ?? siteBase(input.url);
   const state = availabilityOf(player, details, micro);
   const owner = obj(at(secondary, 'owner', 'videoOwnerRenderer'));
 
   const id =
     str(at(details, 'videoId')) ?? str(at(data, 'currentVideoEndpoint', 'watchEndpoint', 'videoId')) ?? videoIdOfUrl(canonical) ?? videoIdOfUrl(input.url) ?? str(input.params.query);
-  const live = liveStatusOf(details, micro);
+  const counter = obj(at(primary, 'viewCount', 'videoViewCountRenderer'));
+  const live = liveStatusOf(details, micro, at(counter, 'isLive') === true);
   const length = int(at(details, 'lengthSeconds')) ?? int(at(micro, 'lengthSeconds'));
-  const channelId = str(at(details, 'channelId')) ?? str(at(micro, 'externalChannelId')) ?? str(at(owner, 'navigationEndpoint', 'browseEndpoint', 'browseId'));
+  const channelId = str(at(details, 'channelId')) ?? str(at(micro, 'externalChannelId')) ?? str(at(findFirst(at(owner, 'navigationEndpoint'), 'browseEndpoint'), 'browseId'));
   const ownerPath = str(at(owner, 'navigationEndpoint', 'browseEndpoint', 'canonicalBaseUrl'));
   const profile = str(at(micro, 'ownerProfileUrl'));
   const handle = /\/(@[^/?#]+)/.exec(profile ?? '')?.[1] ?? /^\/(@[^/?#]+)/.exec(ownerPath ?? '')?.[1] ?? null;
-  const viewText = textOf(at(primary, 'viewCount', 'videoViewCountRenderer', 'viewCount'));
+  const viewText = textOf(at(counter, 'viewCount'));
   const thumbs = thumbnailsOf(at(details, 'thumbnail') ?? at(micro, 'thumbnail'));
   const dateText = textOf(at(primary, 'dateText'));
   const caps = blocks.run('captions', () => captionTracks(player), []);
@@ -168,7 +186,7 @@ export function parseWatch(input: PageInput): Parsed {
     title: str(at(details, 'title')) ?? textOf(at(micro, 'title')) ?? textOf(at(primary, 'title')),
     description: str(at(details, 'shortDescription')) ?? textOf(at(micro, 'description')) ?? textOf(at(secondary, 'attributedDescription')) ?? textOf(at(secondary, 'description')),
     webpage_url: canonical ?? (id ? absolute(`/watch?v=${id}`, base) : null),
-    channel: str(at(details, 'author')) ?? str(at(micro, 'ownerChannelName')) ?? textOf(at(owner, 'title')),
+    channel: str(at(details, 'author')) ?? str(at(micro, 'ownerChannelName')) ?? textOf(at(owner, 'title')) ?? textOf(at(owner, 'attributedTitle')),
     channel_id: channelId,
     channel_url: channelId ? absolute(`/channel/${channelId}`, base) : null,
     uploader_id: handle,
