@@ -55,9 +55,16 @@ describe('worker heap limits', () => {
   });
 
   test('V8 still lets a heap limited at 2048 MB keep far more garbage committed than the farm limits do', async () => {
-    const high = await peakHeapMb({ ...workerLimits(12), maxOldGenerationSizeMb: HIGH_FACTOR_FROM_MB });
-    const farm = await peakHeapMb(workerLimits(12));
+    // Three of each, interleaved, compared by their medians: one run's peak moves with when a
+    // loaded machine lets concurrent marking finish (a CI run once saw the farm's at 93 MB).
+    const highs: number[] = [];
+    const farms: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      highs.push(await peakHeapMb({ ...workerLimits(12), maxOldGenerationSizeMb: HIGH_FACTOR_FROM_MB }));
+      farms.push(await peakHeapMb(workerLimits(12)));
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[1]!;
     // Measured 123–137 MB against 67–80 MB (load 11): the 4× against the 2× growing factor over ~40 MB live.
-    expect(high).toBeGreaterThan(farm * 1.4);
+    expect(median(highs), `2048 MB: ${highs.join(', ')}; farm limits: ${farms.join(', ')}`).toBeGreaterThan(median(farms) * 1.4);
   }, 120_000);
 });
