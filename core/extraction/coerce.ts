@@ -171,7 +171,7 @@ export function coerceString(value: unknown, v: SchemaView, ctx: CoerceContext):
 }
 
 /** ISO 8601 durations as seconds: schema.org writes `PT2M22S` where a schema wants 142. */
-function isoDuration(s: string): number | undefined {
+export function isoDuration(s: string): number | undefined {
   const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(s.trim());
   if (!m || s.trim() === 'P' || s.trim() === 'PT') return undefined;
   const [d, h, min, sec] = [m[1], m[2], m[3], m[4]].map((x) => Number(x ?? 0)) as [number, number, number, number];

@@ -8,6 +8,7 @@
  * is the page's own structured statement. The comments a JSON-LD object may list carry dates
  * and authors too: only the object's own fields are read.
  */
+import { isoDuration } from '../../extraction/coerce.js';
 import { scriptBodies, parseJson } from '../../parsers/embedded.js';
 import { countOf } from './counts.js';
 import { at, int, obj, str, type Obj } from './json.js';
@@ -27,13 +28,6 @@ export interface MarkupVideo {
   publish_date: string | null;
   category: string | null;
   thumbnail: string | null;
-}
-
-/** `PT1H2M3S` → 3723; null for anything else. */
-export function isoSeconds(raw: string | null): number | null {
-  const m = raw ? /^P(?:(\d+)D)?T?(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?$/.exec(raw.trim()) : null;
-  if (!m || raw === 'P' || raw === 'PT') return null;
-  return Number(m[1] ?? 0) * 86400 + Number(m[2] ?? 0) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0);
 }
 
 function ldVideo(html: string): Obj | undefined {
@@ -103,7 +97,7 @@ export function markupVideo(html: string): MarkupVideo | null {
     url,
     channel: str(at(ldAuthor, 'name')) ?? author.get('name') ?? null,
     channel_url: str(at(ldAuthor, 'url')) ?? author.get('url') ?? null,
-    duration: isoSeconds(str(at(ld, 'duration')) ?? md.get('duration') ?? null),
+    duration: isoDuration(str(at(ld, 'duration')) ?? md.get('duration') ?? '') ?? null,
     view_count: int(at(watched, 'userInteractionCount')) ?? countOf(md.get('interactionCount') ?? mdWatched),
     upload_date: str(at(ld, 'uploadDate')) ?? md.get('uploadDate') ?? null,
     publish_date: str(at(ld, 'datePublished')) ?? md.get('datePublished') ?? str(at(ld, 'uploadDate')) ?? md.get('uploadDate') ?? null,
