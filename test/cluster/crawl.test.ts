@@ -93,7 +93,8 @@ test('a crawl submitted on one node runs through the cluster: every page once, r
   expect(body.counts.done).toBe(got.length);
 
   // The site was asked for each page once (robots.txt besides).
-  expect(askedTwice(site.log.slice(logFrom)), `starts of the crawl: ${starts.join(', ')}`).toEqual([]);
+  const twice = askedTwice(site.log.slice(logFrom));
+  expect(twice, `asked twice: ${twice.join('; ')}; starts of the crawl: ${starts.join(', ')}`).toEqual([]);
 
   // Webhooks: page batches that name every page once, then one crawl.done.
   const events = () => hooks.requests.map((r) => JSON.parse(r.body.toString())).filter((e) => e.crawl_id === id);
@@ -163,7 +164,8 @@ test('a crawl waiting behind the crawl cap stays with the node that holds it: a 
   const body = await finalOn(live, id);
   expect([body.status, body.counts.failed]).toEqual(['done', 0]);
   expect(startsOf(id)).toEqual([live.id]);
-  expect(askedTwice(site.log.slice(logFrom)), `starts of the crawl: ${startsIn(feeds, id)}`).toEqual([]);
+  const twice = askedTwice(site.log.slice(logFrom));
+  expect(twice, `asked twice: ${twice.join('; ')}; starts of the crawl: ${startsIn(feeds, id)}`).toEqual([]);
   for (const f of feeds) f.close();
   for (const r of long) await api(live, `/v1/async/crawl/${r.body.id}`, { method: 'DELETE' });
 }, 150_000);

@@ -15,6 +15,7 @@ import { applyStep, crawlKeys as K, getJson, type StoredCrawl } from './crawl-st
 import { deleteResult, readResult } from './results.js';
 import { retrying } from './publish.js';
 import { casPut } from './cas.js';
+import { listKeys } from './key-list.js';
 
 /** What NatsCrawls (crawls.ts) reads with; its steps are written there. */
 export abstract class CrawlReads {
@@ -45,9 +46,7 @@ export abstract class CrawlReads {
 
   async frontier(crawlId: string, limit: number): Promise<FrontierEntry[]> {
     await this.load(crawlId);
-    const keys: string[] = [];
-    for await (const k of await retrying(() => this.kv.keys(K.frontierPrefix(crawlId)))) keys.push(k);
-    keys.sort();
+    const keys = await listKeys(this.kv, K.frontierPrefix(crawlId));
     const out: FrontierEntry[] = [];
     for (let i = 0; i < keys.length && out.length < limit; i += limit) {
       const entries = await Promise.all(keys.slice(i, i + limit).map((k) => this.live(crawlId, k)));

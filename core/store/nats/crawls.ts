@@ -32,6 +32,7 @@ import { refuse, seenOf, takeIn, type Draft } from './crawl-intake.js';
 import { deleteResult, writeResult } from './results.js';
 import { retrying } from './publish.js';
 import { casCreate, casPut } from './cas.js';
+import { listKeys } from './key-list.js';
 
 const MAX_ROBOTS_TEXT = 512 * 1024;
 const DROPPED = -2;
@@ -226,8 +227,7 @@ export class NatsCrawls extends CrawlReads implements CrawlStore {
 
   async remove(crawlId: string): Promise<void> {
     const { jsm, names } = this.h;
-    const results: string[] = [];
-    for await (const k of await retrying(() => this.h.results.keys(`crawl.${crawlId}.>`))) results.push(k);
+    const results = await listKeys(this.h.results, `crawl.${crawlId}.>`);
     await Promise.all(results.map((k) => deleteResult(this.h, k).catch(() => {})));
     await Promise.all(['f', 'u', 'd', 'p', 'k', 'h', 'rb'].map((w) => this.purge(w, crawlId)));
     await retrying(() => jsm.streams.purge(`KV_${names.crawls}`, { filter: `$KV.${names.crawls}.${K.state(crawlId)}` }));

@@ -11,6 +11,7 @@ import { fromJson, isCasConflict, toJson, type Handles } from './connection.js';
 import { publishRetrying, retrying } from './publish.js';
 import type { NatsReservations } from './reserved.js';
 import { deleteResult, readResult } from './results.js';
+import { listKeys } from './key-list.js';
 
 const MINUTE = 60_000;
 
@@ -75,8 +76,7 @@ export abstract class JobRecords {
     let swept = 0;
     const last = Math.floor(now / MINUTE);
     for (let minute = cursor; minute <= last; minute++) {
-      const keys: string[] = [];
-      for await (const key of await this.h.expiry.keys(`${minute}.*`)) keys.push(key);
+      const keys = await listKeys(this.h.expiry, `${minute}.*`);
       for (const key of keys) {
         const e = await this.h.expiry.get(key);
         if (!e || e.operation !== 'PUT' || fromJson<number>(e.value) > now) continue;

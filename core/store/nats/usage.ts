@@ -9,6 +9,7 @@ import type { Product } from '../../registry/types.js';
 import type { UsageEntry, UsageLedger, UsageRow } from '../usage.js';
 import type { Charges, Row } from './charges.js';
 import { fromJson } from './connection.js';
+import { listKeys } from './key-list.js';
 
 export class NatsUsage implements UsageLedger {
   constructor(
@@ -21,8 +22,7 @@ export class NatsUsage implements UsageLedger {
   }
 
   async rows(clientId: number, from = '0000-00-00', to = '9999-99-99'): Promise<UsageRow[]> {
-    const keys: string[] = [];
-    for await (const key of await this.kv.keys(`${clientId}.>`)) keys.push(key);
+    const keys = await listKeys(this.kv, `${clientId}.>`);
     const rows: UsageRow[] = [];
     await Promise.all(
       keys.map(async (key) => {
