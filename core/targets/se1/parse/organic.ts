@@ -7,8 +7,7 @@
  */
 import type { Document, Element } from '../../../parsers/dom.js';
 import { all, attr, closest, contains, hasClass, linkTarget, one, text } from '../../../parsers/dom.js';
-import { titlesAccountCarousel } from './account-cards.js';
-import { groupedHeadings, regionsOf } from './regions.js';
+import { groupedHeadings, regionsOf, titlesAccountCarousel } from './regions.js';
 import type { FeaturedSnippet, Link, OrganicResult } from './types.js';
 
 interface Candidate {
