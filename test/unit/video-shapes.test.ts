@@ -200,3 +200,17 @@ describe('a next answer alone in another interface language', () => {
     expect([tr.upload_date, tr.channel_follower_count, de.upload_date, de.view_count, de.channel_follower_count]).toEqual(['2024-03-05', 1100000, '2017-04-14', 1234, 1200000]);
   });
 });
+
+describe('a results page in another interface language', () => {
+  const card = (id: string, views: string) => ({ videoRenderer: { videoId: id, title: { runs: [{ text: `t ${id}` }] }, lengthText: { simpleText: '1:05' }, viewCountText: { simpleText: views } } });
+  const data = { contents: { twoColumnSearchResultsRenderer: { primaryContents: { sectionListRenderer: { contents: [{ itemSectionRenderer: { contents: [
+    card('aaaaaaaaaa1', '89 B görüntüleme'), card('aaaaaaaaaa2', '1,2 Mn görüntüleme'), card('aaaaaaaaaa3', '1.024 görüntüleme'),
+  ] } }] } } } } };
+  const page = (lang: string) => `<!DOCTYPE html><html style="font-size: 10px" lang="${lang}"><head></head><body><script>var ytInitialData = ${JSON.stringify(data)};</script></body></html>`;
+
+  it('reads the short counts by the page\'s language: Turkish B is bin (thousand), an English page\'s B a billion', () => {
+    const tr = run(parseSearch, page('tr-TR'), `${YT}/results?search_query=x`).json;
+    const en = run(parseSearch, page('en'), `${YT}/results?search_query=x`).json;
+    expect([tr.videos.map((v: J) => v.view_count), en.videos[0].view_count]).toEqual([[89000, 1200000, 1024], 89000000000]);
+  });
+});
