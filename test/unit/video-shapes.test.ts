@@ -154,7 +154,7 @@ describe('counts read in the page\'s language', () => {
   it.each([
     ['tr', '1,2 B görüntüleme', 1200], ['tr', '3,4 Mn abone', 3400000], ['tr', '1,1 Mr görüntüleme', 1100000000], ['tr', '1.234.567 görüntüleme', 1234567],
     ['id', '1,5 M x ditonton', 1500000000], ['id', '2,3 jt subscriber', 2300000], ['ro', '1,2 mil. de vizionări', 1200000], ['cs', '4,5 tis. zhlédnutí', 4500],
-    ['vi', '1,2 T lượt xem', 1200000000], ['da', '7,8 t. visninger', 7800], ['en', '1.2B views', 1200000000], [null, '1,2 B görüntüleme', 1200000000],
+    ['vi', '1,2 T lượt xem', 1200000000], ['es', '1,2 mil M de visualizaciones', 1200000000], ['es', '17,3 mil suscriptores', 17300], ['es', '4,69 M de suscriptores', 4690000], ['da', '7,8 t. visninger', 7800], ['en', '1.2B views', 1200000000], [null, '1,2 B görüntüleme', 1200000000],
   ])('%s: %s → %d', (lang, text, n) => expect(inLanguage(lang, () => countOf(text))).toBe(n));
 });
 

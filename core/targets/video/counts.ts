@@ -106,6 +106,8 @@ function multiplierAfter(after: string): number {
   const first = after.trimStart();
   const cjk = CJK[first.charAt(0)];
   if (cjk) return cjk;
+  // Spanish writes its billion in two words, thousand-million: `1,2 mil M`, `3 mil millones`.
+  if (/^mil\s+m(?:illones)?(?![\p{L}])/iu.test(first)) return 1e9;
   const word = /^([^\s\d]+)/.exec(first)?.[1];
   if (!word) return 1;
   const key = word.toLowerCase().replace(/\.$/, '');
