@@ -203,3 +203,57 @@ describe('se1/search parser', () => {
     expect(stripRawText('<p>unclosed <script>var a')).toBe('<p>unclosed <script>var a');
   });
 });
+
+/*
+ * Knowledge panels without the entity's `title` slot (2024 result pages): the dictionary box and
+ * the "Things to know" side panel, written here after the structure of captured pages.
+ */
+const hit = `<div class="MjjYud"><div class="g"><a href="https://site-1.example/a"><h3>A result</h3></a><div class="VwiC3b">Text.</div></div></div>`;
+const dictionaryPage = `<html><body><div id="search"><div id="rso">
+  <div class="MjjYud"><div data-corpus="en-US" data-query-term="movement">
+    <div data-attrid="DictionaryHeader"><div role="heading" aria-level="2">Dictionary</div>
+      <div>Definitions from <a href="https://dictionary.example/about">Oxford Languages</a> · <a href="https://support.example/learn">Learn more</a></div></div>
+    <div data-attrid="EntryHeader" data-psd="headword~:&amp;movement~;&amp;tts_country~:&amp;us~;&amp;homograph_index~:&amp;">
+      <div role="button" aria-label="Listen"></div><span>move·ment</span><span>/ˈmo͞ovm(ə)nt/</span></div>
+    <div><i><span>noun</span></i><ol><li><div data-attrid="SenseDefinition" data-psd="sense_definition~:&amp;an act of changing physical location or position.">
+      <div><span>an act of changing physical location or position.</span></div><div>"a slight movement of the upper body"</div></div></li>
+      <li><div data-attrid="SenseDefinition"><div><span>a change or development.</span></div></div></li></ol></div>
+  </div></div>
+  ${hit}
+</div></div></body></html>`;
+
+const aspect = (name: string, query: string) => `
+  <div><div role="heading" aria-level="2"><div role="button"><div data-attrid="lab/title/${name}"><span><span>${name}</span></span><span>…</span>
+  <span><span>${query}</span></span></div></div></div></div>`;
+const topicsPage = `<html><body><div id="search"><div id="rso">${hit}</div></div>
+  <div id="rhs" role="complementary"><h2>Complementary Results</h2><div><div><div role="heading" aria-level="3"><span>Things to know</span></div></div>
+  ${aspect('Purpose', 'what are gu gels for')}${aspect('When to use', 'when to use gu energy gel')}
+  <div><div role="heading" aria-level="1">Choose what you’re giving feedback on</div></div></div></div></body></html>`;
+
+describe('se1/search knowledge panels without an entity title', () => {
+  it('reads the dictionary box: headword, first sense, the dictionary credited', () => {
+    const json = parse('se1/search', dictionaryPage)!.json as { knowledge_panel: unknown; organic: unknown[] };
+    expect(json.knowledge_panel).toEqual({
+      title: 'movement',
+      subtitle: null,
+      description: 'an act of changing physical location or position.',
+      source: { title: 'Oxford Languages', url: 'https://dictionary.example/about' },
+      facts: [],
+    });
+    expect(json.organic).toHaveLength(1);
+  });
+
+  it('reads the "Things to know" panel: its heading, each aspect with the search it stands for', () => {
+    const json = parse('se1/search', topicsPage)!.json as { knowledge_panel: unknown };
+    expect(json.knowledge_panel).toEqual({
+      title: 'Things to know',
+      subtitle: null,
+      description: null,
+      source: null,
+      facts: [
+        { label: 'Purpose', value: 'what are gu gels for' },
+        { label: 'When to use', value: 'when to use gu energy gel' },
+      ],
+    });
+  });
+});

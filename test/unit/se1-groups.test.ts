@@ -41,3 +41,36 @@ describe('se1 organic results beside card groups', () => {
     })));
   });
 });
+
+/*
+ * An account's post carousel (Twitter/X, 2019-2024 markup): a hidden "Twitter Results" h2, a
+ * section whose header is an h3 in a link to the account, and a scrolling carousel of posts on
+ * the same site. The header is the group's title, not a result.
+ */
+const tweet = (n: number) => `
+  <g-inner-card><div class="Brgz0"><a href="https://twitter.com/acme/status/10${n}?ref_src=twsrc%5Egoogle"></a>
+  <div role="heading" aria-level="3">Post number ${n}</div><div><span>Posted on X</span> · <span>${n} hours ago</span></div></div></g-inner-card>`;
+
+const tweetsPage = `<html><body><div id="search"><div id="rso">
+  ${result(1)}
+  <div class="MjjYud"><div><h2 style="position:absolute">Twitter Results</h2></div><div class="g">
+    <g-section-with-header><div><g-link><a href="https://twitter.com/acme?ref_src=twsrc%5Egoogle%7Ctwgr%5Eauthor"><h3>Acme (@acme) · X</h3>
+      <cite>https://twitter.com/acme</cite></a></g-link></div>
+    <div><g-scrolling-carousel>${tweet(1)}${tweet(2)}${tweet(3)}</g-scrolling-carousel></div></g-section-with-header>
+  </div></div>
+  ${result(2)}
+  <div class="MjjYud"><g-section-with-header><a href="https://site-9.example/guide"><h3>A guide in a section</h3></a>
+    <g-scrolling-carousel><g-inner-card><a href="https://other.example/a">Card</a></g-inner-card></g-scrolling-carousel></g-section-with-header></div>
+</div></div></body></html>`;
+
+describe('se1 organic results beside an account carousel', () => {
+  it('leaves out the carousel\'s title link and its posts, keeps a section result whose cards are elsewhere', () => {
+    const parsed = parsePage('se1/search', { html: tweetsPage, url: 'https://www.google.com/search?q=acme', page: 1, params: {} })!;
+    const organic = (parsed.json as { organic: { title: string; url: string }[] }).organic;
+    expect(organic.map((o) => [o.title, o.url])).toEqual([
+      ['Result title 1', 'https://site-1.example/page-1'],
+      ['Result title 2', 'https://site-2.example/page-2'],
+      ['A guide in a section', 'https://site-9.example/guide'],
+    ]);
+  });
+});

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseChannel } from '../../core/targets/video/channel.js';
-import { countOf } from '../../core/targets/video/counts.js';
+import { countOf, inLanguage } from '../../core/targets/video/counts.js';
+import { displayedDate } from '../../core/targets/video/dates.js';
 import { parseSearch } from '../../core/targets/video/search.js';
 import { parseWatch } from '../../core/targets/video/watch.js';
 
@@ -147,4 +148,69 @@ describe('counts in more interface languages', () => {
   it.each([
     ['1.2 लाख सदस्य', 120000], ['1,5 тис. переглядів', 1500], ['1,2 E megtekintés', 1200], ['2,3 χιλ. προβολές', 2300], ['1,2 milj. katselukertaa', 1200000],
   ])('%s → %d', (text, n) => expect(countOf(text)).toBe(n));
+});
+
+describe('counts read in the page\'s language', () => {
+  it.each([
+    ['tr', '1,2 B görüntüleme', 1200], ['tr', '3,4 Mn abone', 3400000], ['tr', '1,1 Mr görüntüleme', 1100000000], ['tr', '1.234.567 görüntüleme', 1234567],
+    ['id', '1,5 M x ditonton', 1500000000], ['id', '2,3 jt subscriber', 2300000], ['ro', '1,2 mil. de vizionări', 1200000], ['cs', '4,5 tis. zhlédnutí', 4500],
+    ['vi', '1,2 T lượt xem', 1200000000], ['es', '1,2 mil M de visualizaciones', 1200000000], ['es', '17,3 mil suscriptores', 17300], ['es', '4,69 M de suscriptores', 4690000], ['da', '7,8 t. visninger', 7800], ['en', '1.2B views', 1200000000], [null, '1,2 B görüntüleme', 1200000000],
+  ])('%s: %s → %d', (lang, text, n) => expect(inLanguage(lang, () => countOf(text))).toBe(n));
+});
+
+describe('printed dates in the page\'s language', () => {
+  it.each([
+    ['en', 'Premiered Apr 14, 2017', '2017-04-14'], ['en', 'Streamed live on 26 Nov 2022', '2022-11-26'], ['en', 'Joined Jul 9, 2013', '2013-07-09'],
+    ['tr', '14 Nis 2017', '2017-04-14'], ['tr', 'Katılma tarihi: 9 Tem 2013', '2013-07-09'], ['de', 'Premiere am 14.04.2017', '2017-04-14'],
+    ['fr', 'Diffusé en direct le 1 sept. 2014', '2014-09-01'], ['fr', '3 juil. 2019', '2019-07-03'], ['es', 'Publicado el 14 abr 2017', '2017-04-14'],
+    ['pt', '14 de abr. de 2017', '2017-04-14'], ['it', '9 gen 2010', '2010-01-09'], ['ru', '14 апр. 2017 г.', '2017-04-14'], ['uk', '3 квіт. 2020 р.', '2020-04-03'],
+    ['pl', '5 paź 2018', '2018-10-05'], ['nl', '2 mrt. 2016', '2016-03-02'], ['id', '17 Agu 2021', '2021-08-17'], ['hu', '2017. ápr. 14.', '2017-04-14'],
+    ['cs', '14. 4. 2017', '2017-04-14'], ['vi', '14 thg 4, 2017', '2017-04-14'], ['ja', '2017/04/14', '2017-04-14'], ['zh', '2017年4月14日', '2017-04-14'],
+    ['ko', '2017. 4. 14.', '2017-04-14'], ['el', '2 Ιουλ 2015', '2015-07-02'], ['en', '4/5/2017', '2017-04-05'], ['fr', '4/5/2017', '2017-05-04'],
+    ['en', '1,234 views', null], ['tr', 'Bugün', null],
+  ])('%s: %s → %s', (lang, text, iso) => expect(displayedDate(text, lang)).toBe(iso));
+
+  it('reads relative dates against the answer\'s own clock, never one to come', () => {
+    const now = Date.UTC(2024, 2, 5, 10, 0, 0) / 1000;
+    expect(['3 hours ago', '3 saat önce', 'vor 14 Stunden', 'il y a 2 jours', 'Streamed live 5 hours ago', '3 時間前', '1 week ago'].map((t) => displayedDate(t, null, now)))
+      .toEqual(['2024-03-05', '2024-03-05', '2024-03-04', '2024-03-03', '2024-03-05', '2024-03-05', '2024-02-27']);
+    expect([displayedDate('Premieres in 3 hours', 'en', now), displayedDate('3 hours ago', 'en', null)]).toEqual([null, null]);
+  });
+});
+
+describe('a next answer alone in another interface language', () => {
+  const signIn = (hl: string) => ({ topbar: { desktopTopbarRenderer: { a11ySkipNavigationButton: { buttonRenderer: { command: { commandMetadata: { webCommandMetadata: {
+    url: `https://accounts.google.com/ServiceLogin?service=youtube&uilel=3&passive=true&continue=https%3A%2F%2Fwww.youtube.com%2F&hl=${hl}&ec=65620` } } } } } } } });
+  const answer = (hl: string, date: string, views: string, subs: string, seconds?: string) => {
+    const body = next({ viewCount: { simpleText: views } }) as J;
+    const rows = body.contents.twoColumnWatchNextResults.results.results.contents;
+    rows[0].videoPrimaryInfoRenderer.dateText = { simpleText: date };
+    rows[1].videoSecondaryInfoRenderer.owner.videoOwnerRenderer.subscriberCountText = { simpleText: subs };
+    return { ...body, ...signIn(hl), ...(seconds ? { frameworkUpdates: { entityBatchUpdate: { timestamp: { seconds, nanos: 0 } } } } : {}) };
+  };
+
+  it('reads its counts and date in that language (Turkish: B is bin, a thousand)', () => {
+    const { json } = run(parseWatch, answer('tr', '14 Nis 2017', '1.234 görüntüleme', '12,3 B abone'), `${YT}/youtubei/v1/next`);
+    expect([json.upload_date, json.publish_date, json.view_count, json.channel_follower_count]).toEqual(['2017-04-14', '2017-04-14', 1234, 12300]);
+  });
+
+  it('reads a relative date against the answer\'s timestamp, and a German date', () => {
+    const tr = run(parseWatch, answer('tr', '5 saat önce', '17 görüntüleme', '1,1 Mn abone', String(Date.UTC(2024, 2, 5, 10) / 1000)), `${YT}/youtubei/v1/next`).json;
+    const de = run(parseWatch, answer('de', 'Premiere am 14.04.2017', '1.234 Aufrufe', '1,2 Mio. Abonnenten'), `${YT}/youtubei/v1/next`).json;
+    expect([tr.upload_date, tr.channel_follower_count, de.upload_date, de.view_count, de.channel_follower_count]).toEqual(['2024-03-05', 1100000, '2017-04-14', 1234, 1200000]);
+  });
+});
+
+describe('a results page in another interface language', () => {
+  const card = (id: string, views: string) => ({ videoRenderer: { videoId: id, title: { runs: [{ text: `t ${id}` }] }, lengthText: { simpleText: '1:05' }, viewCountText: { simpleText: views } } });
+  const data = { contents: { twoColumnSearchResultsRenderer: { primaryContents: { sectionListRenderer: { contents: [{ itemSectionRenderer: { contents: [
+    card('aaaaaaaaaa1', '89 B görüntüleme'), card('aaaaaaaaaa2', '1,2 Mn görüntüleme'), card('aaaaaaaaaa3', '1.024 görüntüleme'),
+  ] } }] } } } } };
+  const page = (lang: string) => `<!DOCTYPE html><html style="font-size: 10px" lang="${lang}"><head></head><body><script>var ytInitialData = ${JSON.stringify(data)};</script></body></html>`;
+
+  it('reads the short counts by the page\'s language: Turkish B is bin (thousand), an English page\'s B a billion', () => {
+    const tr = run(parseSearch, page('tr-TR'), `${YT}/results?search_query=x`).json;
+    const en = run(parseSearch, page('en'), `${YT}/results?search_query=x`).json;
+    expect([tr.videos.map((v: J) => v.view_count), en.videos[0].view_count]).toEqual([[89000, 1200000, 1024], 89000000000]);
+  });
 });

@@ -6,7 +6,8 @@
  * an About tab carried `channelAboutFullMetadataRenderer`. The header's links
  * (`channelHeaderLinksViewModel`, `channelHeaderLinksRenderer`) stand in when neither came.
  */
-import { countOf, englishDate } from './counts.js';
+import { countOf, currentLanguage } from './counts.js';
+import { displayedDate } from './dates.js';
 import { arr, at, findFirst, obj, str, textOf, type Obj } from './json.js';
 import { pageData } from './page.js';
 
@@ -18,7 +19,7 @@ export interface Link {
 /** The About facts a channel result carries. */
 export interface About {
   view_count: number | null;
-  /** ISO date when the page language is English, else null (the text is kept). */
+  /** ISO date read from the text in the page's language (dates.ts), else null (the text is kept). */
   joined_date: string | null;
   joined_date_text: string | null;
   country: string | null;
@@ -112,7 +113,7 @@ export function aboutOf(data: Obj | undefined, bodies: readonly string[], dataTe
       const joined = textOf(at(vm, 'joinedDateText'));
       return {
         view_count: countOf(str(at(vm, 'viewCountText'))),
-        joined_date: englishDate(joined),
+        joined_date: displayedDate(joined, currentLanguage()),
         joined_date_text: joined,
         country: str(at(vm, 'country')),
         links: viewModelLinks(arr(at(vm, 'links'))),
@@ -128,7 +129,7 @@ export function aboutOf(data: Obj | undefined, bodies: readonly string[], dataTe
       return {
         ...EMPTY,
         view_count: countOf(textOf(at(full, 'viewCountText'))),
-        joined_date: englishDate(joined),
+        joined_date: displayedDate(joined, currentLanguage()),
         joined_date_text: joined,
         country: textOf(at(full, 'country')),
         links: rendererLinks(arr(at(full, 'primaryLinks'))),

@@ -8,14 +8,14 @@
  * `c4TabbedHeaderRenderer` (before), topic, game and age-gated channels (header.ts). A browse
  * continuation answer alone is a later page of the tab. Videos are cut to `limit`.
  */
-import type { PageInput, Parsed } from '../../parsers/types.js';
+import type { PageInput, PageParser, Parsed } from '../../parsers/types.js';
 import { Blocks } from '../../parsers/blocks.js';
 import { aboutOf, type About } from './about.js';
 import { headerFacts } from './header.js';
 import { countOf } from './counts.js';
 import { arr, at, bestThumbnail, findAll, int, obj, str, textOf, type Obj } from './json.js';
 import { itemOf } from './items.js';
-import { absolute, pageData, siteBase } from './page.js';
+import { absolute, localised, pageData, siteBase } from './page.js';
 import { wallOf } from './wall.js';
 
 export interface ChannelVideo {
@@ -116,7 +116,7 @@ function videoOf(card: unknown, base: string | null): ChannelVideo | undefined {
   return featured(card, base);
 }
 
-export function parseChannel(input: PageInput): Parsed {
+function readChannel(input: PageInput): Parsed {
   const blocks = new Blocks();
   const page = pageData(input.html);
   const { data, canonical } = page;
@@ -180,3 +180,5 @@ export function parseChannel(input: PageInput): Parsed {
   return { json, status: blocks.status(true) };
 }
 
+/** Counts and dates read in the page's interface language (page.ts `localised`). */
+export const parseChannel: PageParser = localised(readChannel);

@@ -2,15 +2,15 @@
  * Numbers as the platform displays them, in the interface language of the page: exact counts
  * with any grouping (`1,077,715 views`, `1.077.715 visualizaciones`, `3 600 000 vues`),
  * abbreviated counts with a language's multiplier word (`4,69 M de suscriptores`,
- * `17,3 mil`, `34,2 N người đăng ký`, `1,2 Mio.`, `12万`), clock durations (`3:06:26`) and
- * the dates of the About panel (`Joined Jul 9, 2013`).
+ * `17,3 mil`, `34,2 N người đăng ký`, `1,2 Mio.`, `12万`) and clock durations (`3:06:26`).
+ * Printed dates are read in dates.ts.
  */
 import { parseCount } from '../../parsers/money.js';
 
 /**
- * Multiplier words by language, lower-cased without a trailing dot. Where a word is ambiguous
- * across languages the page language decides nothing here: the table keeps only words with one
- * meaning (`mil` is thousand in Spanish and Portuguese; the Portuguese million is `mi`).
+ * Multiplier words, lower-cased without a trailing dot, as most languages read them. A word that
+ * means another power in some language (Turkish `B` is `bin`, a thousand) is read by the page's
+ * language first (BY_LANGUAGE); without a known language, by this table.
  */
 const MULTIPLIERS: Readonly<Record<string, number>> = {
   k: 1e3, thousand: 1e3, mil: 1e3, n: 1e3, 'nghìn': 1e3, tsd: 1e3, 'тыс': 1e3, tys: 1e3, tis: 1e3, rb: 1e3, ribu: 1e3, ezer: 1e3,
@@ -20,6 +20,62 @@ const MULTIPLIERS: Readonly<Record<string, number>> = {
   // Ukrainian, Hungarian (`E` = ezer), Greek, Arabic, Thai, Finnish/Swedish.
   'тис': 1e3, e: 1e3, 'χιλ': 1e3, 'εκ': 1e6, 'ألف': 1e3, 'مليون': 1e6, 'พัน': 1e3, 'หมื่น': 1e4, 'แสน': 1e5, 'ล้าน': 1e6, milj: 1e6, tn: 1e3,
 };
+/**
+ * The abbreviations of the interface languages whose short forms differ from MULTIPLIERS (the
+ * platform prints ICU/CLDR compact numbers: thousand, million, billion per language), keyed by
+ * base language code. Only the words to add or read otherwise are listed.
+ */
+const BY_LANGUAGE: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  tr: { b: 1e3, bin: 1e3, mn: 1e6, mr: 1e9, milyon: 1e6, milyar: 1e9 },
+  az: { min: 1e3, mln: 1e6, mlrd: 1e9 },
+  id: { rb: 1e3, jt: 1e6, m: 1e9, t: 1e12 },
+  ms: { rb: 1e3, j: 1e6, b: 1e9 },
+  vi: { n: 1e3, tr: 1e6, t: 1e9 },
+  ro: { k: 1e3, mil: 1e6, mld: 1e9 },
+  cs: { tis: 1e3, mil: 1e6, mld: 1e9 },
+  sk: { tis: 1e3, mil: 1e6, mld: 1e9 },
+  hr: { tis: 1e3, mil: 1e6, mlr: 1e9 },
+  bs: { hilj: 1e3, mil: 1e6, mlr: 1e9 },
+  sr: { 'хиљ': 1e3, 'мил': 1e6, 'млрд': 1e9, hilj: 1e3, mil: 1e6, mlrd: 1e9 },
+  sl: { tis: 1e3, mio: 1e6, mrd: 1e9 },
+  da: { t: 1e3, mio: 1e6, mia: 1e9 },
+  fi: { t: 1e3, milj: 1e6, mrd: 1e9 },
+  no: { k: 1e3, mill: 1e6, mrd: 1e9 },
+  nb: { k: 1e3, mill: 1e6, mrd: 1e9 },
+  pt: { mil: 1e3, mi: 1e6, bi: 1e9 },
+  lt: { 'tūkst': 1e3, mln: 1e6, mlrd: 1e9 },
+  lv: { 'tūkst': 1e3, milj: 1e6, mljrd: 1e9 },
+  et: { tuh: 1e3, mln: 1e6, mld: 1e9 },
+  bg: { 'хил': 1e3, 'млн': 1e6, 'млрд': 1e9 },
+  sq: { 'mijë': 1e3, mln: 1e6, mld: 1e9 },
+  uz: { ming: 1e3, mln: 1e6, mlrd: 1e9 },
+  ca: { k: 1e3, m: 1e6, km: 1e9 },
+};
+
+/**
+ * The interface language of the page being parsed (its base code, `tr` of `tr-TR`), set by
+ * `inLanguage` around one parse. The parsers are synchronous and one parse runs at a time on a
+ * worker, so the value cannot leak into another page; it saves handing the language down
+ * through every reader that prints a count.
+ */
+let pageLanguage: string | null = null;
+
+/** Runs `parse` with `language` as the page's interface language for every count read in it. */
+export function inLanguage<T>(language: string | null, parse: () => T): T {
+  const before = pageLanguage;
+  pageLanguage = language ? (language.toLowerCase().split(/[-_]/)[0] ?? null) : null;
+  try {
+    return parse();
+  } finally {
+    pageLanguage = before;
+  }
+}
+
+/** The language `inLanguage` set, or null. */
+export function currentLanguage(): string | null {
+  return pageLanguage;
+}
+
 /** Multipliers written without a space before the next word (`12万回視聴`). */
 const CJK: Readonly<Record<string, number>> = { '千': 1e3, '万': 1e4, '萬': 1e4, '億': 1e8, '亿': 1e8, '천': 1e3, '만': 1e4, '억': 1e8 };
 
@@ -50,10 +106,12 @@ function multiplierAfter(after: string): number {
   const first = after.trimStart();
   const cjk = CJK[first.charAt(0)];
   if (cjk) return cjk;
+  // Spanish writes its billion in two words, thousand-million: `1,2 mil M`, `3 mil millones`.
+  if (/^mil\s+m(?:illones)?(?![\p{L}])/iu.test(first)) return 1e9;
   const word = /^([^\s\d]+)/.exec(first)?.[1];
   if (!word) return 1;
   const key = word.toLowerCase().replace(/\.$/, '');
-  return MULTIPLIERS[key] ?? 1;
+  return (pageLanguage ? BY_LANGUAGE[pageLanguage]?.[key] : undefined) ?? MULTIPLIERS[key] ?? 1;
 }
 
 /** `3:06:26` → 11186, `2:16` → 136; null for anything else (`LIVE`, `SHORTS`). */
@@ -62,24 +120,6 @@ export function clockSeconds(raw: string | null | undefined): number | null {
   const m = /^\s*(?:(\d+):)?(\d{1,2}):(\d{2})\s*$/.exec(raw);
   if (!m) return null;
   return Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]);
-}
-
-const MONTHS: Readonly<Record<string, number>> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
-};
-
-/**
- * An English displayed date (`Joined Jul 9, 2013`, `Joined 9 Jul 2013`, `Dec 5, 2019`) as ISO
- * `YYYY-MM-DD`; null for other languages (the caller keeps the text).
- */
-export function englishDate(raw: string | null | undefined): string | null {
-  if (!raw) return null;
-  const us = /\b([A-Z][a-z]{2,8})\.? (\d{1,2}), (\d{4})\b/.exec(raw);
-  const eu = /\b(\d{1,2}) ([A-Z][a-z]{2,8})\.? (\d{4})\b/.exec(raw);
-  const [mon, day, year] = us ? [us[1], us[2], us[3]] : eu ? [eu[2], eu[1], eu[3]] : [];
-  const month = mon ? MONTHS[mon.slice(0, mon.toLowerCase().startsWith('sept') ? 4 : 3).toLowerCase()] : undefined;
-  if (!month || !day || !year) return null;
-  return `${year}-${String(month).padStart(2, '0')}-${day.padStart(2, '0')}`;
 }
 
 /** `hh:mm:ss` → seconds (the download route's `start_at`/`end_at`). */

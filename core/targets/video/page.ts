@@ -10,6 +10,8 @@
  */
 import { jsonAfter, jsonHitAfter, parseJson } from '../../parsers/embedded.js';
 import { isObj, obj, str, type Obj } from './json.js';
+import type { PageParser } from '../../parsers/types.js';
+import { inLanguage } from './counts.js';
 import { legacyPlayer } from './legacy-player.js';
 
 export interface PageData {
@@ -184,4 +186,29 @@ export function videoIdOfUrl(url: string | null | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+const LANG_CODE = '([a-zA-Z]{2,3}(?:[-_][a-zA-Z0-9]{2,4})?)';
+
+/**
+ * The interface language a page was served in (`tr-TR`, `pt-BR`, `en`), or null: the `hl` of the
+ * URL it was fetched at; else the `lang` of an HTML page's root element (in its first bytes);
+ * else the `hl` of the sign-in link every page and internal API answer carries in its top bar
+ * (`accounts.google.com/ServiceLogin?...&hl=tr`, whose `&` is `\u0026` inside embedded JSON).
+ * Each look is one native search, so a 1 MB page costs well under a millisecond.
+ */
+export function pageLanguageOf(body: string, url: string | null | undefined): string | null {
+  const fromUrl = url ? new RegExp(`[?&]hl=${LANG_CODE}`).exec(url)?.[1] : undefined;
+  if (fromUrl) return fromUrl;
+  const head = body.slice(0, 4000);
+  const root = /<html\b[^>]*?\slang=["']?([a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,4})?)/i.exec(head)?.[1];
+  if (root) return root;
+  const signIn = body.indexOf('ServiceLogin?');
+  if (signIn < 0) return null;
+  return new RegExp(`(?:[?&]|\\\\u0026)hl=${LANG_CODE}`).exec(body.slice(signIn, signIn + 2000))?.[1] ?? null;
+}
+
+/** `parser` reading counts and dates in the page's own interface language (counts.ts). */
+export function localised(parser: PageParser): PageParser {
+  return (input) => inLanguage(pageLanguageOf(input.html, input.url), () => parser(input));
 }

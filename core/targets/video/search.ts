@@ -11,11 +11,11 @@
  * server-rendered page of 2013-2020 (no initial data) is read from its tiles (lockups.ts).
  */
 import { Blocks } from '../../parsers/blocks.js';
-import type { PageInput, Parsed } from '../../parsers/types.js';
+import type { PageInput, PageParser, Parsed } from '../../parsers/types.js';
 import { itemOf, type ChannelItem, type PlaylistItem, type ShortItem, type VideoItem } from './items.js';
 import { arr, at, findAll, int, obj, str, textOf, type Obj } from './json.js';
 import { lockupResults } from './lockups.js';
-import { pageData, siteBase } from './page.js';
+import { localised, pageData, siteBase } from './page.js';
 import { wallOf } from './wall.js';
 
 export interface SearchJson {
@@ -136,7 +136,7 @@ function queryOf(input: PageInput, data: Obj | undefined, notes: Notes): string 
   }
 }
 
-export function parseSearch(input: PageInput): Parsed {
+function readSearch(input: PageInput): Parsed {
   const base = siteBase(input.url);
   const into = new Collector();
   const notes: Notes = { corrected: null, original: null, didYouMean: null, refinements: [] };
@@ -174,3 +174,6 @@ export function parseSearch(input: PageInput): Parsed {
   b.expect('videos', into.count > 0 || !/"(?:videoRenderer|lockupViewModel)"/.test(input.html));
   return b.result(json, true);
 }
+
+/** Counts and dates read in the page's interface language (page.ts `localised`). */
+export const parseSearch: PageParser = localised(readSearch);

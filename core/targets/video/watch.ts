@@ -10,13 +10,14 @@
  * embedded data gives what its markup states (microdata.ts), as a partial result.
  */
 import { Blocks } from '../../parsers/blocks.js';
-import type { PageInput, Parsed } from '../../parsers/types.js';
+import type { PageInput, PageParser, Parsed } from '../../parsers/types.js';
 import { availabilityOf, type Availability } from './availability.js';
 import { captionTracks } from './captions.js';
 import { chaptersOf, type Chapter } from './chapters.js';
-import { countOf, englishDate } from './counts.js';
+import { countOf, currentLanguage } from './counts.js';
+import { displayedDate } from './dates.js';
 import { arr, at, bestThumbnail, findFirst, int, obj, str, textOf, thumbnailsOf, type Obj } from './json.js';
-import { absolute, pageData, siteBase, videoIdOfUrl } from './page.js';
+import { absolute, localised, pageData, siteBase, videoIdOfUrl } from './page.js';
 import { markupMetadata, markupVideo } from './microdata.js';
 import { wallOf } from './wall.js';
 
@@ -141,7 +142,7 @@ function liveStatusOf(details: Obj | undefined, micro: Obj | undefined, liveNow:
 
 const VERIFIED = /BADGE_STYLE_TYPE_VERIFIED/;
 
-export function parseWatch(input: PageInput): Parsed {
+function readWatch(input: PageInput): Parsed {
   const blocks = new Blocks();
   const page = pageData(input.html);
   const { player, data, canonical } = page;
@@ -172,7 +173,10 @@ export function parseWatch(input: PageInput): Parsed {
   const handle = /\/(@[^/?#]+)/.exec(profile ?? '')?.[1] ?? /^\/(@[^/?#]+)/.exec(ownerPath ?? '')?.[1] ?? null;
   const viewText = textOf(at(counter, 'viewCount'));
   const thumbs = thumbnailsOf(at(details, 'thumbnail') ?? at(micro, 'thumbnail'));
+  // Without the player response (a `next` answer alone) the date is the one the page prints,
+  // in its language; a relative one ("3 hours ago") counts back from the answer's own clock.
   const dateText = textOf(at(primary, 'dateText'));
+  const shownDate = displayedDate(dateText, currentLanguage(), int(at(data, 'frameworkUpdates', 'entityBatchUpdate', 'timestamp', 'seconds')));
   const caps = blocks.run('captions', () => captionTracks(player), []);
   const subtitles: Record<string, CaptionEntry[]> = {};
   const automatic: Record<string, CaptionEntry[]> = {};
@@ -198,8 +202,8 @@ export function parseWatch(input: PageInput): Parsed {
     concurrent_view_count: live === 'is_live' ? countOf(viewText) : null,
     like_count: blocks.run('likes', () => likesOf(primary), null),
     comment_count: blocks.run('comments', () => commentsOf(data), null),
-    upload_date: str(at(micro, 'uploadDate')) ?? englishDate(dateText),
-    publish_date: str(at(micro, 'publishDate')) ?? englishDate(dateText),
+    upload_date: str(at(micro, 'uploadDate')) ?? shownDate,
+    publish_date: str(at(micro, 'publishDate')) ?? shownDate,
     categories: str(at(micro, 'category')) ? [at(micro, 'category') as string] : [],
     tags: arr(at(details, 'keywords')).filter((k): k is string => typeof k === 'string'),
     thumbnails: thumbs,
@@ -224,3 +228,6 @@ export function parseWatch(input: PageInput): Parsed {
   }
   return blocks.result(json, true);
 }
+
+/** Counts and dates read in the page's interface language (page.ts `localised`). */
+export const parseWatch: PageParser = localised(readWatch);

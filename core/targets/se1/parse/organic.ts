@@ -7,7 +7,7 @@
  */
 import type { Document, Element } from '../../../parsers/dom.js';
 import { all, attr, closest, contains, hasClass, linkTarget, one, text } from '../../../parsers/dom.js';
-import { groupedHeadings, regionsOf } from './regions.js';
+import { groupedHeadings, regionsOf, titlesAccountCarousel } from './regions.js';
 import type { FeaturedSnippet, Link, OrganicResult } from './types.js';
 
 interface Candidate {
@@ -29,6 +29,7 @@ function headedLinks(doc: Document, pageUrl: string): Candidate[] {
   const seen = new Set<Element>();
   const headings = all('h3, [role="heading"][aria-level="3"]', doc);
   const grouped = groupedHeadings(doc, headings);
+  const sectionHosts = new Map<Element, Set<string>>();
   for (const h of headings) {
     if (h.name === 'a') continue; // A link that is itself the heading is a carousel card (videos, 2020-2022), never a result.
     const anchor = closest(h, (e) => e.name === 'a' && e.attribs.href !== undefined, 7);
@@ -40,6 +41,8 @@ function headedLinks(doc: Document, pageUrl: string): Candidate[] {
     // Bare headings (no h3) in carousels and sections are cards (news, recipes, videos), not results.
     if (regions.some((r) => NOT_ORGANIC.has(r) || ((r === 'video' || r === 'section') && h.name !== 'h3'))) continue;
     if (isEngineSearch(url) || grouped.has(h)) continue;
+    // The title of an account's post carousel (Twitter/X) heads a feature block, not a result.
+    if (regions.includes('section') && titlesAccountCarousel(anchor, url, pageUrl, sectionHosts)) continue;
     seen.add(anchor);
     out.push({ anchor, heading: h, url });
   }

@@ -4,7 +4,7 @@
  * value). The local pack is read in local.ts.
  */
 import type { Document, Element } from '../../../parsers/dom.js';
-import { all, attr, closest, linkTarget, one, text } from '../../../parsers/dom.js';
+import { all, attr, closest, contains, linkTarget, one, text } from '../../../parsers/dom.js';
 import type { KnowledgePanel } from './types.js';
 
 function factOf(el: Element): { label: string; value: string } | null {
@@ -23,7 +23,8 @@ function factOf(el: Element): { label: string; value: string } | null {
 
 export function parseKnowledgePanel(doc: Document, pageUrl: string): KnowledgePanel | null {
   const titleEl = one('[data-attrid="title"]', doc);
-  if (!titleEl) return null;
+  // Without the entity's title slot: the dictionary box or the "Things to know" panel.
+  if (!titleEl) return otherPanel(doc, pageUrl);
   // Title, description and facts may sit in different columns (top card, right column), so the
   // slots are read page-wide: `data-attrid` facts occur only in the panel.
   const root = doc;
@@ -49,4 +50,85 @@ export function parseKnowledgePanel(doc: Document, pageUrl: string): KnowledgePa
     if (f) facts.push(f);
   }
   return { title, subtitle: sub ? text(sub) || null : null, description, source, facts };
+}
+
+/*
+ * Knowledge panels without the entity `title` slot, read into the same shape. Two kinds seen on
+ * 2024 result pages whose entity panel is absent:
+ *
+ * - The dictionary box: `data-attrid="EntryHeader"` whose `data-psd` names the headword, one
+ *   `data-attrid="SenseDefinition"` per sense (its `data-psd` holds the definition text), and a
+ *   `DictionaryHeader` crediting the dictionary with a link.
+ * - The "Things to know" side panel: a column (`#rhs`, or any block) holding
+ *   `data-attrid="lab/title/<aspect>"` rows, each an aspect of the topic ("Purpose", "Benefits")
+ *   with the search it stands for ("what are gu gels for"), under the panel's own heading.
+ *
+ * `data-psd` is a `key~:&value~;&key~:&value` list the engine writes for its own scripts; it
+ * holds the plain text without the markup around it, in every interface language.
+ */
+
+/** One value of a `data-psd` list (`headword~:&movement~;&tts_country~:&us`). */
+function psdValue(el: Element | null, key: string): string | null {
+  const psd = el?.attribs['data-psd'];
+  if (!psd) return null;
+  for (const part of psd.split('~;&')) {
+    const i = part.indexOf('~:&');
+    if (i > 0 && part.slice(0, i).replace(/^&/, '') === key) return part.slice(i + 3).replace(/~;?$/, '').trim() || null;
+  }
+  return null;
+}
+
+function dictionaryPanel(doc: Document, pageUrl: string): KnowledgePanel | null {
+  const entry = one('[data-attrid="EntryHeader"]', doc);
+  if (!entry) return null;
+  const title = psdValue(entry, 'headword');
+  if (!title) return null;
+  const senses = all('[data-attrid="SenseDefinition"]', doc);
+  const first = senses[0] ?? null;
+  // The definition's own span, when `data-psd` is missing: the first line of the sense block.
+  const description = psdValue(first, 'sense_definition') ?? (first ? text(one('span', first) ?? first) || null : null);
+  const credit = one('[data-attrid="DictionaryHeader"] a[href]', doc);
+  const url = credit ? linkTarget(credit.attribs.href, pageUrl) : null;
+  return { title, subtitle: null, description, source: credit && url ? { title: text(credit), url } : null, facts: [] };
+}
+
+const ASPECT = 'lab/title/';
+
+function topicsPanel(doc: Document): KnowledgePanel | null {
+  const rows = all(`[data-attrid^="${ASPECT}"]`, doc);
+  if (rows.length === 0) return null;
+  const facts: KnowledgePanel['facts'] = [];
+  for (const row of rows) {
+    const label = (row.attribs['data-attrid'] as string).slice(ASPECT.length).trim();
+    // The row shows the aspect, an ellipsis, then the search the aspect stands for.
+    const value = text(row, (e) => text(e) === label || text(e) === '…').replace(/^…\s*/, '');
+    if (label) facts.push({ label, value });
+  }
+  const title = panelHeading(rows[0] as Element);
+  return title ? { title, subtitle: null, description: null, source: null, facts } : null;
+}
+
+/**
+ * The heading of the panel holding `row`: the first heading (`role=heading`, not the rows' own
+ * wrappers) before the row, in the smallest ancestor that has one. Headings come in document
+ * order, so the one wrapping the row ends the look (what follows is below the row: feedback
+ * prompts). Bounded climb.
+ */
+function panelHeading(row: Element): string | null {
+  let cur: Element | null = row.parent?.type === 'tag' ? (row.parent as Element) : null;
+  for (let i = 0; i < 10 && cur; i++) {
+    for (const h of all('[role="heading"]', cur)) {
+      if (contains(h, row)) break;
+      if (one(`[data-attrid^="${ASPECT}"]`, h)) continue;
+      const t = text(h);
+      if (t) return t;
+    }
+    cur = cur.parent?.type === 'tag' ? (cur.parent as Element) : null;
+  }
+  return null;
+}
+
+/** A knowledge panel of one of the kinds above, or null. */
+function otherPanel(doc: Document, pageUrl: string): KnowledgePanel | null {
+  return dictionaryPanel(doc, pageUrl) ?? topicsPanel(doc);
 }
