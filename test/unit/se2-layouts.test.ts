@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTPUT_SCHEMAS, parsePage } from '../../core/targets/index.js';
 import { doc } from '../sites/se-data.js';
 import { seSite } from '../sites/se.js';
-import { se2Hotels, se2HotelsPage, se2Images, se2LocalCardPage, se2OldPage, se2RichPage } from '../sites/se2-layouts.js';
+import { se2BoxLinksPage, se2Hotels, se2HotelsPage, se2Images, se2LocalCardPage, se2OldPage, se2RichPage } from '../sites/se2-layouts.js';
 
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -42,7 +42,19 @@ describe('se2 layouts', () => {
     expect(json.organic.map((o: J) => [o.title, o.url, o.snippet])).toEqual(list.map((d) => [d.title, d.url, d.snippet]));
     expect(json.organic[0].displayed_url).toBe(list[0]!.host);
     expect(json.organic[0].sitelinks).toEqual(['History', 'Products', 'Contact'].map((t) => ({ title: t, url: `${list[0]!.url}#${t.toLowerCase()}` })));
+    // The meta line's "Cached page" link is no sitelink.
+    expect(json.organic.slice(1).map((o: J) => o.sitelinks)).toEqual([[], [], []]);
     expect(parsed.status).toBe('parsed');
+  });
+
+  it('sitelinks are the deep links only: not licence lines, engine searches, social cards, other sites\' pages or pop-ups', () => {
+    const list = docs('wonder kids', 2);
+    const page = se2BoxLinksPage('wonder kids', list);
+    const json = parse(page.html).json as J;
+    expect(json.organic.map((o: J) => [o.url, o.snippet, o.sitelinks])).toEqual([
+      [list[0]!.url, list[0]!.snippet, page.deep],
+      [list[1]!.url, null, []],
+    ]);
   });
 
   it('2019-2022 list: results in a cluster row count in page order; people-also-ask entries and the encyclopedia block do not', () => {

@@ -12,12 +12,15 @@
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import { Blocks, resultCount } from '../../parsers/blocks.js';
 import type { Document, Element } from '../../parsers/dom.js';
-import { all, attr, closest, contains, hasClass, linkTarget, loadHtml, one, text } from '../../parsers/dom.js';
+import { all, closest, contains, hasClass, linkTarget, loadHtml, one, text } from '../../parsers/dom.js';
 import type { Hotel } from '../se1/parse/hotels.js';
 import type { ImageResult } from '../se1/parse/images-tab.js';
-import type { Link, LocalResult, OrganicResult, PaidResult, RelatedSearch } from '../se1/parse/types.js';
+import type { LocalResult, OrganicResult, PaidResult, RelatedSearch } from '../se1/parse/types.js';
 import { isImagesPage, parseSe2Images } from './images.js';
+import { linksOf, NOT_SITELINK, unwrapTracking } from './links.js';
 import { parseSe2Places } from './places.js';
+
+export { unwrapTracking };
 
 export interface Se2SearchJson {
   query: string | null;
@@ -33,39 +36,6 @@ export interface Se2SearchJson {
   /** Hotels of a hotel answer. */
   hotels: Hotel[];
   image_results: ImageResult[];
-}
-
-/** Click-tracking links carry the target base64url-encoded in `u=a1...`. */
-export function unwrapTracking(url: string | null): string | null {
-  if (!url) return url;
-  try {
-    const u = new URL(url);
-    const enc = u.searchParams.get('u');
-    if (u.pathname === '/ck/a' && enc && enc.startsWith('a1')) {
-      const target = Buffer.from(enc.slice(2).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
-      if (/^https?:\/\//.test(target)) return target;
-    }
-  } catch {
-    // Not absolute: keep as is.
-  }
-  return url;
-}
-
-const NOT_SITELINK = (e: Element) =>
-  e.name === 'cite' || hasClass(e, 'b_attribution') || hasClass(e, 'b_suffix') || hasClass(e, 'b_moreLink') || attr(e, 'role') === 'menu';
-
-function linksOf(box: Element, skip: Element, mainUrl: string | null, pageUrl: string): Link[] {
-  const out: Link[] = [];
-  const seen = new Set<string>();
-  for (const a of all('a[href]', box)) {
-    if (a === skip || contains(skip, a) || closest(a, (e) => e === box || NOT_SITELINK(e)) !== box || NOT_SITELINK(a)) continue;
-    const url = unwrapTracking(linkTarget(a.attribs.href, pageUrl));
-    const title = text(a);
-    if (!url || !title || title.length > 120 || url === mainUrl || seen.has(url) || !/\p{L}{2}/u.test(title)) continue;
-    seen.add(url);
-    out.push({ title, url });
-  }
-  return out;
 }
 
 function snippetOf(item: Element, titleLink: Element): string | null {
