@@ -4,7 +4,10 @@
  *
  * - `se2OldPage` (2009-2014): `#results > ul.sb_results` with `li.sa_wr` items (`.sa_cc`,
  *   `h3` title link, `.sb_meta` line of `cite` and "Cached page", `p` snippet, `ul.sp_pss`
- *   deep links) and an `li.sb_ans` answer;
+ *   deep links) and an `li.sb_ans` answer; with `extras`, the ad groups of the time
+ *   (`div.sb_adsWv2` above and `sb_adsW2v2` below the list, `div.sb_adsNv2` in the side
+ *   column; `.sb_add` units, `h3` title) and related searches, as the left column's `#sw_rel`
+ *   menu (2009-2011) or the `.qsa` answer's columns with their side-column copy (2012-2013);
  * - `se2BoxLinksPage` (2019-2022): results whose boxes hold links that are not sitelinks
  *   (licence line, fact-row and "more results" searches on the engine, social-post cards,
  *   "Explore further" table, warning pop-up) beside real deep links;
@@ -25,7 +28,7 @@ const shell = (query: string, body: string) =>
 
 const DEEP = ['History', 'Products', 'Contact'];
 
-export function se2OldPage(query: string, docs: Doc[]): string {
+export function se2OldPage(query: string, docs: Doc[], extras?: 'menu' | 'answer'): string {
   const items = docs
     .map((d, i) => {
       const deep = i === 0 ? `<ul class="sp_pss">${DEEP.map((t) => `<li><a href="${esc(d.url)}#${slug(t)}">${t}</a>&nbsp;&#0183;&#32;</li>`).join('')}</ul>` : '';
@@ -34,7 +37,43 @@ export function se2OldPage(query: string, docs: Doc[]): string {
     })
     .join('');
   const answer = `<li class="sb_ans"><div class="ans"><h2 class="sb_h3"><a href="/images/search?q=${encodeURIComponent(query)}">Images of ${esc(query)}</a></h2><p class="sb_meta"><cite>se2.example/images</cite></p></div></li>`;
-  return shell(query, `<div id="results"><ul id="wg0" class="sb_results">${items}${answer}</ul></div>`);
+  const list = `<div id="results"><ul id="wg0" class="sb_results">${items}${answer}</ul></div>`;
+  if (!extras) return shell(query, list);
+  const [top, side] = se2OldAds(query);
+  const adGroup = (cls: string, ads: Se2OldAd[]) =>
+    `<div class="${cls}"><div class="sb_adt"><h2 class="sb_title">Ads related to <strong>${esc(query)}</strong></h2></div><ul>${ads
+      .map((a) => `<li><div class="sb_add sb_adW"><h3><a href="${esc(a.url)}">${esc(a.title)}</a></h3><div><div class="sb_dul"><cite>${esc(a.cite)}</cite></div><p>${esc(a.description)}</p></div></div></li>`)
+      .join('')}</ul></div>`;
+  const rel = se2OldRelated(query);
+  const link = (r: string, form: string) => `<a href="/search?q=${encodeURIComponent(r).replace(/%20/g, '+')}&amp;FORM=${form}">${esc(r)}</a>`;
+  const related =
+    extras === 'menu'
+      ? `<div class="sw_menu" id="sw_rel"><h2>Related searches</h2><ul>${rel.map((r) => `<li>${link(r, 'R5FD')}</li>`).join('')}</ul></div><div class="sw_menu" id="sc_sst"><h2>Search history</h2><ul><li>${link('earlier query', 'O1FD')}</li></ul></div>`
+      : `<div class="ans2 qsa"><h2 class="sb_h3 cttl">Related searches for <strong>${esc(query)}</strong></h2><div class="crch">${[rel.slice(0, 2), rel.slice(2)]
+          .map((col) => `<div class="qscolumn"><ul class="sc_hl1">${col.map((r) => `<li>${link(r, 'QSRE1')}</li>`).join('')}</ul></div>`)
+          .join('')}</div></div>`;
+  const sideRel = extras === 'answer' ? `<div class="sw_menu"><h2><div class="sb_title rrrs_ttl">Related searches</div></h2><ul>${rel.map((r) => `<li class="rrrs_itm">${link(r, 'R5FD')}</li>`).join('')}</ul></div>` : '';
+  return shell(
+    query,
+    `<div id="sw_canvas"><div id="content">${extras === 'menu' ? related : ''}${adGroup('sb_adsWv2', top)}${extras === 'answer' ? related : ''}${list}${adGroup('sb_adsWv2 sb_adsW2v2', top)}</div><div id="sidebar">${adGroup('sb_adsNv2', side)}${sideRel}</div></div>`,
+  );
+}
+
+export interface Se2OldAd {
+  title: string;
+  url: string;
+  cite: string;
+  description: string;
+}
+
+/** One ad above (and again below) the list, one in the side column. */
+export function se2OldAds(query: string): [Se2OldAd[], Se2OldAd[]] {
+  const ad = (n: number): Se2OldAd => ({ title: `${titleCase(query)} Deals ${n}`, url: `http://${n}.r.adserver.example/?ld=${hash(query)}&u=shop-${n}.example`, cite: `www.Shop-${n}.example/${slug(query)}`, description: `Save on ${query} at shop ${n}.` });
+  return [[ad(1)], [ad(2)]];
+}
+
+export function se2OldRelated(query: string): string[] {
+  return ['reviews', 'price', 'history'].map((w) => `${query} ${w}`);
 }
 
 const algo = (d: Doc, tag = 'li') => `<${tag} class="b_algo"><h2><a href="${esc(d.url)}">${esc(d.title)}</a></h2><div class="b_caption"><div class="b_attribution"><cite>${esc(d.url)}</cite></div><p>${esc(d.snippet)}</p></div></${tag}>`;

@@ -85,21 +85,31 @@ export function parseSe2Organic(doc: Document, pageUrl: string): OrganicResult[]
   return out;
 }
 
+/**
+ * Ad groups: `li.b_ad` in the result list or the side column (2015-2025; `b_adBottom` below the
+ * results), and before it (2009-2014) `div.sb_adsWv2` above the results, the same with
+ * `sb_adsW2v2` below them and `div.sb_adsNv2` in the side column, with the title link in an
+ * `h3`. Side-column ads are reported with the top block (the output knows two blocks).
+ */
+const AD_GROUPS = '#b_results > li.b_ad, #b_context li.b_ad, .b_adTop, .b_adBottom, .sb_adsWv2, .sb_adsNv2';
+const AD_TITLE = 'h2 a[href], h3 a[href]';
+
 export function parseSe2Ads(doc: Document, pageUrl: string): PaidResult[] {
   const out: PaidResult[] = [];
-  for (const group of all('#b_results > li.b_ad, #b_context li.b_ad, .b_adTop, .b_adBottom', doc)) {
+  for (const group of all(AD_GROUPS, doc)) {
     if (closest(group, (e) => hasClass(e, 'b_ad'))) continue;
-    const block = hasClass(group, 'b_adBottom') ? 'bottom' : 'top';
+    const block = hasClass(group, 'b_adBottom') || hasClass(group, 'sb_adsW2v2') ? 'bottom' : 'top';
     // The candidate list is queried once per group, not again for every candidate it holds.
     const cands = all('.sb_add, ul > li', group);
-    const units = cands.filter((u) => one('h2 a[href]', u) && !cands.some((o) => o !== u && contains(o, u)));
+    const units = cands.filter((u) => one(AD_TITLE, u) && !cands.some((o) => o !== u && contains(o, u)));
     for (const unit of units) {
-      const a = one('h2 a[href]', unit);
+      const a = one(AD_TITLE, unit);
       if (!a) continue;
       const url = unwrapTracking(linkTarget(a.attribs.href, pageUrl, true));
       if (!url) continue;
       const cite = one('cite', unit);
-      const desc = one('.b_caption p, .b_ad_description', unit);
+      // 2009-2014 units have a bare paragraph under the address line.
+      const desc = one('.b_caption p, .b_ad_description', unit) ?? one('p', unit);
       out.push({
         position: out.length + 1,
         block,
@@ -114,10 +124,17 @@ export function parseSe2Ads(doc: Document, pageUrl: string): PaidResult[] {
   return out;
 }
 
+/**
+ * Related searches: `.b_rs` (2013-2025, `#brsv3` in the side column); before it the left
+ * column's `#sw_rel` menu (2009-2011) and the "Related searches for ..." answer (`.qsa`
+ * columns) with its side-column copy (`li.rrrs_itm`, 2012-2013). Duplicates are dropped.
+ */
+const RELATED = '.b_rs a[href], #brsv3 a[href], #sw_rel li a[href], .qsa .qscolumn a[href], li.rrrs_itm a[href]';
+
 export function parseSe2Related(doc: Document, pageUrl: string): RelatedSearch[] {
   const out: RelatedSearch[] = [];
   const seen = new Set<string>();
-  for (const a of all('.b_rs a[href], #brsv3 a[href]', doc)) {
+  for (const a of all(RELATED, doc)) {
     const query = text(a);
     if (!query || seen.has(query.toLowerCase())) continue;
     seen.add(query.toLowerCase());
@@ -158,7 +175,7 @@ export function parseSe2Search(input: PageInput): Parsed {
   // Sections the page shows in markup that yielded nothing: the layout changed (partial).
   if (imagesPage) b.expect('image_results', images.length > 0 || one('a.iusc, .item > a.thumb', doc) === null);
   else b.expect('organic', json.organic.length > 0 || one('li.b_algo, li.sa_wr, .sa_cc', doc) === null);
-  b.expect('paid', json.paid.length > 0 || one('li.b_ad .sb_add, li.b_ad li', doc) === null);
+  b.expect('paid', json.paid.length > 0 || one('li.b_ad .sb_add, li.b_ad li, .sb_adsWv2 .sb_add, .sb_adsNv2 .sb_add', doc) === null);
   b.expect('local_pack', json.local_pack.length + json.hotels.length > 0 || one('[data-ypid], .b_localDesktopInfoCard', doc) === null);
   const known = json.organic.length + json.paid.length > 0 || one('#b_results, .sb_results, #b_content', doc) !== null;
   return b.result(json, known);
