@@ -129,12 +129,16 @@ export function parseSe2Ads(doc: Document, pageUrl: string): PaidResult[] {
  * column's `#sw_rel` menu (2009-2011) and the "Related searches for ..." answer (`.qsa`
  * columns) with its side-column copy (`li.rrrs_itm`, 2012-2013). Duplicates are dropped.
  */
-const RELATED = '.b_rs a[href], #brsv3 a[href], #sw_rel li a[href], .qsa .qscolumn a[href], li.rrrs_itm a[href]';
+const RELATED = '.b_rs, #brsv3, #sw_rel, .qscolumn, li.rrrs_itm';
 
 export function parseSe2Related(doc: Document, pageUrl: string): RelatedSearch[] {
   const out: RelatedSearch[] = [];
   const seen = new Set<string>();
-  for (const a of all(RELATED, doc)) {
+  // The boxes first, then their links: a document-wide `box a[href]` tests every link on the
+  // page against each box's ancestors (ten times the cost on a 2014 page).
+  const boxes = all(RELATED, doc);
+  const outer = boxes.filter((b) => !boxes.some((o) => o !== b && contains(o, b)) && (!hasClass(b, 'qscolumn') || closest(b, (e) => hasClass(e, 'qsa'), 3)));
+  for (const a of outer.flatMap((b) => all('a[href]', b))) {
     const query = text(a);
     if (!query || seen.has(query.toLowerCase())) continue;
     seen.add(query.toLowerCase());
