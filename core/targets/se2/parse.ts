@@ -6,8 +6,10 @@
  * `b_algo` answers that are not results; a `b_algoBigWiki` entry is the encyclopedia answer
  * block), a `.b_rs` related-searches block, `li.b_no` for an empty result set; and before it
  * (2009-2014) `ul.sb_results` items (`li.sa_wr`, or bare `li` holding a `.sa_cc` result) with
- * the title link in an `h3`, answers as `li.sb_ans`. The count is in `.sb_count`. Image result
- * pages (images.ts) and place/hotel blocks (places.ts) are read too.
+ * the title link in an `h3`, answers as `li.sb_ans`, ads in `div.sb_ads*` groups and related
+ * searches in `#sw_rel` or a `.qsa` answer. The count is in `.sb_count`. Sitelinks and tracking
+ * links (links.ts), image result pages (images.ts) and place/hotel blocks (places.ts) are read
+ * too.
  */
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import { Blocks, resultCount } from '../../parsers/blocks.js';
