@@ -3,7 +3,14 @@
  * (hand-written, small; no captured page is copied):
  *
  * - `se2OldPage` (2009-2014): `#results > ul.sb_results` with `li.sa_wr` items (`.sa_cc`,
- *   `h3` title link, `cite`, `p` snippet, `ul.sp_pss` deep links) and an `li.sb_ans` answer;
+ *   `h3` title link, `.sb_meta` line of `cite` and "Cached page", `p` snippet, `ul.sp_pss`
+ *   deep links) and an `li.sb_ans` answer; with `extras`, the ad groups of the time
+ *   (`div.sb_adsWv2` above and `sb_adsW2v2` below the list, `div.sb_adsNv2` in the side
+ *   column; `.sb_add` units, `h3` title) and related searches, as the left column's `#sw_rel`
+ *   menu (2009-2011) or the `.qsa` answer's columns with their side-column copy (2012-2013);
+ * - `se2BoxLinksPage` (2019-2022): results whose boxes hold links that are not sitelinks
+ *   (licence line, fact-row and "more results" searches on the engine, social-post cards,
+ *   "Explore further" table, warning pop-up) beside real deep links;
  * - `se2RichPage` (2019-2022): the `#b_results` list with an encyclopedia answer
  *   (`li.b_algo.b_algoBigWiki`), a people-also-ask answer whose entries are `div.b_algo`
  *   inside `qna_algo`, and a cluster row (`div.algocl` of slides each holding an `li.b_algo`);
@@ -21,15 +28,52 @@ const shell = (query: string, body: string) =>
 
 const DEEP = ['History', 'Products', 'Contact'];
 
-export function se2OldPage(query: string, docs: Doc[]): string {
+export function se2OldPage(query: string, docs: Doc[], extras?: 'menu' | 'answer'): string {
   const items = docs
     .map((d, i) => {
       const deep = i === 0 ? `<ul class="sp_pss">${DEEP.map((t) => `<li><a href="${esc(d.url)}#${slug(t)}">${t}</a>&nbsp;&#0183;&#32;</li>`).join('')}</ul>` : '';
-      return `<li class="sa_wr"><div class="sa_cc"><div class="sa_mc"><div class="sb_tlst"><h3><a href="${esc(d.url)}">${esc(d.title)}</a></h3></div><div class="sb_meta"><cite>${esc(d.host)}</cite></div>${deep}<p>${esc(d.snippet)}</p></div></div></li>`;
+      const cached = `<a href="http://cc.se2cache.example/cache.aspx?q=${encodeURIComponent(query)}&amp;d=${hash(d.url)}">Cached page</a>`;
+      return `<li class="sa_wr"><div class="sa_cc"><div class="sa_mc"><div class="sb_tlst"><h3><a href="${esc(d.url)}">${esc(d.title)}</a></h3></div><div class="sb_meta"><cite>${esc(d.host)}</cite>&nbsp;&#0183;&#32;${cached}</div>${deep}<p>${esc(d.snippet)}</p></div></div></li>`;
     })
     .join('');
   const answer = `<li class="sb_ans"><div class="ans"><h2 class="sb_h3"><a href="/images/search?q=${encodeURIComponent(query)}">Images of ${esc(query)}</a></h2><p class="sb_meta"><cite>se2.example/images</cite></p></div></li>`;
-  return shell(query, `<div id="results"><ul id="wg0" class="sb_results">${items}${answer}</ul></div>`);
+  const list = `<div id="results"><ul id="wg0" class="sb_results">${items}${answer}</ul></div>`;
+  if (!extras) return shell(query, list);
+  const [top, side] = se2OldAds(query);
+  const adGroup = (cls: string, ads: Se2OldAd[]) =>
+    `<div class="${cls}"><div class="sb_adt"><h2 class="sb_title">Ads related to <strong>${esc(query)}</strong></h2></div><ul>${ads
+      .map((a) => `<li><div class="sb_add sb_adW"><h3><a href="${esc(a.url)}">${esc(a.title)}</a></h3><div><div class="sb_dul"><cite>${esc(a.cite)}</cite></div><p>${esc(a.description)}</p></div></div></li>`)
+      .join('')}</ul></div>`;
+  const rel = se2OldRelated(query);
+  const link = (r: string, form: string) => `<a href="/search?q=${encodeURIComponent(r).replace(/%20/g, '+')}&amp;FORM=${form}">${esc(r)}</a>`;
+  const related =
+    extras === 'menu'
+      ? `<div class="sw_menu" id="sw_rel"><h2>Related searches</h2><ul>${rel.map((r) => `<li>${link(r, 'R5FD')}</li>`).join('')}</ul></div><div class="sw_menu" id="sc_sst"><h2>Search history</h2><ul><li>${link('earlier query', 'O1FD')}</li></ul></div>`
+      : `<div class="ans2 qsa"><h2 class="sb_h3 cttl">Related searches for <strong>${esc(query)}</strong></h2><div class="crch">${[rel.slice(0, 2), rel.slice(2)]
+          .map((col) => `<div class="qscolumn"><ul class="sc_hl1">${col.map((r) => `<li>${link(r, 'QSRE1')}</li>`).join('')}</ul></div>`)
+          .join('')}</div></div>`;
+  const sideRel = extras === 'answer' ? `<div class="sw_menu"><h2><div class="sb_title rrrs_ttl">Related searches</div></h2><ul>${rel.map((r) => `<li class="rrrs_itm">${link(r, 'R5FD')}</li>`).join('')}</ul></div>` : '';
+  return shell(
+    query,
+    `<div id="sw_canvas"><div id="content">${extras === 'menu' ? related : ''}${adGroup('sb_adsWv2', top)}${extras === 'answer' ? related : ''}${list}${adGroup('sb_adsWv2 sb_adsW2v2', top)}</div><div id="sidebar">${adGroup('sb_adsNv2', side)}${sideRel}</div></div>`,
+  );
+}
+
+export interface Se2OldAd {
+  title: string;
+  url: string;
+  cite: string;
+  description: string;
+}
+
+/** One ad above (and again below) the list, one in the side column. */
+export function se2OldAds(query: string): [Se2OldAd[], Se2OldAd[]] {
+  const ad = (n: number): Se2OldAd => ({ title: `${titleCase(query)} Deals ${n}`, url: `http://${n}.r.adserver.example/?ld=${hash(query)}&u=shop-${n}.example`, cite: `www.Shop-${n}.example/${slug(query)}`, description: `Save on ${query} at shop ${n}.` });
+  return [[ad(1)], [ad(2)]];
+}
+
+export function se2OldRelated(query: string): string[] {
+  return ['reviews', 'price', 'history'].map((w) => `${query} ${w}`);
 }
 
 const algo = (d: Doc, tag = 'li') => `<${tag} class="b_algo"><h2><a href="${esc(d.url)}">${esc(d.title)}</a></h2><div class="b_caption"><div class="b_attribution"><cite>${esc(d.url)}</cite></div><p>${esc(d.snippet)}</p></div></${tag}>`;
@@ -44,6 +88,24 @@ export function se2RichPage(query: string, docs: Doc[], qna: Doc[]): string {
     .join('')}</div></div></div>`;
   const list = `${wiki}${docs.slice(0, 2).map((d) => algo(d)).join('')}${paa}${cluster}${docs.slice(5).map((d) => algo(d)).join('')}`;
   return shell(query, `<div id="b_content"><ol id="b_results">${list}</ol></div>`);
+}
+
+/** `docs[0]` with two deep links among non-sitelink links; `docs[1]` a wiki result with only its licence line. */
+export function se2BoxLinksPage(query: string, docs: Doc[]): { html: string; deep: { title: string; url: string }[] } {
+  const [a, b] = docs as [Doc, Doc];
+  const deep = ['Books', 'Music'].map((t) => ({ title: t, url: `https://${a.host}/${slug(t)}` }));
+  const search = (q: string) => `https://se2.example/search?q=${encodeURIComponent(q)}&amp;FORM=LFACTRE`;
+  const box = `<li class="b_algo"><h2><a href="${esc(a.url)}">${esc(a.title)}</a></h2><div class="b_caption"><div class="b_attribution"><cite>${esc(a.url)}</cite></div><p>${esc(a.snippet)}</p>`
+    + `<div class="b_factrow b_twofr"><div class="b_vlist2col"><ul><li><div><a href="${search('Jane Doe')}"><strong>Author:</strong> Jane Doe</a></div></li></ul></div></div></div>`
+    + `<div class="sa_uc"><ul class="b_vList"><li class="b_annooverride"><div class="b_deeplink_twocol_block"><div class="b_vlist2col"><ul>${deep.map((l) => `<li><a href="${esc(l.url)}">${l.title}</a></li>`).join('')}</ul></div></div></li>`
+    + `<li class="b_annooverride"><div class="b_algoSocial"><div class="slide"><p class="b_postTxt">A post</p><div class="b_viewon"> · <a href="https://${a.host}/posts/1">See More</a></div></div></div></li></ul></div>`
+    + `<div class="supercaptions-child"><div class="pageRecoContainer"><h2>Explore further</h2><table><tr><td><a href="https://other-site.example/${slug(query)}">Other Site on ${esc(query)}</a></td></tr></table></div></div>`
+    + `<div class="infobubble b_hide"><div class="infobubble_text1">This site is on a <a href="https://watchdog.example/not-recommended">Not Recommended List</a>.</div></div>`
+    + `<a href="${search(`${query} site:${a.host}`)}">See more results</a></li>`;
+  const wiki = `<li class="b_algo"><h2><a href="${esc(b.url)}">${esc(b.title)}</a></h2><div class="b_caption"><div class="b_attribution"><cite>${esc(b.url)}</cite></div></div>`
+    + `<div class="tab-content"><div role="tabpanel"><ul class="b_vList"><li><div>${esc(b.snippet)}</div></li></ul> · Text under <a href="http://creativecommons.org/licenses/by-sa/3.0/">CC-BY-SA license</a></div></div>`
+    + `<div class="wiki_attr"><a href="https://en.encyclopedia.example/wiki/${slug(query)}">Encyclopedia</a><span> · Text under <a href="http://creativecommons.org/licenses/by-sa/3.0/">CC-BY-SA license</a></span></div></li>`;
+  return { html: shell(query, `<div id="b_content"><ol id="b_results">${box}${wiki}</ol></div>`), deep };
 }
 
 export interface Se2Hotel {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTPUT_SCHEMAS, parsePage } from '../../core/targets/index.js';
 import { doc } from '../sites/se-data.js';
 import { seSite } from '../sites/se.js';
-import { se2Hotels, se2HotelsPage, se2Images, se2LocalCardPage, se2OldPage, se2RichPage } from '../sites/se2-layouts.js';
+import { se2BoxLinksPage, se2Hotels, se2HotelsPage, se2Images, se2LocalCardPage, se2OldAds, se2OldPage, se2OldRelated, se2RichPage } from '../sites/se2-layouts.js';
 
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -42,7 +42,33 @@ describe('se2 layouts', () => {
     expect(json.organic.map((o: J) => [o.title, o.url, o.snippet])).toEqual(list.map((d) => [d.title, d.url, d.snippet]));
     expect(json.organic[0].displayed_url).toBe(list[0]!.host);
     expect(json.organic[0].sitelinks).toEqual(['History', 'Products', 'Contact'].map((t) => ({ title: t, url: `${list[0]!.url}#${t.toLowerCase()}` })));
+    // The meta line's "Cached page" link is no sitelink.
+    expect(json.organic.slice(1).map((o: J) => o.sitelinks)).toEqual([[], [], []]);
     expect(parsed.status).toBe('parsed');
+  });
+
+  it('2009-2014 ads (sb_adsWv2 above, sb_adsW2v2 below, sb_adsNv2 side; h3 titles) and related searches (#sw_rel menu, .qsa answer + side copy)', () => {
+    const [top, side] = se2OldAds('green tea');
+    const ad = (a: (typeof top)[number], i: number, block: 'top' | 'bottom') => ({ position: i, block, title: a.title, url: a.url, displayed_url: a.cite, description: a.description, sitelinks: [] });
+    const related = se2OldRelated('green tea').map((q) => `https://se2.example/search?q=${q.replace(/ /g, '+')}&FORM=`);
+    for (const [extras, form] of [['menu', 'R5FD'], ['answer', 'QSRE1']] as const) {
+      const parsed = parse(se2OldPage('green tea', docs('green tea', 3), extras));
+      const json = parsed.json as J;
+      expect(json.paid).toEqual([ad(top[0]!, 1, 'top'), ad(top[0]!, 2, 'bottom'), ad(side[0]!, 3, 'top')]);
+      // The search-history menu beside #sw_rel is not related searches; the side copy of the answer adds nothing.
+      expect(json.related_searches).toEqual(se2OldRelated('green tea').map((query, i) => ({ query, url: related[i] + form })));
+      expect([json.organic.length, parsed.status]).toEqual([3, 'parsed']);
+    }
+  });
+
+  it('sitelinks are the deep links only: not licence lines, engine searches, social cards, other sites\' pages or pop-ups', () => {
+    const list = docs('wonder kids', 2);
+    const page = se2BoxLinksPage('wonder kids', list);
+    const json = parse(page.html).json as J;
+    expect(json.organic.map((o: J) => [o.url, o.snippet, o.sitelinks])).toEqual([
+      [list[0]!.url, list[0]!.snippet, page.deep],
+      [list[1]!.url, null, []],
+    ]);
   });
 
   it('2019-2022 list: results in a cluster row count in page order; people-also-ask entries and the encyclopedia block do not', () => {

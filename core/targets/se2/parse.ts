@@ -6,18 +6,23 @@
  * `b_algo` answers that are not results; a `b_algoBigWiki` entry is the encyclopedia answer
  * block), a `.b_rs` related-searches block, `li.b_no` for an empty result set; and before it
  * (2009-2014) `ul.sb_results` items (`li.sa_wr`, or bare `li` holding a `.sa_cc` result) with
- * the title link in an `h3`, answers as `li.sb_ans`. The count is in `.sb_count`. Image result
- * pages (images.ts) and place/hotel blocks (places.ts) are read too.
+ * the title link in an `h3`, answers as `li.sb_ans`, ads in `div.sb_ads*` groups and related
+ * searches in `#sw_rel` or a `.qsa` answer. The count is in `.sb_count`. Sitelinks and tracking
+ * links (links.ts), image result pages (images.ts) and place/hotel blocks (places.ts) are read
+ * too.
  */
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import { Blocks, resultCount } from '../../parsers/blocks.js';
 import type { Document, Element } from '../../parsers/dom.js';
-import { all, attr, closest, contains, hasClass, linkTarget, loadHtml, one, text } from '../../parsers/dom.js';
+import { all, closest, contains, hasClass, linkTarget, loadHtml, one, text } from '../../parsers/dom.js';
 import type { Hotel } from '../se1/parse/hotels.js';
 import type { ImageResult } from '../se1/parse/images-tab.js';
-import type { Link, LocalResult, OrganicResult, PaidResult, RelatedSearch } from '../se1/parse/types.js';
+import type { LocalResult, OrganicResult, PaidResult, RelatedSearch } from '../se1/parse/types.js';
 import { isImagesPage, parseSe2Images } from './images.js';
+import { linksOf, NOT_SITELINK, unwrapTracking } from './links.js';
 import { parseSe2Places } from './places.js';
+
+export { unwrapTracking };
 
 export interface Se2SearchJson {
   query: string | null;
@@ -33,39 +38,6 @@ export interface Se2SearchJson {
   /** Hotels of a hotel answer. */
   hotels: Hotel[];
   image_results: ImageResult[];
-}
-
-/** Click-tracking links carry the target base64url-encoded in `u=a1...`. */
-export function unwrapTracking(url: string | null): string | null {
-  if (!url) return url;
-  try {
-    const u = new URL(url);
-    const enc = u.searchParams.get('u');
-    if (u.pathname === '/ck/a' && enc && enc.startsWith('a1')) {
-      const target = Buffer.from(enc.slice(2).replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
-      if (/^https?:\/\//.test(target)) return target;
-    }
-  } catch {
-    // Not absolute: keep as is.
-  }
-  return url;
-}
-
-const NOT_SITELINK = (e: Element) =>
-  e.name === 'cite' || hasClass(e, 'b_attribution') || hasClass(e, 'b_suffix') || hasClass(e, 'b_moreLink') || attr(e, 'role') === 'menu';
-
-function linksOf(box: Element, skip: Element, mainUrl: string | null, pageUrl: string): Link[] {
-  const out: Link[] = [];
-  const seen = new Set<string>();
-  for (const a of all('a[href]', box)) {
-    if (a === skip || contains(skip, a) || closest(a, (e) => e === box || NOT_SITELINK(e)) !== box || NOT_SITELINK(a)) continue;
-    const url = unwrapTracking(linkTarget(a.attribs.href, pageUrl));
-    const title = text(a);
-    if (!url || !title || title.length > 120 || url === mainUrl || seen.has(url) || !/\p{L}{2}/u.test(title)) continue;
-    seen.add(url);
-    out.push({ title, url });
-  }
-  return out;
 }
 
 function snippetOf(item: Element, titleLink: Element): string | null {
@@ -115,21 +87,31 @@ export function parseSe2Organic(doc: Document, pageUrl: string): OrganicResult[]
   return out;
 }
 
+/**
+ * Ad groups: `li.b_ad` in the result list or the side column (2015-2025; `b_adBottom` below the
+ * results), and before it (2009-2014) `div.sb_adsWv2` above the results, the same with
+ * `sb_adsW2v2` below them and `div.sb_adsNv2` in the side column, with the title link in an
+ * `h3`. Side-column ads are reported with the top block (the output knows two blocks).
+ */
+const AD_GROUPS = '#b_results > li.b_ad, #b_context li.b_ad, .b_adTop, .b_adBottom, .sb_adsWv2, .sb_adsNv2';
+const AD_TITLE = 'h2 a[href], h3 a[href]';
+
 export function parseSe2Ads(doc: Document, pageUrl: string): PaidResult[] {
   const out: PaidResult[] = [];
-  for (const group of all('#b_results > li.b_ad, #b_context li.b_ad, .b_adTop, .b_adBottom', doc)) {
+  for (const group of all(AD_GROUPS, doc)) {
     if (closest(group, (e) => hasClass(e, 'b_ad'))) continue;
-    const block = hasClass(group, 'b_adBottom') ? 'bottom' : 'top';
+    const block = hasClass(group, 'b_adBottom') || hasClass(group, 'sb_adsW2v2') ? 'bottom' : 'top';
     // The candidate list is queried once per group, not again for every candidate it holds.
     const cands = all('.sb_add, ul > li', group);
-    const units = cands.filter((u) => one('h2 a[href]', u) && !cands.some((o) => o !== u && contains(o, u)));
+    const units = cands.filter((u) => one(AD_TITLE, u) && !cands.some((o) => o !== u && contains(o, u)));
     for (const unit of units) {
-      const a = one('h2 a[href]', unit);
+      const a = one(AD_TITLE, unit);
       if (!a) continue;
       const url = unwrapTracking(linkTarget(a.attribs.href, pageUrl, true));
       if (!url) continue;
       const cite = one('cite', unit);
-      const desc = one('.b_caption p, .b_ad_description', unit);
+      // 2009-2014 units have a bare paragraph under the address line.
+      const desc = one('.b_caption p, .b_ad_description', unit) ?? one('p', unit);
       out.push({
         position: out.length + 1,
         block,
@@ -144,10 +126,21 @@ export function parseSe2Ads(doc: Document, pageUrl: string): PaidResult[] {
   return out;
 }
 
+/**
+ * Related searches: `.b_rs` (2013-2025, `#brsv3` in the side column); before it the left
+ * column's `#sw_rel` menu (2009-2011) and the "Related searches for ..." answer (`.qsa`
+ * columns) with its side-column copy (`li.rrrs_itm`, 2012-2013). Duplicates are dropped.
+ */
+const RELATED = '.b_rs, #brsv3, #sw_rel, .qscolumn, li.rrrs_itm';
+
 export function parseSe2Related(doc: Document, pageUrl: string): RelatedSearch[] {
   const out: RelatedSearch[] = [];
   const seen = new Set<string>();
-  for (const a of all('.b_rs a[href], #brsv3 a[href]', doc)) {
+  // The boxes first, then their links: a document-wide `box a[href]` tests every link on the
+  // page against each box's ancestors (ten times the cost on a 2014 page).
+  const boxes = all(RELATED, doc);
+  const outer = boxes.filter((b) => !boxes.some((o) => o !== b && contains(o, b)) && (!hasClass(b, 'qscolumn') || closest(b, (e) => hasClass(e, 'qsa'), 3)));
+  for (const a of outer.flatMap((b) => all('a[href]', b))) {
     const query = text(a);
     if (!query || seen.has(query.toLowerCase())) continue;
     seen.add(query.toLowerCase());
@@ -188,7 +181,7 @@ export function parseSe2Search(input: PageInput): Parsed {
   // Sections the page shows in markup that yielded nothing: the layout changed (partial).
   if (imagesPage) b.expect('image_results', images.length > 0 || one('a.iusc, .item > a.thumb', doc) === null);
   else b.expect('organic', json.organic.length > 0 || one('li.b_algo, li.sa_wr, .sa_cc', doc) === null);
-  b.expect('paid', json.paid.length > 0 || one('li.b_ad .sb_add, li.b_ad li', doc) === null);
+  b.expect('paid', json.paid.length > 0 || one('li.b_ad .sb_add, li.b_ad li, .sb_adsWv2 .sb_add, .sb_adsNv2 .sb_add', doc) === null);
   b.expect('local_pack', json.local_pack.length + json.hotels.length > 0 || one('[data-ypid], .b_localDesktopInfoCard', doc) === null);
   const known = json.organic.length + json.paid.length > 0 || one('#b_results, .sb_results, #b_content', doc) !== null;
   return b.result(json, known);
