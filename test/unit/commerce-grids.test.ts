@@ -8,8 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseListing } from '../../core/targets/commerce/listing.js';
 import { parseProduct } from '../../core/targets/commerce/product.js';
+import { parseAnyPage } from '../../core/targets/commerce/parsers.js';
 import { CATALOGUE } from '../sites/commerce-data.js';
 import { AUCTION_ID, auctionGrid, furnitureProduct, handmadeGrid, listingId } from '../sites/commerce-grids.js';
+import { CHAIN_ID, chainSearch, HANDMADE_ID, handmadeFreeShippingGrid, noResultsPage, OLD_AUCTION_ID, oldAuctionTable, oldAuctionTitle, WHOLESALE_ID, wholesaleList } from '../sites/commerce-grids-older.js';
 
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -53,5 +55,39 @@ describe('a furniture retailer product page without structured data', () => {
     expect([parsed.status, json.title, json.price, json.currency, json.currency_symbol, json.rating, json.reviews_count, json.product_id]).toEqual([
       'parsed', 'Insulated Water Bottle Rivo', 53.11, 'EUR', '€', 4.8, 2310, '10021002',
     ]);
+  });
+});
+
+describe('older and other retail listing markups (test/sites/commerce-grids-older.ts)', () => {
+  const items = CATALOGUE.slice(0, 3);
+
+  it('an auction results table: the full title from the link, a price inside a title kept, not the payment icon text', () => {
+    const json = listing(oldAuctionTable(items), 'http://www.auction.test/sch/i.html?_nkw=outdoor').json as J;
+    expect(json.results.map(row)).toEqual(items.map((p, i) => [i + 1, OLD_AUCTION_ID(p), oldAuctionTitle(p), p.price, null, 'EUR', null, null]));
+  });
+
+  it('a handmade grid whose price boxes hold a "FREE shipping" badge: every card priced', () => {
+    const json = listing(handmadeFreeShippingGrid(items), 'https://www.handmade.test/search?q=outdoor').json as J;
+    expect(json.results.map(row)).toEqual(items.map((p, i) => [i + 1, HANDMADE_ID(p), p.title, p.price, null, 'USD', Math.round(p.rating), p.reviews]));
+  });
+
+  it("a wholesale list: a seller's minimum order is not a price, the feedback and orders links do not split a card", () => {
+    const json = listing(wholesaleList(items), 'http://www.wholesale.test/wholesale?SearchText=outdoor').json as J;
+    expect(json.results.map(row)).toEqual(items.map((p, i) => [i + 1, WHOLESALE_ID(p), p.title, p.price, null, 'USD', i % 2 === 0 ? p.rating : null, null]));
+    expect(json.total_results_count).toBe(41812);
+  });
+
+  it('an electronics chain: the title in a div.h2 (not the quick-view link), the review count from the rating label', () => {
+    const json = listing(chainSearch(items), 'https://www.chain.test/search/search_results.aspx?Ntt=outdoor').json as J;
+    expect(json.results.map(row)).toEqual(items.map((p, i) => [i + 1, CHAIN_ID(p), p.title, p.price, null, 'USD', p.rating, p.reviews]));
+    expect(json.results[0].url).toBe(`https://www.chain.test/product/${CHAIN_ID(items[0]!)}/trail-running-shoe`);
+  });
+
+  it('a search that found nothing: parsed, 0 results, and the url route reads it as a listing', () => {
+    const input = { html: noResultsPage('微信 lottery'), url: 'https://www.auction.test/sch/i.html?_nkw=x', page: 1, params: {} };
+    const parsed = parseListing('search')(input);
+    expect([parsed.status, (parsed.json as J).total_results_count, (parsed.json as J).results]).toEqual(['parsed', 0, []]);
+    const any = parseAnyPage(input);
+    expect([any.status, (any.json as J).page_type]).toEqual(['parsed', 'listing']);
   });
 });

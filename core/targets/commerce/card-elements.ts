@@ -16,11 +16,11 @@
 import { shortText, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
 import { pageSlot, rootOf } from '../../parsers/page-memo.js';
 import { elements } from './marks.js';
-import { shownPrice, type MoneyHint } from './values.js';
+import { shownPrice, withoutFreeShipping, type MoneyHint } from './values.js';
 
 const OLD = /strike|was-?price|\bwas\b|old-?price|list-?price|original|regular|compare|comp-?value|msrp|rrp|crossed|before/i;
 const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant)\b|\b(was|list|typical)( price)?:/i;
-const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|instal+ments?|\/\s*(count|ounce|oz|lb|kg|g|ml|l|unit|item)\b|per (unit|item|count)|deliver|shipping|versand|envío/i;
+const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|instal+ments?|\/\s*(count|ounce|oz|lb|kg|g|ml|l|unit|item)\b|per (unit|item|count)|\bmin(?:imum|\.)?[\s,.]*order|\borders? (?:over|above|from)\b|deliver|shipping|versand|envío/i;
 
 export interface PriceNode {
   el: Element;
@@ -68,7 +68,7 @@ export function priceNodes(doc: Document, hint: MoneyHint): PriceNode[] {
       const t = text(el);
       return { el, text: t, old: isOld(el, t) };
     })
-    .filter((p) => !NOT_A_PRICE.test(p.text));
+    .filter((p) => !(NOT_A_PRICE.test(p.text) && NOT_A_PRICE.test(withoutFreeShipping(p.text))));
 }
 
 function isOld(el: Element, t: string): boolean {
@@ -117,8 +117,12 @@ export function isTitleClass(e: Element): boolean {
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5']);
 
-/** `h1, h2, h3, h4, h5`. */
-export const isHeading = (e: Element): boolean => HEADINGS.has(e.name);
+/** A heading drawn by class or role (`<div class="h2">`, a CSS framework's heading style; `role="heading"`). */
+const HEADING_CLASS = /(^|\s)h[1-5](\s|$)/;
+
+/** `h1, h2, h3, h4, h5`, or an element styled or announced as one. */
+export const isHeading = (e: Element): boolean =>
+  HEADINGS.has(e.name) || e.attribs.role === 'heading' || (e.attribs.class !== undefined && HEADING_CLASS.test(e.attribs.class));
 
 /** The first value of `names` on `el` that passes `ok`, in the order of `names`. */
 export function firstAttr(el: Element, names: readonly string[], ok: (v: string) => boolean): string | undefined {

@@ -60,6 +60,16 @@ export function priceOf(v: unknown, currency?: unknown, hint?: MoneyHint): Price
 }
 
 /**
+ * A price text less a free-shipping note after the number ("$5.99 FREE shipping": a handmade
+ * marketplace's price box holds its shipping badge). The shipping words would class the price
+ * as a shipping fee; a note before the number ("Free delivery over $25") stays, as it is one.
+ */
+export function withoutFreeShipping(t: string): string {
+  return FREE_SHIPPING_AFTER.test(t) ? t.replace(FREE_SHIPPING_AFTER, '') : t;
+}
+const FREE_SHIPPING_AFTER = /(?<=\d[^a-z]*)\s*\+?\s*\b(?:free|kostenlose[rn]?|gratis)\s+(?:shipping|delivery|versand|lieferung)\s*$/i;
+
+/**
  * The first price shown in a text: a number with a currency symbol or ISO code right beside
  * it ("1 offer from $59.99" → 59.99, "AED330.00" → 330 AED), unit prices ("$0.25/count")
  * passed over. Null when no number carries a currency: a bare number is not a price, and

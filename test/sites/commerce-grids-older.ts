@@ -1,0 +1,123 @@
+/**
+ * More listing pages in the markup of real retail sites the generic parsers have no rules
+ * for, written by hand in the structure of captured pages (their conventions, not their
+ * content), each carrying the trap the captured page set:
+ *
+ * - an auction marketplace's 2012 results table (`table.li` rows): the shown title is cut
+ *   short ("…Top Hand...") with the full one in the link's `title`, a title may name a price
+ *   ("für 3,95€"), and a payment icon's `alt` ("This seller accepts PayPal") sits in the row;
+ * - a handmade-goods marketplace's 2019–2021 grid: the price box holds a "FREE shipping" badge
+ *   after the price, the stars are hidden inputs with a screen-reader "5 out of 5 stars";
+ * - a wholesale marketplace's 2013 list: the seller's link reads "(min. order $10)", and the
+ *   feedback and orders links go to the product's own URL with a `#feedback` / `#thf` anchor;
+ * - an electronics chain's search tiles: the title in a `div.h2`, a "QUICK VIEW" button whose
+ *   link hides the product name in a `hide-text` span, and a rating label "5.0 out of 5 stars.
+ *   3 reviews" beside a bare "5.0" and "(3)";
+ * - a search that found nothing: `<h1><span>0</span><span>results for <b>…</b></span></h1>`.
+ */
+import type { SimProduct } from './commerce-data.js';
+
+const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const page = (lang: string, body: string): string => `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>results</title></head><body>${body}</body></html>`;
+const slug = (t: string): string => t.toLowerCase().replace(/\W+/g, '-');
+
+/** The id the auction marketplace numbers a catalogue product with (12 digits). */
+export const OLD_AUCTION_ID = (p: SimProduct): string => `3208${p.id.slice(1)}7679`;
+
+/** The auction row's full title: the product's, with a contract price in its words. */
+export const oldAuctionTitle = (p: SimProduct): string => `${p.title} für 3,95€ | Top Angebot von ${p.brand} mit Garantie`;
+
+function oldAuctionRow(p: SimProduct, i: number): string {
+  const id = OLD_AUCTION_ID(p);
+  const href = `http://www.auction.test/itm/${slug(p.title)}-/${id}?pt=DE_Sport&amp;hash=item4ab5ecfe9f`;
+  const full = oldAuctionTitle(p);
+  return (
+    `<a name="item${id.slice(-6)}" class="lv-1st"></a><table class="li rsittlref" r="${i + 1}"><tbody><tr>` +
+    `<td class="pic p140 lt"><a href="${href}" class="img"><img src="http://thumbs.auction.test/m/${id}/140.jpg" class="img" alt=''></a></td>` +
+    `<td class="dtl"><div class="ittl"><a href="${href}" class="vip" title='${esc(full)}'>${esc(full.slice(0, 40))}...</a></div>` +
+    `<div class="sttl dyn">${esc(p.description)}</div><div class="anchors"><a class="lnk mi-a" t="EL" url="" iid="${id}">Vergrößern</a></div></td>` +
+    `<td class="trs"></td><td class="pay rt"><img src="http://pics.auction.test/s.gif" height="16" width="16" alt="Dieser Verkäufer akzeptiert PayPal" class="sprIcons1 iippl"></td>` +
+    `<td class="bids bin1"><div>Sofort-Kaufen</div></td>` +
+    `<td class='prc'><div class="g-b">EUR ${p.price.toFixed(2).replace('.', ',')}</div><span class="ship"><span class='tfsp'>Kostenloser Versand</span></span></td><td class="tme"></td></tr></tbody></table>`
+  );
+}
+
+export function oldAuctionTable(items: readonly SimProduct[]): string {
+  return page('de', `<div id="ResultSetItems"><div id="e17" class="rs rsw">${items.map(oldAuctionRow).join('')}</div></div>`);
+}
+
+export const HANDMADE_ID = (p: SimProduct): string => `55${p.id.slice(1)}4197`;
+
+function handmadeCard(p: SimProduct, i: number): string {
+  const id = HANDMADE_ID(p);
+  return (
+    `<li class="wt-list-unstyled wt-grid__item-xs-6 wt-grid__item-lg-4"><div class="js-merch-stash-check-listing v2-listing-card position-relative" data-listing-id="${id}" data-listing-card-v2>` +
+    `<a class="organic-impression display-inline-block listing-link" data-listing-id="${id}" href="https://www.handmade.test/listing/${id}/${slug(p.title)}?ref=sr_gallery-1-${i + 1}&amp;organic_search_click=1" title="${esc(p.title)}">` +
+    `<div class="v2-listing-card__img"><img data-listing-card-listing-image src="https://i.handmade.test/il_340x270.${id}.jpg" alt=""></div>` +
+    `<div class="v2-listing-card__info"><div><h2 class="text-gray text-truncate mb-xs-0 text-body"> ${esc(p.title)} </h2><p><div class="v2-listing-card__shop">` +
+    `<p class="text-gray-lighter text-body-smaller display-inline-block">${esc(p.brand)}Studio</p><span class="v2-listing-card__rating icon-t-2 display-block"><span class="stars-svg stars-smaller">` +
+    `<input type="hidden" name="initial-rating" value="${p.rating}"><input type="hidden" name="rating" value="${p.rating}"><span class="screen-reader-only">${Math.round(p.rating)} out of 5 stars</span>` +
+    `<span data-rating="1" class="rating lit rating-first" aria-hidden="true"><span class="etsy-icon stars-svg-star"><svg viewBox="3 3 18 18"><path d="M19.985,10.36Z"/></svg></span></span></span>` +
+    `<span class="text-body-smaller text-gray-lighter display-inline-block icon-b-1">(${p.reviews})</span></span></div>` +
+    `<span class="n-listing-card__price text-gray mt-xs-0 strong display-block text-body-larger"><span class='currency-symbol'>$</span><span class='currency-value'>${p.price.toFixed(2)}</span>` +
+    `<span class="text-body-smaller no-wrap"><span class="wt-badge wt-badge--small wt-badge--sale-01"> FREE shipping </span></span></span></p></div></div></a>` +
+    `<div class="v2-listing-card__actions"><button class="favorite-listing-button" data-listing-id="${id}"><span class="screen-reader-only">Add to Favorites</span></button></div></div></li>`
+  );
+}
+
+export function handmadeFreeShippingGrid(items: readonly SimProduct[]): string {
+  return page('en-US', `<div class="search-listings-group"><ul class="responsive-listing-grid wt-grid wt-grid--block">${items.map(handmadeCard).join('')}</ul></div>`);
+}
+
+export const WHOLESALE_ID = (p: SimProduct): string => `6340${p.id.slice(1)}869`;
+
+function wholesaleItem(p: SimProduct, i: number): string {
+  const id = WHOLESALE_ID(p);
+  const href = `http://www.wholesale.test/item/${slug(p.title)}/${id}.html`;
+  const rate = i % 2 === 0 ? `<span class="star star-s" title="Star Rating: ${p.rating} out of 5"><span class="rate-percent" style="width: 97.8%;"></span></span><a class="rate-num" href="${href}#feedback" rel="nofollow">Feedback (${p.reviews})</a><span class="rate-separator">|</span>` : '';
+  return (
+    `<li class="list-item${i === 0 ? ' list-item-first' : ''} util-clearfix" qrdata="100006749|${id}|cn117371666"><div class="img"><a id="limagebox_${id}" class="picRind" href="${href}"><img class="picCore" src="http://i01.wholesale.test/wsphoto/${id}_1.jpg_140x140.jpg" alt="${esc(p.title)}(China (Mainland))"></a></div>` +
+    `<div class="detail"><h3><a class="product product-title" href="${href}" title="${esc(p.title)}">${esc(p.title)}</a></h3><span class="brief"></span>` +
+    `<div class="util-clearfix address-chat"><span class="address util-clearfix"><a class="store" href="http://www.wholesale.test/store/10530${i}" title="${esc(p.brand)} Limited (min. order $10)">${esc(p.brand)} Limited (min. order $10)</a></span></div></div>` +
+    `<div class="info infoprice"><span class="price price-m"><span class="value">US $${p.price.toFixed(2)}</span><span class="separator">/</span> <span class="unit">piece</span></span>` +
+    `<span class="free-s"> Free Shipping </span><div class="rate-history">${rate}<span rel="nofollow" class="order-num"><a class="order-num-a" href="${href}#thf" rel="nofollow"><em title="Total Orders"> Orders  (${i + 7})</em></a></span></div>` +
+    `<input class="atc-product-id" type="hidden" value="${id}"></div></li>`
+  );
+}
+
+export function wholesaleList(items: readonly SimProduct[]): string {
+  return page('en', `<div class="search-result"><p class="result-overview"><strong class="search-count">41,812</strong> Results</p></div><ul id="hs-list-items" class="util-clearfix lazy-load list-items">${items.map(wholesaleItem).join('')}</ul>`);
+}
+
+export const CHAIN_ID = (p: SimProduct): string => `69${p.id.slice(1)}72`;
+
+function chainTile(p: SimProduct, i: number): string {
+  const id = CHAIN_ID(p);
+  const href = `/product/${id}/${slug(p.title)}`;
+  const data = `data-id="${id}" data-name="${esc(p.title)}" data-price="${p.price}"`;
+  return (
+    `<li class="product_wrapper" id="pwrapper_${i}"><div class="result_left"><a class="favorite fa fa-heart-o" ${data} href="https://account.chain.test/auth/signin/?RedirectUrl=x"><span class="hide-text">Add SKU:${id} to wishlist</span></a>` +
+    `<a class="image2 productClickItemV2" ${data} href="${href}"><img alt=" ${esc(p.title)}" class="SearchResultProductImage" src="https://productimages.chain.test/${id}.jpg"></a></div>` +
+    `<div class="result_right"><div class="details"><div class="detail_wrapper"><p class="sku">SKU: ${id}</p><div class="pDescription compressedNormal3"><div class="normal"><div class="h2">` +
+    `<a class="productClickItemV2 ProductLink_${id}" ${data} href="${href}"> ${esc(p.title)}</a></div></div></div></div>` +
+    `<div class="price_wrapper"><div class="stock"><div data-bv-show="inline_rating"><div class=""><a aria-label="${p.rating.toFixed(1)} out of 5 stars. ${p.reviews} reviews " class="bv_main_container" href="${href}#tab-reviews">` +
+    `<div class="bv_sub_container"><div aria-hidden="true" class="bv_averageRating_component_container"><div class="bv_text">${p.rating.toFixed(1)}</div></div><div aria-hidden="true" class="bv_numReviews_component_container"><div class="bv_text">(${p.reviews})</div></div></div></a></div></div>` +
+    `<span class="availabilityTrunc">Usually ships in 5-7 business days.</span></div>` +
+    `<div class="price"><span itemprop="price"><span class="sr-only">Our price </span><span class="upper">$</span>${p.price.toFixed(2)}</span></div>` +
+    `<div class="row cartActions"><div class="quickview"><a class="btn-add quickView" href="/quickView/${id}/${slug(p.title)}" rel="nofollow">QUICK VIEW<span class="hide-text"> ${esc(p.title)}</span></a></div>` +
+    `<form action="/store/add_product.aspx" class="crtfrm" method="POST"><input name="productID" type="hidden" value="${id}"><button class="btn-add" type="submit">Add to Cart</button></form></div></div></div></li>`
+  );
+}
+
+export function chainSearch(items: readonly SimProduct[]): string {
+  return page('en-US', `<div id="productGrid"><ul>${items.map(chainTile).join('')}</ul></div>`);
+}
+
+/** An auction marketplace's results page for a search that found nothing (2018–2019 markup). */
+export function noResultsPage(query: string): string {
+  return page(
+    'en',
+    `<div class="clt"><h1 class="rsHdr" tabindex="0">\n<span class="rcnt">0</span>\n<span class="kwcat">results for <b>${esc(query)}</b></span>\n</h1></div>` +
+      `<div id="Results" class="results"><div class="srp-save-null-search__title"><h3 class="srp-save-null-search__heading">No exact matches found</h3></div></div>`,
+  );
+}
