@@ -121,3 +121,22 @@ export function noResultsPage(query: string): string {
       `<div id="Results" class="results"><div class="srp-save-null-search__title"><h3 class="srp-save-null-search__heading">No exact matches found</h3></div></div>`,
   );
 }
+
+/**
+ * A marketplace's 2018–2020 media product page: the buy box's "Buy new" price in a header row
+ * outside the add-to-cart form, and inside the form an offers summary "40 New from $47.75"
+ * (the cheapest other seller). With `buyBox` false the page has no buy box at all, only the
+ * summary ("11 used & new from $18.93" and "See All Buying Options").
+ */
+export function buyBoxProduct(p: SimProduct, buyBox: boolean): string {
+  const summary = (n: number, low: number) => `<div class="a-row a-spacing-mini"><a href="/gp/offer-listing/${p.id}/ref=dp_olp_new?condition=new">${n} New</a> from <span class='a-color-price'>$${low.toFixed(2)}</span></div>`;
+  const box = buyBox
+    ? `<div id="buyNewSection" class="a-section"><div class="a-row"><div class="a-column a-span8"><span class="a-size-medium header-text">Buy new</span></div>` +
+      `<div class="a-column a-span4 a-text-right"><span class="a-size-medium a-color-price header-price">$${p.price.toFixed(2)}</span></div></div></div>` +
+      `<form id="addToCart" method="post" action="/gp/product/handle-buy-box/ref=dp_start-bbf_1_glance"><input type="hidden" name="ASIN" value="${p.id}">` +
+      `<div class="a-section">${summary(40, p.price - 2.64)}</div><input type="submit" name="submit.add-to-cart" value="Add to Cart"></form>`
+    : `<form id="addToCart" method="post" action="/gp/product/handle-buy-box/ref=dp_start-bbf_1_glance"><input type="hidden" name="ASIN" value="${p.id}">` +
+      `<div id="buybox" class="a-row"><div id="unqualifiedBuyBox" class="a-box"><div class="a-box-inner"><div class="a-text-center a-spacing-mini">11&nbsp;used&nbsp;&amp;&nbsp;new &nbsp;from&nbsp; <span class="a-color-price">$${(p.price - 6).toFixed(2)}</span></div>` +
+      `<a class="a-button-text" href="/gp/offer-listing/${p.id}">See All Buying Options</a></div></div></div></form>`;
+  return page('en-US', `<div id="centerCol"><h1 id="title"><span id="productTitle">${esc(p.title)}</span></h1></div><div id="rightCol"><div id="buybox_feature_div">${box}</div></div>`);
+}

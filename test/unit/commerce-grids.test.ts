@@ -11,7 +11,7 @@ import { parseProduct } from '../../core/targets/commerce/product.js';
 import { parseAnyPage } from '../../core/targets/commerce/parsers.js';
 import { CATALOGUE } from '../sites/commerce-data.js';
 import { AUCTION_ID, auctionGrid, furnitureProduct, handmadeGrid, listingId } from '../sites/commerce-grids.js';
-import { CHAIN_ID, chainSearch, HANDMADE_ID, handmadeFreeShippingGrid, noResultsPage, OLD_AUCTION_ID, oldAuctionTable, oldAuctionTitle, WHOLESALE_ID, wholesaleList } from '../sites/commerce-grids-older.js';
+import { buyBoxProduct, CHAIN_ID, chainSearch, HANDMADE_ID, handmadeFreeShippingGrid, noResultsPage, OLD_AUCTION_ID, oldAuctionTable, oldAuctionTitle, WHOLESALE_ID, wholesaleList } from '../sites/commerce-grids-older.js';
 
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -89,5 +89,15 @@ describe('older and other retail listing markups (test/sites/commerce-grids-olde
     expect([parsed.status, (parsed.json as J).total_results_count, (parsed.json as J).results]).toEqual(['parsed', 0, []]);
     const any = parseAnyPage(input);
     expect([any.status, (any.json as J).page_type]).toEqual(['parsed', 'listing']);
+  });
+});
+
+describe('a media product page whose add-to-cart form holds an offers summary', () => {
+  const product = (html: string) => parseProduct({ html, url: 'https://www.marketplace.test/dp/P1003', page: 1, params: {} }).json as J;
+
+  it('the buy box price, not "40 New from" the cheapest other seller; the summary only when there is no buy box', () => {
+    const p = CATALOGUE[2]!;
+    expect([product(buyBoxProduct(p, true)).price, product(buyBoxProduct(p, true)).currency]).toEqual([p.price, 'USD']);
+    expect(product(buyBoxProduct(p, false)).price).toBe(p.price - 6);
   });
 });

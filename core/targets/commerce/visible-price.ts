@@ -17,6 +17,25 @@ const NOT_A_PRICE_MARK = /unit-?price|per-?unit|saving|discount|instal+ment|ship
 const ELSEWHERE = /carousel|slider|swiper|slick|recommend|similar|related|sponsored|upsell|cross-?sell|also-?(bought|viewed)|sims|attach|warranty|protection|accessor|bundle|recently-?viewed|browsing-?history|footer|\bnav\b|comparison/i;
 const MAIN = /core-?price|price-?to-?pay|buy-?box|buybox|product-?price|main-?price|pdp-?price|big-?price|our-?price|sale-?price|final-?price|customer-?price|current-?price|offer-?price|apex|price-?block|priceblock|display-?price|price--?current|product-?info/i;
 
+/**
+ * A line that sums up other sellers' offers ("40 New from $47.75", "53 Used from $26.12", "68
+ * used & new from $43.76", "10 Angebote ab EUR 4,99"): its price is the cheapest other offer,
+ * not the buy box's, though it often sits inside the add-to-cart form. Ranked last, so it is
+ * the price only of a page without a buy box.
+ */
+const OFFERS_LINE =
+  /\b\d+\s+(?:new|used|offers?|sellers?|options?|angebote|neu|gebraucht|neufs?|occasions?|d['’]occasion|nuevos?|usados?|ofertas?|nuovi|usati|offerte)\b[^\d$€£¥]{0,24}\b(?:from|ab|à partir de|desde|da)\b|\bother sellers from\b|\bused\s*&\s*new from\b/i;
+
+/** Whether the price's line (its element and up to two parents, when short) sums up other offers. */
+function offersLine(el: Element): boolean {
+  for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i <= 2; cur = cur.parent as Element | null, i++) {
+    const t = shortText(cur, 80);
+    if (t === null) return false;
+    if (OFFERS_LINE.test(t)) return true;
+  }
+  return false;
+}
+
 const DIALOG = /modal|popover|dialog|drawer|side-?sheet|overlay|tooltip|flyout/i;
 const HIDDEN = /(^|\s)(hidden|aok-hidden|d-none|hide|visually-hidden|sr-only|a-offscreen)(\s|$)/;
 
@@ -37,6 +56,8 @@ export interface PriceCandidate {
   /** Document order. */
   index: number;
   kind: 'current' | 'old';
+  /** The line sums up other offers: the price only when the page shows no other (no buy box). */
+  offers: boolean;
 }
 
 /** What an element says it is. Named attributes only: enumerating every attribute of every element is the slow path. */
@@ -83,7 +104,7 @@ export function priceCandidates(doc: Document, hint: MoneyHint): PriceCandidates
   for (const m of marked) {
     if (outer.has(m.el) || (NOT_A_PRICE.test(m.text) && NOT_A_PRICE.test(withoutFreeShipping(m.text))) || NOT_A_PRICE_MARK.test(attrsText(m.el))) continue;
     if (upMatches(m.el, ELSEWHERE, 14) || isHidden(m.el)) continue;
-    list.push({ ...m, kind: isOld(m.el, m.text) ? 'old' : 'current' });
+    list.push({ ...m, kind: isOld(m.el, m.text) ? 'old' : 'current', offers: offersLine(m.el) });
   }
   return {
     all: list,
@@ -94,7 +115,8 @@ export function priceCandidates(doc: Document, hint: MoneyHint): PriceCandidates
       const score = (c: PriceCandidate): number =>
         (MAIN.test(attrsText(c.el)) || upMatches(c.el, MAIN, 10) ? 4 : 0) +
         (closest(c.el, (f) => f.name === 'form' && /cart|basket|bag|buy/i.test(`${f.attribs.id ?? ''} ${f.attribs.action ?? ''} ${f.attribs.class ?? ''}`), 30) ? 3 : 0) +
-        (region && contains(region, c.el) ? 2 : 0);
+        (region && contains(region, c.el) ? 2 : 0) -
+        (c.offers ? 16 : 0);
       return current.map((c) => ({ c, s: score(c) })).sort((a, b) => b.s - a.s || a.c.index - b.c.index).map((x) => x.c);
     },
   };
