@@ -85,8 +85,20 @@ function wholesaleItem(p: SimProduct, i: number): string {
   );
 }
 
-export function wholesaleList(items: readonly SimProduct[]): string {
-  return page('en', `<div class="search-result"><p class="result-overview"><strong class="search-count">41,812</strong> Results</p></div><ul id="hs-list-items" class="util-clearfix lazy-load list-items">${items.map(wholesaleItem).join('')}</ul>`);
+/**
+ * The wholesale list. With `shown` set, only that many cards are in the list; the others come
+ * as markup text in a `textarea.lazy-render` after it (as the 2013–2016 pages ship them), and
+ * a second lazy textarea holds a strip of recommended products, which are not results.
+ */
+export function wholesaleList(items: readonly SimProduct[], shown = items.length): string {
+  const cards = items.map(wholesaleItem);
+  const recs = items.map((p) => `<div class="rec-item"><a href="http://www.wholesale.test/item/rec/${WHOLESALE_ID(p)}1.html">${esc(p.brand)} bestseller</a><span class="rec-price">US $${(p.price + 1).toFixed(2)}</span></div>`).join('');
+  const later = shown < items.length ? `<div id="hs-below-list-items" class="util-clearfix lazy-load list-items"><textarea class="lazy-render">\n<ul>${cards.slice(shown).join('')}</ul></textarea></div>` : '';
+  return page(
+    'en',
+    `<div class="search-result"><p class="result-overview"><strong class="search-count">41,812</strong> Results</p></div><ul id="hs-list-items" class="util-clearfix lazy-load list-items">${cards.slice(0, shown).join('')}</ul>${later}` +
+      `<div class="recommend lazy-load"><textarea class="lazy-render">\n<div class="rec-list">${recs}</div></textarea></div>`,
+  );
 }
 
 export const CHAIN_ID = (p: SimProduct): string => `69${p.id.slice(1)}72`;

@@ -77,6 +77,12 @@ describe('older and other retail listing markups (test/sites/commerce-grids-olde
     expect(json.total_results_count).toBe(41812);
   });
 
+  it('a wholesale list whose later cards wait as markup in a lazy-render textarea: all of them, not the recommendations', () => {
+    const all = CATALOGUE.slice(0, 5);
+    const json = listing(wholesaleList(all, 2), 'http://www.wholesale.test/wholesale?SearchText=outdoor').json as J;
+    expect(json.results.map(row)).toEqual(all.map((p, i) => [i + 1, WHOLESALE_ID(p), p.title, p.price, null, 'USD', i % 2 === 0 ? p.rating : null, null]));
+  });
+
   it('an electronics chain: the title in a div.h2 (not the quick-view link), the review count from the rating label', () => {
     const json = listing(chainSearch(items), 'https://www.chain.test/search/search_results.aspx?Ntt=outdoor').json as J;
     expect(json.results.map(row)).toEqual(items.map((p, i) => [i + 1, CHAIN_ID(p), p.title, p.price, null, 'USD', p.rating, p.reviews]));

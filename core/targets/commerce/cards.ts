@@ -28,6 +28,9 @@ function signature(el: Element): string {
   return sig;
 }
 
+/** A card's shape (its tag and first stable class): the cards of one list share it. */
+export const cardShape = (el: Element): string => signature(el);
+
 /** Whether a subtree has at least `n` characters of text (stops as soon as it has). */
 function hasText(el: Element, n: number): boolean {
   counted = 0;

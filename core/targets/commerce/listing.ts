@@ -11,6 +11,7 @@ import { all, shortText, type Document } from '../../parsers/dom.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import { isBlocked } from './blocked.js';
 import { cardFacts, findCards } from './cards.js';
+import { deferredCards } from './deferred.js';
 import { elements } from './marks.js';
 import { productsInJson, totalInJson } from './json-product.js';
 import { loadPage, type ProductPage } from './product.js';
@@ -207,7 +208,8 @@ export function parseListingWith(input: PageInput, kind: ListingKind, page: Prod
     },
     () => {
       const { cards, prices } = findCards(doc, hint);
-      return cards.map((c) => cardFacts(c, prices.get(c) ?? [], input.url, hint));
+      // Cards the page keeps as markup text for its script to render (a lazy-render textarea) follow the shown ones.
+      return [...cards.map((c) => cardFacts(c, prices.get(c) ?? [], input.url, hint)), ...deferredCards(input.html, doc, cards, input.url, hint)];
     },
   ];
   let primary: ProductFacts[] = [];
