@@ -152,3 +152,23 @@ export function buyBoxProduct(p: SimProduct, buyBox: boolean): string {
       `<a class="a-button-text" href="/gp/offer-listing/${p.id}">See All Buying Options</a></div></div></div></form>`;
   return page('en-US', `<div id="centerCol"><h1 id="title"><span id="productTitle">${esc(p.title)}</span></h1></div><div id="rightCol"><div id="buybox_feature_div">${box}</div></div>`);
 }
+
+/**
+ * The wholesale marketplace's 2010 list: a "hot product" icon drawn before the photo, the photo
+ * lazily loaded from an `image-src` attribute (no `src` yet), and the product id opening the
+ * URL's slug (`/product-gs/<id>-<slug>-wholesalers.html`).
+ */
+export function wholesale2010List(items: readonly SimProduct[]): string {
+  const li = (p: SimProduct): string => {
+    const id = WHOLESALE_ID(p);
+    const href = `http://www.wholesale.test/product-gs/${id}-${slug(p.title)}-wholesalers.html`;
+    return (
+      `<li class="list-item clearfix"><div class="img"><img class="hot" src="http://style.wholesale.test/images/sale/icon/hotproduct_20x20.gif" alt="">` +
+      `<a id="limagebox_${id}" class="picRind history-item" href="${href}"><img id="limage_${id}" class="picCore" image-src="http://img.wholesale.test/photo/${id}/${slug(p.title)}.summ.jpg" alt="${esc(p.title)}"></a></div>` +
+      `<div class="info"><span class="price price-m"><span class="currency">US</span> <span class="value">$${p.price.toFixed(2)}</span> <span class="separator">/</span> <span class="unit">piece</span></span>` +
+      `<p class="tip"><span>Min. Order: 5 pieces</span></p></div>` +
+      `<div class="detail"><h3><a id="lsubject_${id}" class="history-item" href="${href}" title="${esc(p.title)}">${esc(p.title)}</a></h3></div></li>`
+    );
+  };
+  return page('en', `<ul id="list-items" class="list-items">${items.map(li).join('')}</ul>`);
+}

@@ -11,7 +11,7 @@ import { parseProduct } from '../../core/targets/commerce/product.js';
 import { parseAnyPage } from '../../core/targets/commerce/parsers.js';
 import { CATALOGUE } from '../sites/commerce-data.js';
 import { AUCTION_ID, auctionGrid, furnitureProduct, handmadeGrid, listingId } from '../sites/commerce-grids.js';
-import { buyBoxProduct, CHAIN_ID, chainSearch, HANDMADE_ID, handmadeFreeShippingGrid, noResultsPage, OLD_AUCTION_ID, oldAuctionTable, oldAuctionTitle, WHOLESALE_ID, wholesaleList } from '../sites/commerce-grids-older.js';
+import { buyBoxProduct, CHAIN_ID, chainSearch, HANDMADE_ID, handmadeFreeShippingGrid, noResultsPage, OLD_AUCTION_ID, oldAuctionTable, oldAuctionTitle, WHOLESALE_ID, wholesale2010List, wholesaleList } from '../sites/commerce-grids-older.js';
 
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -81,6 +81,13 @@ describe('older and other retail listing markups (test/sites/commerce-grids-olde
     const all = CATALOGUE.slice(0, 5);
     const json = listing(wholesaleList(all, 2), 'http://www.wholesale.test/wholesale?SearchText=outdoor').json as J;
     expect(json.results.map(row)).toEqual(all.map((p, i) => [i + 1, WHOLESALE_ID(p), p.title, p.price, null, 'USD', i % 2 === 0 ? p.rating : null, null]));
+  });
+
+  it("a 2010 wholesale list: the lazily loaded photo, not the 'hot product' icon; the id that opens the URL's slug", () => {
+    const json = listing(wholesale2010List(items), 'http://www.wholesale.test/wholesale?SearchText=outdoor').json as J;
+    expect(json.results.map((r: J) => [r.product_id, r.title, r.price, r.image])).toEqual(
+      items.map((p) => [WHOLESALE_ID(p), p.title, p.price, `http://img.wholesale.test/photo/${WHOLESALE_ID(p)}/${p.title.toLowerCase().replace(/\W+/g, '-')}.summ.jpg`]),
+    );
   });
 
   it('an electronics chain: the title in a div.h2 (not the quick-view link), the review count from the rating label', () => {

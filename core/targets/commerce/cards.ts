@@ -192,6 +192,19 @@ function namesProduct(el: Element): boolean {
   return inside(el).some((a) => isLinkEl(a) && idFromUrl(absolute(a.attribs.href, 'https://x.invalid/')) !== null);
 }
 
+/** Attributes a lazily loaded image keeps its address in until a script moves it to `src`. */
+const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'image-src', 'data-image-src'];
+/** Badges, icons and placeholders drawn as images (a "hot product" icon, sprites), not the product's photo. */
+const NOT_A_PHOTO = /\/icons?\/|[_-]icon|sprite|spacer|pixel|blank\.|transparent|placeholder|\.svg(\?|$)/i;
+
+/** An image's photo URL: its lazy address or its `src` (not a data URI), unless it is an icon. */
+function photoOf(img: Element, base: string): string | null {
+  const a = img.attribs;
+  const src = a.src && !a.src.startsWith('data:') ? a.src : undefined;
+  const url = LAZY_SRC.map((k) => a[k]).find((v) => v && !v.startsWith('data:')) ?? src;
+  return url && !NOT_A_PHOTO.test(url) ? absolute(url, base) : null;
+}
+
 export function cardFacts(card: Element, prices: PriceNode[], base: string, hint: MoneyHint): ProductFacts {
   const { title, titleEl } = titleOf(card);
   if (title && PLACEHOLDER_TITLE.test(title)) return { title: null };
@@ -204,8 +217,8 @@ export function cardFacts(card: Element, prices: PriceNode[], base: string, hint
   const old = prices.find((p) => p.old);
   const price = current ? shownPrice(current.text, hint) : null;
   const oldPrice = old ? shownPrice(old.text, hint) : null;
-  const img = els.find((i) => i.name === 'img' && !!(i.attribs.src || i.attribs['data-src']) && !/^data:/.test(i.attribs.src ?? ''));
-  const image = img ? absolute(img.attribs['data-src'] || img.attribs.src, base) : null;
+  let image: string | null = null;
+  for (let i = 0; image === null && i < els.length; i++) if (els[i]!.name === 'img') image = photoOf(els[i] as Element, base);
   return {
     title,
     url,

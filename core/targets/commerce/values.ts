@@ -143,6 +143,11 @@ export function idFromUrl(url: string | null | undefined): string | null {
     const m = /^(?:A-|[a-z0-9-]+-p)(\d{5,})(?:\.html?)?$/i.exec(s);
     if (m) return m[1] as string;
   }
+  // An id that opens its slug: `/product-gs/285092926-children-suit-wholesalers.html`.
+  for (const s of segs) {
+    const m = /^(\d{6,})-\p{L}/u.exec(s);
+    if (m) return m[1] as string;
+  }
   // `/sku/<id>` and `/dp/<id>` name the id outright; `/product/<id>` may be followed by a slug or precede one.
   for (const marker of [/^(sku|skus|dp|gp-product)$/i, /^(product|products|item|items|p|ip|pd|prod|itm|goods|artikel|produkt|producto|produto|listing|listings)$/i]) {
     for (let i = 0; i < segs.length - 1; i++) {
