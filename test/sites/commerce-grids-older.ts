@@ -8,7 +8,9 @@
  *   ("für 3,95€"), and a payment icon's `alt` ("This seller accepts PayPal") sits in the row;
  * - a handmade-goods marketplace's 2019–2021 grid: the price box holds a "FREE shipping" badge
  *   after the price, the stars are hidden inputs with a screen-reader "5 out of 5 stars";
- * - a wholesale marketplace's 2013 list: the seller's link reads "(min. order $10)", and the
+ * - a wholesale marketplace's 2013 list: the seller's link reads "(min. order $10)" (in the
+ *   2016–2017 markup, `li > div.item`, also "10$ Min..." cut short, before the card's marked
+ *   price), and the
  *   feedback and orders links go to the product's own URL with a `#feedback` / `#thf` anchor;
  * - an electronics chain's search tiles: the title in a `div.h2`, a "QUICK VIEW" button whose
  *   link hides the product name in a `hide-text` span, and a rating label "5.0 out of 5 stars.
@@ -71,27 +73,33 @@ export function handmadeFreeShippingGrid(items: readonly SimProduct[]): string {
 
 export const WHOLESALE_ID = (p: SimProduct): string => `6340${p.id.slice(1)}869`;
 
-function wholesaleItem(p: SimProduct, i: number): string {
+/** The seller's link: a minimum order in its name, written out or cut short ("Jewelry 10$ Min..."). */
+const store = (p: SimProduct, i: number, cut: boolean): string =>
+  cut && i % 3 === 2
+    ? `<a class="store" href="http://www.wholesale.test/store/10530${i}" title="${esc(p.brand)} Jewelry 10$ Min Order">${esc(p.brand)} Jewelry 10$ Min...</a>`
+    : `<a class="store" href="http://www.wholesale.test/store/10530${i}" title="${esc(p.brand)} Limited (min. order $10)">${esc(p.brand)} Limited (min. order $10)</a>`;
+
+function wholesaleItem(p: SimProduct, i: number, wrapped = false): string {
   const id = WHOLESALE_ID(p);
   const href = `http://www.wholesale.test/item/${slug(p.title)}/${id}.html`;
   const rate = i % 2 === 0 ? `<span class="star star-s" title="Star Rating: ${p.rating} out of 5"><span class="rate-percent" style="width: 97.8%;"></span></span><a class="rate-num" href="${href}#feedback" rel="nofollow">Feedback (${p.reviews})</a><span class="rate-separator">|</span>` : '';
   return (
-    `<li class="list-item${i === 0 ? ' list-item-first' : ''} util-clearfix" qrdata="100006749|${id}|cn117371666"><div class="img"><a id="limagebox_${id}" class="picRind" href="${href}"><img class="picCore" src="http://i01.wholesale.test/wsphoto/${id}_1.jpg_140x140.jpg" alt="${esc(p.title)}(China (Mainland))"></a></div>` +
+    `<li class="list-item${i === 0 ? ' list-item-first' : ''} util-clearfix" qrdata="100006749|${id}|cn117371666">${wrapped ? '<div class="item">' : ''}<div class="img"><a id="limagebox_${id}" class="picRind" href="${href}"><img class="picCore" src="http://i01.wholesale.test/wsphoto/${id}_1.jpg_140x140.jpg" alt="${esc(p.title)}(China (Mainland))"></a></div>` +
     `<div class="detail"><h3><a class="product product-title" href="${href}" title="${esc(p.title)}">${esc(p.title)}</a></h3><span class="brief"></span>` +
-    `<div class="util-clearfix address-chat"><span class="address util-clearfix"><a class="store" href="http://www.wholesale.test/store/10530${i}" title="${esc(p.brand)} Limited (min. order $10)">${esc(p.brand)} Limited (min. order $10)</a></span></div></div>` +
+    `<div class="util-clearfix address-chat"><span class="address util-clearfix">${store(p, i, wrapped)}</span></div></div>` +
     `<div class="info infoprice"><span class="price price-m"><span class="value">US $${p.price.toFixed(2)}</span><span class="separator">/</span> <span class="unit">piece</span></span>` +
     `<span class="free-s"> Free Shipping </span><div class="rate-history">${rate}<span rel="nofollow" class="order-num"><a class="order-num-a" href="${href}#thf" rel="nofollow"><em title="Total Orders"> Orders  (${i + 7})</em></a></span></div>` +
-    `<input class="atc-product-id" type="hidden" value="${id}"></div></li>`
+    `<input class="atc-product-id" type="hidden" value="${id}"></div>${wrapped ? '</div>' : ''}</li>`
   );
 }
 
 /**
- * The wholesale list. With `shown` set, only that many cards are in the list; the others come
+ * The wholesale list (with `wrapped`, in the 2016–2017 markup). With `shown` set, only that many cards are in the list; the others come
  * as markup text in a `textarea.lazy-render` after it (as the 2013–2016 pages ship them), and
  * a second lazy textarea holds a strip of recommended products, which are not results.
  */
-export function wholesaleList(items: readonly SimProduct[], shown = items.length): string {
-  const cards = items.map(wholesaleItem);
+export function wholesaleList(items: readonly SimProduct[], shown = items.length, wrapped = false): string {
+  const cards = items.map((p, i) => wholesaleItem(p, i, wrapped));
   const recs = items.map((p) => `<div class="rec-item"><a href="http://www.wholesale.test/item/rec/${WHOLESALE_ID(p)}1.html">${esc(p.brand)} bestseller</a><span class="rec-price">US $${(p.price + 1).toFixed(2)}</span></div>`).join('');
   const later = shown < items.length ? `<div id="hs-below-list-items" class="util-clearfix lazy-load list-items"><textarea class="lazy-render">\n<ul>${cards.slice(shown).join('')}</ul></textarea></div>` : '';
   return page(

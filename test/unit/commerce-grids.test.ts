@@ -77,6 +77,11 @@ describe('older and other retail listing markups (test/sites/commerce-grids-olde
     expect(json.total_results_count).toBe(41812);
   });
 
+  it('a 2017 wholesale list: the price the card marks, not a number in the seller\'s name ("Jewelry 10$ Min...")', () => {
+    const json = listing(wholesaleList(items, items.length, true), 'http://www.wholesale.test/wholesale?SearchText=outdoor').json as J;
+    expect(json.results.map(row)).toEqual(items.map((p, i) => [i + 1, WHOLESALE_ID(p), p.title, p.price, null, 'USD', i % 2 === 0 ? p.rating : null, null]));
+  });
+
   it('a wholesale list whose later cards wait as markup in a lazy-render textarea: all of them, not the recommendations', () => {
     const all = CATALOGUE.slice(0, 5);
     const json = listing(wholesaleList(all, 2), 'http://www.wholesale.test/wholesale?SearchText=outdoor').json as J;

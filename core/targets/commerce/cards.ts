@@ -192,6 +192,17 @@ function namesProduct(el: Element): boolean {
   return inside(el).some((a) => isLinkEl(a) && idFromUrl(absolute(a.attribs.href, 'https://x.invalid/')) !== null);
 }
 
+const PRICE_MARK = /price/i;
+
+/** Whether a price element, or one of its two parents, says it shows a price (class, itemprop, test id). */
+function markedPrice(el: Element): boolean {
+  for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i <= 2; cur = cur.parent as Element | null, i++) {
+    const a = cur.attribs;
+    if (PRICE_MARK.test(a.class ?? '') || PRICE_MARK.test(a.itemprop ?? '') || PRICE_MARK.test(a['data-testid'] ?? '')) return true;
+  }
+  return false;
+}
+
 /** Attributes a lazily loaded image keeps its address in until a script moves it to `src`. */
 const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'image-src', 'data-image-src'];
 /** Badges, icons and placeholders drawn as images (a "hot product" icon, sprites), not the product's photo. */
@@ -213,7 +224,8 @@ export function cardFacts(card: Element, prices: PriceNode[], base: string, hint
   const url = link && productLink(link) ? absolute(link.attribs.href, base) : null;
   let id = firstAttr(card, ID_ATTRS, isIdLike) ?? null;
   for (let i = 0; id === null && i < els.length; i++) id = firstAttr(els[i] as Element, ID_ATTRS, isIdLike) ?? null;
-  const current = prices.find((p) => !p.old);
+  // A price the card marks as one comes before a number in its other texts (a seller named "Jewelry 10$ Min...").
+  const current = prices.find((p) => !p.old && markedPrice(p.el)) ?? prices.find((p) => !p.old);
   const old = prices.find((p) => p.old);
   const price = current ? shownPrice(current.text, hint) : null;
   const oldPrice = old ? shownPrice(old.text, hint) : null;
