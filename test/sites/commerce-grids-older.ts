@@ -79,14 +79,14 @@ const store = (p: SimProduct, i: number, cut: boolean): string =>
     ? `<a class="store" href="http://www.wholesale.test/store/10530${i}" title="${esc(p.brand)} Jewelry 10$ Min Order">${esc(p.brand)} Jewelry 10$ Min...</a>`
     : `<a class="store" href="http://www.wholesale.test/store/10530${i}" title="${esc(p.brand)} Limited (min. order $10)">${esc(p.brand)} Limited (min. order $10)</a>`;
 
-function wholesaleItem(p: SimProduct, i: number, wrapped = false): string {
+function wholesaleItem(p: SimProduct, i: number, wrapped = false, cut = wrapped): string {
   const id = WHOLESALE_ID(p);
   const href = `http://www.wholesale.test/item/${slug(p.title)}/${id}.html`;
   const rate = i % 2 === 0 ? `<span class="star star-s" title="Star Rating: ${p.rating} out of 5"><span class="rate-percent" style="width: 97.8%;"></span></span><a class="rate-num" href="${href}#feedback" rel="nofollow">Feedback (${p.reviews})</a><span class="rate-separator">|</span>` : '';
   return (
     `<li class="list-item${i === 0 ? ' list-item-first' : ''} util-clearfix" qrdata="100006749|${id}|cn117371666">${wrapped ? '<div class="item">' : ''}<div class="img"><a id="limagebox_${id}" class="picRind" href="${href}"><img class="picCore" src="http://i01.wholesale.test/wsphoto/${id}_1.jpg_140x140.jpg" alt="${esc(p.title)}(China (Mainland))"></a></div>` +
     `<div class="detail"><h3><a class="product product-title" href="${href}" title="${esc(p.title)}">${esc(p.title)}</a></h3><span class="brief"></span>` +
-    `<div class="util-clearfix address-chat"><span class="address util-clearfix">${store(p, i, wrapped)}</span></div></div>` +
+    `<div class="util-clearfix address-chat"><span class="address util-clearfix">${store(p, i, cut)}</span></div></div>` +
     `<div class="info infoprice"><span class="price price-m"><span class="value">US $${p.price.toFixed(2)}</span><span class="separator">/</span> <span class="unit">piece</span></span>` +
     `<span class="free-s"> Free Shipping </span><div class="rate-history">${rate}<span rel="nofollow" class="order-num"><a class="order-num-a" href="${href}#thf" rel="nofollow"><em title="Total Orders"> Orders  (${i + 7})</em></a></span></div>` +
     `<input class="atc-product-id" type="hidden" value="${id}"></div>${wrapped ? '</div>' : ''}</li>`
@@ -94,12 +94,13 @@ function wholesaleItem(p: SimProduct, i: number, wrapped = false): string {
 }
 
 /**
- * The wholesale list (with `wrapped`, in the 2016–2017 markup). With `shown` set, only that many cards are in the list; the others come
+ * The wholesale list (with `wrapped`, in the 2016–2017 markup; with `cut`, a seller's name
+ * "10$ Min..." in every third card). With `shown` set, only that many cards are in the list; the others come
  * as markup text in a `textarea.lazy-render` after it (as the 2013–2016 pages ship them), and
  * a second lazy textarea holds a strip of recommended products, which are not results.
  */
-export function wholesaleList(items: readonly SimProduct[], shown = items.length, wrapped = false): string {
-  const cards = items.map((p, i) => wholesaleItem(p, i, wrapped));
+export function wholesaleList(items: readonly SimProduct[], shown = items.length, wrapped = false, cut = wrapped): string {
+  const cards = items.map((p, i) => wholesaleItem(p, i, wrapped, cut));
   const recs = items.map((p) => `<div class="rec-item"><a href="http://www.wholesale.test/item/rec/${WHOLESALE_ID(p)}1.html">${esc(p.brand)} bestseller</a><span class="rec-price">US $${(p.price + 1).toFixed(2)}</span></div>`).join('');
   const later = shown < items.length ? `<div id="hs-below-list-items" class="util-clearfix lazy-load list-items"><textarea class="lazy-render">\n<ul>${cards.slice(shown).join('')}</ul></textarea></div>` : '';
   return page(

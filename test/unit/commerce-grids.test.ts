@@ -82,6 +82,11 @@ describe('older and other retail listing markups (test/sites/commerce-grids-olde
     expect(json.results.map(row)).toEqual(items.map((p, i) => [i + 1, WHOLESALE_ID(p), p.title, p.price, null, 'USD', i % 2 === 0 ? p.rating : null, null]));
   });
 
+  it('a 2013 wholesale list whose seller name "10$ Min..." puts a price in a card\'s details: still one result per card', () => {
+    const json = listing(wholesaleList(items, items.length, false, true), 'http://www.wholesale.test/wholesale?SearchText=outdoor').json as J;
+    expect(json.results.map(row)).toEqual(items.map((p, i) => [i + 1, WHOLESALE_ID(p), p.title, p.price, null, 'USD', i % 2 === 0 ? p.rating : null, null]));
+  });
+
   it('a wholesale list whose later cards wait as markup in a lazy-render textarea: all of them, not the recommendations', () => {
     const all = CATALOGUE.slice(0, 5);
     const json = listing(wholesaleList(all, 2), 'http://www.wholesale.test/wholesale?SearchText=outdoor').json as J;

@@ -16,7 +16,7 @@
 import { shortText, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
 import { pageSlot, rootOf } from '../../parsers/page-memo.js';
 import { elements } from './marks.js';
-import { shownPrice, withoutFreeShipping, type MoneyHint } from './values.js';
+import { absolute, shownPrice, withoutFreeShipping, type MoneyHint } from './values.js';
 
 const OLD = /strike|was-?price|\bwas\b|old-?price|list-?price|original|regular|compare|comp-?value|msrp|rrp|crossed|before/i;
 const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant)\b|\b(was|list|typical)( price)?:/i;
@@ -131,4 +131,28 @@ export function firstAttr(el: Element, names: readonly string[], ok: (v: string)
     if (v && ok(v)) return v;
   }
   return undefined;
+}
+
+const PRICE_MARK = /price/i;
+
+/** Whether a price element, or one of its two parents, says it shows a price (class, itemprop, test id). */
+export function markedPrice(el: Element): boolean {
+  for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i <= 2; cur = cur.parent as Element | null, i++) {
+    const a = cur.attribs;
+    if (PRICE_MARK.test(a.class ?? '') || PRICE_MARK.test(a.itemprop ?? '') || PRICE_MARK.test(a['data-testid'] ?? '')) return true;
+  }
+  return false;
+}
+
+/** Attributes a lazily loaded image keeps its address in until a script moves it to `src`. */
+const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'image-src', 'data-image-src'];
+/** Badges, icons and placeholders drawn as images (a "hot product" icon, sprites), not the product's photo. */
+const NOT_A_PHOTO = /\/icons?\/|[_-]icon|sprite|spacer|pixel|blank\.|transparent|placeholder|\.svg(\?|$)/i;
+
+/** An image's photo URL: its lazy address or its `src` (not a data URI), unless it is an icon. */
+export function photoOf(img: Element, base: string): string | null {
+  const a = img.attribs;
+  const src = a.src && !a.src.startsWith('data:') ? a.src : undefined;
+  const url = LAZY_SRC.map((k) => a[k]).find((v) => v && !v.startsWith('data:')) ?? src;
+  return url && !NOT_A_PHOTO.test(url) ? absolute(url, base) : null;
 }

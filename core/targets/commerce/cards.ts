@@ -8,7 +8,7 @@
  * (sold out) are kept when they share the group's shape.
  */
 import { closest, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
-import { firstAttr, inside, isLinkEl, priceNodes, type PriceNode } from './card-elements.js';
+import { firstAttr, inside, isLinkEl, markedPrice, photoOf, priceNodes, type PriceNode } from './card-elements.js';
 import type { ProductFacts } from './types.js';
 import { PLACEHOLDER_TITLE, productLink, ratingOf, titleOf } from './card-text.js';
 import { absolute, idFromUrl, isIdLike, shownPrice, type MoneyHint } from './values.js';
@@ -145,7 +145,7 @@ export function findCards(doc: Document, hint: MoneyHint): Cards {
   }
   const prices = new Map<Element, PriceNode[]>();
   if (!best) return { cards: [], prices, aside: false };
-  const g = groups.get(best.key)!;
+  const g = wholeCards(groups.get(best.key)!, groupOf, pricesIn);
   const cards: Element[] = [];
   const shapes = new Set([...g.members].map(signature));
   for (const c of (g.grand && 'children' in g.grand ? g.grand.children : []) as AnyNode[]) {
@@ -172,6 +172,26 @@ export function findCards(doc: Document, hint: MoneyHint): Cards {
   return { cards, prices, aside: cards.length > 0 && aside(cards[0] as Element) };
 }
 
+/**
+ * The group of whole cards when the chosen group holds their parts: members of two shapes
+ * under one parent (a card's details and its price box, when a number in the details, such as
+ * a seller's "10$ Min...", reads as a price) are parts of the parent, so the parents' group is
+ * the list, provided each parent shows no more prices than a card. Rows of one card shape, and
+ * one list mixing card kinds under a single parent, stay as they are.
+ */
+function wholeCards(g: Group, groupOf: Map<Element, Group>, pricesIn: (m: Element) => number): Group {
+  const shapesBy = new Map<Element, Set<string>>();
+  for (const m of g.members) {
+    const p = m.parent as Element;
+    const s = shapesBy.get(p) ?? new Set<string>();
+    shapesBy.set(p, s.add(signature(m)));
+  }
+  if (shapesBy.size < 2 || ![...shapesBy.values()].some((s) => s.size > 1)) return g;
+  const parents = [...shapesBy.keys()];
+  const up = groupOf.get(parents[0] as Element);
+  return up && parents.every((p) => up.members.has(p) && pricesIn(p) <= MAX_PRICES) ? up : g;
+}
+
 /** A card shows one product: a member holding more prices than that is a widget of several (a carousel slot). */
 const MAX_PRICES = 3;
 /** Groups inside carousels and sponsored or recommendation strips count for less than the results list. */
@@ -190,30 +210,6 @@ function aside(member: Element): boolean {
 function namesProduct(el: Element): boolean {
   if (firstAttr(el, ID_ATTRS, isIdLike) !== undefined || inside(el).some((e) => firstAttr(e, ID_ATTRS, isIdLike) !== undefined)) return true;
   return inside(el).some((a) => isLinkEl(a) && idFromUrl(absolute(a.attribs.href, 'https://x.invalid/')) !== null);
-}
-
-const PRICE_MARK = /price/i;
-
-/** Whether a price element, or one of its two parents, says it shows a price (class, itemprop, test id). */
-function markedPrice(el: Element): boolean {
-  for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i <= 2; cur = cur.parent as Element | null, i++) {
-    const a = cur.attribs;
-    if (PRICE_MARK.test(a.class ?? '') || PRICE_MARK.test(a.itemprop ?? '') || PRICE_MARK.test(a['data-testid'] ?? '')) return true;
-  }
-  return false;
-}
-
-/** Attributes a lazily loaded image keeps its address in until a script moves it to `src`. */
-const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'image-src', 'data-image-src'];
-/** Badges, icons and placeholders drawn as images (a "hot product" icon, sprites), not the product's photo. */
-const NOT_A_PHOTO = /\/icons?\/|[_-]icon|sprite|spacer|pixel|blank\.|transparent|placeholder|\.svg(\?|$)/i;
-
-/** An image's photo URL: its lazy address or its `src` (not a data URI), unless it is an icon. */
-function photoOf(img: Element, base: string): string | null {
-  const a = img.attribs;
-  const src = a.src && !a.src.startsWith('data:') ? a.src : undefined;
-  const url = LAZY_SRC.map((k) => a[k]).find((v) => v && !v.startsWith('data:')) ?? src;
-  return url && !NOT_A_PHOTO.test(url) ? absolute(url, base) : null;
 }
 
 export function cardFacts(card: Element, prices: PriceNode[], base: string, hint: MoneyHint): ProductFacts {
