@@ -181,3 +181,20 @@ export function wholesale2010List(items: readonly SimProduct[]): string {
   };
   return page('en', `<ul id="list-items" class="list-items">${items.map(li).join('')}</ul>`);
 }
+
+/**
+ * A marketplace's 2021–2022 search results for books: each card lists its formats (Kindle with
+ * its struck list price, Hardcover, Paperback), each with "More Buying Choices $x (N used & new
+ * offers)", five or more distinct amounts in one card.
+ */
+export function mediaSearch(items: readonly SimProduct[]): string {
+  const offer = (a: number, n: number) => `<div class="a-row a-size-base a-color-secondary"><span>More Buying Choices</span><br><span class="a-color-base">$${a.toFixed(2)}</span><span> (${n} used &amp; new offers)</span></div>`;
+  const format = (name: string, a: number) => `<div class="a-row"><a class="a-size-base a-link-normal a-text-bold" href="/dp/x">${name}</a></div><div class="a-row"><span class="a-price" data-a-size="l"><span class="a-offscreen">$${a.toFixed(2)}</span></span></div>`;
+  const card = (p: SimProduct, i: number) =>
+    `<div data-asin="B0${p.id.slice(1)}XYZ1" data-index="${i + 2}" data-component-type="s-search-result" class="s-result-item s-asin sg-col s-widget-spacing-small"><div class="sg-col-inner">` +
+    `<h2 class="a-size-mini a-spacing-none a-color-base"><a class="a-link-normal a-text-normal" href="/${slug(p.title)}/dp/B0${p.id.slice(1)}XYZ1/ref=sr_1_${i + 1}"><span class="a-size-medium a-color-base a-text-normal">${esc(p.title)}</span></a></h2>` +
+    `<div class="a-row"><span aria-label="${p.rating} out of 5 stars"><i class="a-icon a-icon-star-small"></i></span><span aria-label="${p.reviews}"><span class="a-size-base s-underline-text">${p.reviews}</span></span></div>` +
+    format('Kindle', p.price) + `<span class="a-price a-text-price" data-a-strike="true"><span class="a-offscreen">$${(p.price + 50).toFixed(2)}</span></span>` +
+    format('Hardcover', p.price + 40) + offer(p.price - 1, 16) + format('Paperback', p.price + 30) + offer(p.price + 20, 2) + `</div></div>`;
+  return page('en-US', `<div class="s-main-slot s-result-list s-search-results sg-row">${items.map(card).join('')}</div>`);
+}

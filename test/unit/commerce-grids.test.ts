@@ -11,7 +11,7 @@ import { parseProduct } from '../../core/targets/commerce/product.js';
 import { parseAnyPage } from '../../core/targets/commerce/parsers.js';
 import { CATALOGUE } from '../sites/commerce-data.js';
 import { AUCTION_ID, auctionGrid, furnitureProduct, handmadeGrid, listingId } from '../sites/commerce-grids.js';
-import { buyBoxProduct, CHAIN_ID, chainSearch, HANDMADE_ID, handmadeFreeShippingGrid, noResultsPage, OLD_AUCTION_ID, oldAuctionTable, oldAuctionTitle, WHOLESALE_ID, wholesale2010List, wholesaleList } from '../sites/commerce-grids-older.js';
+import { buyBoxProduct, CHAIN_ID, chainSearch, mediaSearch, HANDMADE_ID, handmadeFreeShippingGrid, noResultsPage, OLD_AUCTION_ID, oldAuctionTable, oldAuctionTitle, WHOLESALE_ID, wholesale2010List, wholesaleList } from '../sites/commerce-grids-older.js';
 
 type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -104,6 +104,13 @@ describe('older and other retail listing markups (test/sites/commerce-grids-olde
     const json = listing(chainSearch(items), 'https://www.chain.test/search/search_results.aspx?Ntt=outdoor').json as J;
     expect(json.results.map(row)).toEqual(items.map((p, i) => [i + 1, CHAIN_ID(p), p.title, p.price, null, 'USD', p.rating, p.reviews]));
     expect(json.results[0].url).toBe(`https://www.chain.test/product/${CHAIN_ID(items[0]!)}/trail-running-shoe`);
+  });
+
+  it('book results listing several formats and "More Buying Choices" offers: every card, priced by its first format', () => {
+    const json = listing(mediaSearch(items), 'https://www.marketplace.test/s?k=outdoor').json as J;
+    expect(json.results.map((r: J) => [r.pos, r.product_id, r.title, r.price, r.old_price, r.rating, r.reviews_count])).toEqual(
+      items.map((p, i) => [i + 1, `B0${p.id.slice(1)}XYZ1`, p.title, p.price, p.price + 50, p.rating, p.reviews]),
+    );
   });
 
   it('a search that found nothing: parsed, 0 results, and the url route reads it as a listing', () => {

@@ -22,10 +22,33 @@ const OLD = /strike|was-?price|\bwas\b|old-?price|list-?price|original|regular|c
 const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant)\b|\b(was|list|typical)( price)?:/i;
 const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|instal+ments?|\/\s*(count|ounce|oz|lb|kg|g|ml|l|unit|item)\b|per (unit|item|count)|\bmin(?:imum|\.)?[\s,.]*order|\borders? (?:over|above|from)\b|deliver|shipping|versand|envío/i;
 
+/**
+ * A line that sums up other sellers' offers ("40 New from $47.75", "53 Used from $26.12", "68
+ * used & new from $43.76", "10 Angebote ab EUR 4,99"): its price is the cheapest other offer,
+ * not the buy box's, though it often sits inside the add-to-cart form (product pages rank it
+ * last, so it is the price only of a page without a buy box), and on a results card ("More
+ * Buying Choices $13.26 (16 used & new offers)") it is neither the card's price nor a reason
+ * to take the card for a widget of several products.
+ */
+const OFFERS_LINE =
+  /\b\d+\s+(?:new|used|offers?|sellers?|options?|angebote|neu|gebraucht|neufs?|occasions?|d['’]occasion|nuevos?|usados?|ofertas?|nuovi|usati|offerte)\b[^\d$€£¥]{0,24}\b(?:from|ab|à partir de|desde|da)\b|\bother sellers from\b|\bused\s*&\s*new from\b|\(\s*\d+\s+(?:used|new)\b[^)]{0,24}\boffers?\s*\)|^more buying choices\b/i;
+
+/** Whether the price's line (its element or its parent, when short) sums up other offers. */
+export function offersLine(el: Element): boolean {
+  for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i <= 1; cur = cur.parent as Element | null, i++) {
+    const t = shortText(cur, 80);
+    if (t === null) return false;
+    if (OFFERS_LINE.test(t)) return true;
+  }
+  return false;
+}
+
 export interface PriceNode {
   el: Element;
   text: string;
   old: boolean;
+  /** The price sums up other offers (see OFFERS_LINE). */
+  offers: boolean;
 }
 
 const LONG = 0;
@@ -66,7 +89,7 @@ export function priceNodes(doc: Document, hint: MoneyHint): PriceNode[] {
     .filter((el) => !outer.has(el))
     .map((el) => {
       const t = text(el);
-      return { el, text: t, old: isOld(el, t) };
+      return { el, text: t, old: isOld(el, t), offers: offersLine(el) };
     })
     .filter((p) => !(NOT_A_PRICE.test(p.text) && NOT_A_PRICE.test(withoutFreeShipping(p.text))));
 }

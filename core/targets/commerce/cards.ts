@@ -98,7 +98,8 @@ interface Group {
 
 export function findCards(doc: Document, hint: MoneyHint): Cards {
   const every = priceNodes(doc, hint);
-  const nodes = every.filter((p) => !p.old);
+  // Old prices and offer summaries do not vote: a book's card shows its formats' prices and "More Buying Choices" lines.
+  const nodes = every.filter((p) => !p.old && !p.offers);
   const groups = new Map<string, Group>();
   const gid = new Map<AnyNode, number>();
   const idOf = (n: AnyNode | null): number => {
@@ -221,7 +222,7 @@ export function cardFacts(card: Element, prices: PriceNode[], base: string, hint
   let id = firstAttr(card, ID_ATTRS, isIdLike) ?? null;
   for (let i = 0; id === null && i < els.length; i++) id = firstAttr(els[i] as Element, ID_ATTRS, isIdLike) ?? null;
   // A price the card marks as one comes before a number in its other texts (a seller named "Jewelry 10$ Min...").
-  const current = prices.find((p) => !p.old && markedPrice(p.el)) ?? prices.find((p) => !p.old);
+  const current = prices.find((p) => !p.old && !p.offers && markedPrice(p.el)) ?? prices.find((p) => !p.old && !p.offers) ?? prices.find((p) => !p.old);
   const old = prices.find((p) => p.old);
   const price = current ? shownPrice(current.text, hint) : null;
   const oldPrice = old ? shownPrice(old.text, hint) : null;

@@ -7,6 +7,7 @@
  */
 import { closest, contains, type Document, type Element } from '../../parsers/dom.js';
 import { shortText } from '../../parsers/text.js';
+import { offersLine } from './card-elements.js';
 import { elements, scanMarks } from './marks.js';
 import { shownPrice, withoutFreeShipping, type MoneyHint } from './values.js';
 
@@ -16,25 +17,6 @@ const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|inst
 const NOT_A_PRICE_MARK = /unit-?price|per-?unit|saving|discount|instal+ment|shipping|delivery|badge/i;
 const ELSEWHERE = /carousel|slider|swiper|slick|recommend|similar|related|sponsored|upsell|cross-?sell|also-?(bought|viewed)|sims|attach|warranty|protection|accessor|bundle|recently-?viewed|browsing-?history|footer|\bnav\b|comparison/i;
 const MAIN = /core-?price|price-?to-?pay|buy-?box|buybox|product-?price|main-?price|pdp-?price|big-?price|our-?price|sale-?price|final-?price|customer-?price|current-?price|offer-?price|apex|price-?block|priceblock|display-?price|price--?current|product-?info/i;
-
-/**
- * A line that sums up other sellers' offers ("40 New from $47.75", "53 Used from $26.12", "68
- * used & new from $43.76", "10 Angebote ab EUR 4,99"): its price is the cheapest other offer,
- * not the buy box's, though it often sits inside the add-to-cart form. Ranked last, so it is
- * the price only of a page without a buy box.
- */
-const OFFERS_LINE =
-  /\b\d+\s+(?:new|used|offers?|sellers?|options?|angebote|neu|gebraucht|neufs?|occasions?|d['’]occasion|nuevos?|usados?|ofertas?|nuovi|usati|offerte)\b[^\d$€£¥]{0,24}\b(?:from|ab|à partir de|desde|da)\b|\bother sellers from\b|\bused\s*&\s*new from\b/i;
-
-/** Whether the price's line (its element and up to two parents, when short) sums up other offers. */
-function offersLine(el: Element): boolean {
-  for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i <= 2; cur = cur.parent as Element | null, i++) {
-    const t = shortText(cur, 80);
-    if (t === null) return false;
-    if (OFFERS_LINE.test(t)) return true;
-  }
-  return false;
-}
 
 const DIALOG = /modal|popover|dialog|drawer|side-?sheet|overlay|tooltip|flyout/i;
 const HIDDEN = /(^|\s)(hidden|aok-hidden|d-none|hide|visually-hidden|sr-only|a-offscreen)(\s|$)/;
