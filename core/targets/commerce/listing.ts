@@ -146,19 +146,18 @@ function nextPage(doc: Document, base: string): string | null {
 
 /**
  * A results page that says it found nothing ("0 results for …", "No exact matches found", "We
- * couldn't find any results for …"): read from short texts only, and only asked of a page
- * without results, so a cart's "0 items" on a page of results never counts.
+ * couldn't find any results for …", "没有…的搜索结果。"): read from short texts only, and only asked of a page
+ * without results, so a cart's "0 items" on a page of results never counts (nor does a
+ * product page's: the bare count form takes result words only, not "items" or "products").
  */
 const NO_RESULTS =
-  /^(?:0|no|zero|keine|aucun|nessun|geen)\s+(?:results|matches|products|listings|resultaten|resultados|résultats|risultati|Ergebnisse|Treffer|Artikel)\b|\bno (?:exact )?(?:results|matches|products|listings) (?:found|were found|for)\b|^no exact matches\b|\bcouldn['’]?t find any (?:results|items|matches|products)|\bdid not match any (?:products|items|results)|^aucun résultat|^sin resultados|^nessun risultato/i;
+  /^(?:0|no|zero|keine|aucun|nessun|geen)\s+(?:results|matches|listings|resultaten|resultados|résultats|risultati|Ergebnisse|Treffer)\b|\bno (?:exact )?(?:results|matches|products|listings) (?:found|were found|for)\b|^no exact matches\b|\bcouldn['’]?t find any (?:results|items|matches|products)|\bdid not match any (?:products|items|results)|^aucun résultat|^sin resultados|^nessun risultato|^没有.{1,120}搜索结果|一致する商品はありませんでした|^検索結果はありません/i;
 
 export function saysNoResults(doc: Document): boolean {
   for (const el of elements(doc)) {
     if (!COUNT_TAGS.has(el.name) || el.children.length > 6) continue;
-    let own = false;
-    for (const c of el.children) if (c.type === 'text' && c.data.trim() !== '') own = true;
-    // A heading may hold the count and the words in spans of their own (`<h1><span>0</span><span>results for …`).
-    if (!own && el.name[0] !== 'h') continue;
+    // The count and the words may sit in spans of their own (`<h1><span>0</span><span>results for …`,
+    // `<span>没有</span><span>…</span><span>的搜索结果。</span>`): any short element is read (only pages without results ask).
     const t = shortText(el, 160);
     if (t !== null && NO_RESULTS.test(t)) return true;
   }
