@@ -25,7 +25,8 @@ const RATING_TEXT = /(\d(?:[.,]\d{1,2})?)\s*(?:out of|von|de|sur|su|из|z|van)\
 const INLINE_COUNT = /(?:with\s+|[.,;]\s*)(\d[\d.,]*)\s+(reviews?|ratings?)/i;
 /** A bare star value ("5.0", "4,7") shown beside the stars: not a count. */
 const BARE_STARS = /^\d[.,]\d$/;
-const COUNT_TEXT = /^\(?\s*(\d[\d.,\s]*[KkMm]?)\s*\+?\s*\)?\s*(ratings?|reviews?|Bewertungen|Rezensionen|valoraciones|opiniones|reseñas|avis|recensioni|calificaciones|avaliações)?$/i;
+/** "(123)", "1.2K ratings", or the word first: "Feedback (338)", "Reviews (12)" (a wholesale card's link beside its stars). */
+const COUNT_TEXT = /^(?:(?:feedback|reviews?|ratings?|Bewertungen|avis|opiniones)\s*)?\(?\s*(\d[\d.,\s]*[KkMm]?)\s*\+?\s*\)?\s*(ratings?|reviews?|Bewertungen|Rezensionen|valoraciones|opiniones|reseñas|avis|recensioni|calificaciones|avaliações)?$/i;
 
 /** Screen-reader copies of a text (a truncated title keeps its full text off screen). */
 const OFFSCREEN = /(^|\s)(a-offscreen|sr-only|visually-hidden|screen-reader-text|screen-reader-only|a-truncate-full|clipped|wt-screen-reader-only|hide-text)(\s|$)/;
