@@ -3,7 +3,10 @@
  * in the real pages' structure, test/sites/commerce-grids.ts): a handmade-goods marketplace's
  * grid whose tiles are rendered twice and whose JSON-LD names only two of them, an auction
  * marketplace's `s-item` results behind a placeholder card, and a furniture retailer's product
- * page whose rating, review count and decimal-comma price exist only in its visible markup.
+ * page whose rating, review count and decimal-comma price exist only in its visible markup;
+ * then the markups met on unseen captures (test/sites/commerce-grids-older.ts): older auction,
+ * handmade and wholesale lists, an electronics chain's tiles, book results with several formats,
+ * a media product page's buy box beside an offers summary, and searches that found nothing.
  */
 import { describe, expect, it } from 'vitest';
 import { parseListing } from '../../core/targets/commerce/listing.js';
