@@ -149,9 +149,17 @@ describe('generic listing parser', () => {
     expect(listing(style)).toEqual({ json: LISTING_BY_STYLE[style], status: 'parsed' });
   });
 
-  it('category routes report their page type; an empty page is unrecognised', () => {
+  it('category routes report their page type; an empty page is unrecognised unless it says it found nothing', () => {
     expect((parseListing('category')({ html: listingPage('cards', CATALOGUE.slice(0, 2), ctx), url: `${ORIGIN}/c/outdoor`, page: 1, params: {} }).json as { page_type: string }).page_type).toBe('category');
-    expect(parseListing('search')({ html: '<html><body><h1>No results</h1></body></html>', url: `${ORIGIN}/s`, page: 1, params: {} }).status).toBe('unrecognised');
+    expect(parseListing('search')({ html: '<html><body><h1>Outdoor</h1><p>Free returns</p></body></html>', url: `${ORIGIN}/s`, page: 1, params: {} }).status).toBe('unrecognised');
+    // A layout the parser cannot read says nothing of the kind; a search that found nothing does.
+    const none = parseListing('search')({ html: '<html><body><h1>No results</h1></body></html>', url: `${ORIGIN}/s`, page: 1, params: {} });
+    expect([none.status, (none.json as { total_results_count: number | null }).total_results_count]).toEqual(['parsed', 0]);
+    // A mini-cart's "0 items" is not a search that found nothing.
+    expect(parseListing('search')({ html: '<html><body><h1>Outdoor</h1><a class="cart"><span>0 items</span></a></body></html>', url: `${ORIGIN}/s`, page: 1, params: {} }).status).toBe('unrecognised');
+    // A marketplace's Chinese store: "没有<query>的搜索结果。" with the query in its own span.
+    const zh = parseListing('search')({ html: '<html lang="zh-CN"><body><div class="a-row"><span>没有</span><span class="a-text-bold">灯饰 加盟</span><span>的搜索结果。</span></div></body></html>', url: `${ORIGIN}/s`, page: 1, params: {} });
+    expect([zh.status, (zh.json as { total_results_count: number | null }).total_results_count]).toEqual(['parsed', 0]);
   });
 });
 

@@ -16,16 +16,39 @@
 import { shortText, text, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
 import { pageSlot, rootOf } from '../../parsers/page-memo.js';
 import { elements } from './marks.js';
-import { shownPrice, type MoneyHint } from './values.js';
+import { absolute, shownPrice, withoutFreeShipping, type MoneyHint } from './values.js';
 
 const OLD = /strike|was-?price|\bwas\b|old-?price|list-?price|original|regular|compare|comp-?value|msrp|rrp|crossed|before/i;
 const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant)\b|\b(was|list|typical)( price)?:/i;
-const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|instal+ments?|\/\s*(count|ounce|oz|lb|kg|g|ml|l|unit|item)\b|per (unit|item|count)|deliver|shipping|versand|envío/i;
+const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|instal+ments?|\/\s*(count|ounce|oz|lb|kg|g|ml|l|unit|item)\b|per (unit|item|count)|\bmin(?:imum|\.)?[\s,.]*order|\borders? (?:over|above|from)\b|deliver|shipping|versand|envío/i;
+
+/**
+ * A line that sums up other sellers' offers ("40 New from $47.75", "53 Used from $26.12", "68
+ * used & new from $43.76", "10 Angebote ab EUR 4,99"): its price is the cheapest other offer,
+ * not the buy box's, though it often sits inside the add-to-cart form (product pages rank it
+ * last, so it is the price only of a page without a buy box), and on a results card ("More
+ * Buying Choices $13.26 (16 used & new offers)") it is neither the card's price nor a reason
+ * to take the card for a widget of several products.
+ */
+const OFFERS_LINE =
+  /\b\d+\s+(?:new|used|offers?|sellers?|options?|angebote|neu|gebraucht|neufs?|occasions?|d['’]occasion|nuevos?|usados?|ofertas?|nuovi|usati|offerte)\b[^\d$€£¥]{0,24}\b(?:from|ab|à partir de|desde|da)\b|\bother sellers from\b|\bused\s*&\s*new from\b|\(\s*\d+\s+(?:used|new)\b[^)]{0,24}\boffers?\s*\)|^more buying choices\b/i;
+
+/** Whether the price's line (its element or its parent, when short) sums up other offers. */
+export function offersLine(el: Element): boolean {
+  for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i <= 1; cur = cur.parent as Element | null, i++) {
+    const t = shortText(cur, 80);
+    if (t === null) return false;
+    if (OFFERS_LINE.test(t)) return true;
+  }
+  return false;
+}
 
 export interface PriceNode {
   el: Element;
   text: string;
   old: boolean;
+  /** The price sums up other offers (see OFFERS_LINE). */
+  offers: boolean;
 }
 
 const LONG = 0;
@@ -66,9 +89,9 @@ export function priceNodes(doc: Document, hint: MoneyHint): PriceNode[] {
     .filter((el) => !outer.has(el))
     .map((el) => {
       const t = text(el);
-      return { el, text: t, old: isOld(el, t) };
+      return { el, text: t, old: isOld(el, t), offers: offersLine(el) };
     })
-    .filter((p) => !NOT_A_PRICE.test(p.text));
+    .filter((p) => !(NOT_A_PRICE.test(p.text) && NOT_A_PRICE.test(withoutFreeShipping(p.text))));
 }
 
 function isOld(el: Element, t: string): boolean {
@@ -117,8 +140,12 @@ export function isTitleClass(e: Element): boolean {
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5']);
 
-/** `h1, h2, h3, h4, h5`. */
-export const isHeading = (e: Element): boolean => HEADINGS.has(e.name);
+/** A heading drawn by class or role (`<div class="h2">`, a CSS framework's heading style; `role="heading"`). */
+const HEADING_CLASS = /(^|\s)h[1-5](\s|$)/;
+
+/** `h1, h2, h3, h4, h5`, or an element styled or announced as one. */
+export const isHeading = (e: Element): boolean =>
+  HEADINGS.has(e.name) || e.attribs.role === 'heading' || (e.attribs.class !== undefined && HEADING_CLASS.test(e.attribs.class));
 
 /** The first value of `names` on `el` that passes `ok`, in the order of `names`. */
 export function firstAttr(el: Element, names: readonly string[], ok: (v: string) => boolean): string | undefined {
@@ -127,4 +154,28 @@ export function firstAttr(el: Element, names: readonly string[], ok: (v: string)
     if (v && ok(v)) return v;
   }
   return undefined;
+}
+
+const PRICE_MARK = /price/i;
+
+/** Whether a price element, or one of its two parents, says it shows a price (class, itemprop, test id). */
+export function markedPrice(el: Element): boolean {
+  for (let cur: Element | null = el, i = 0; cur && cur.type === 'tag' && i <= 2; cur = cur.parent as Element | null, i++) {
+    const a = cur.attribs;
+    if (PRICE_MARK.test(a.class ?? '') || PRICE_MARK.test(a.itemprop ?? '') || PRICE_MARK.test(a['data-testid'] ?? '')) return true;
+  }
+  return false;
+}
+
+/** Attributes a lazily loaded image keeps its address in until a script moves it to `src`. */
+const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'image-src', 'data-image-src'];
+/** Badges, icons and placeholders drawn as images (a "hot product" icon, sprites), not the product's photo. */
+const NOT_A_PHOTO = /\/icons?\/|[_-]icon|sprite|spacer|pixel|blank\.|transparent|placeholder|\.svg(\?|$)/i;
+
+/** An image's photo URL: its lazy address or its `src` (not a data URI), unless it is an icon. */
+export function photoOf(img: Element, base: string): string | null {
+  const a = img.attribs;
+  const src = a.src && !a.src.startsWith('data:') ? a.src : undefined;
+  const url = LAZY_SRC.map((k) => a[k]).find((v) => v && !v.startsWith('data:')) ?? src;
+  return url && !NOT_A_PHOTO.test(url) ? absolute(url, base) : null;
 }

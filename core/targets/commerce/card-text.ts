@@ -21,10 +21,15 @@ export function isAncestor(a: Element, b: AnyNode): boolean {
 
 
 const RATING_TEXT = /(\d(?:[.,]\d{1,2})?)\s*(?:out of|von|de|sur|su|из|z|van)\s*5\b/i;
-const COUNT_TEXT = /^\(?\s*(\d[\d.,\s]*[KkMm]?)\s*\+?\s*\)?\s*(ratings?|reviews?|Bewertungen|Rezensionen|valoraciones|opiniones|reseñas|avis|recensioni|calificaciones|avaliações)?$/i;
+/** The count a rating's label carries after it: "4.5 out of 5 with 120 reviews", "5.0 out of 5 stars. 3 reviews". */
+const INLINE_COUNT = /(?:with\s+|[.,;]\s*)(\d[\d.,]*)\s+(reviews?|ratings?)/i;
+/** A bare star value ("5.0", "4,7") shown beside the stars: not a count. */
+const BARE_STARS = /^\d[.,]\d$/;
+/** "(123)", "1.2K ratings", or the word first: "Feedback (338)", "Reviews (12)" (a wholesale card's link beside its stars). */
+const COUNT_TEXT = /^(?:(?:feedback|reviews?|ratings?|Bewertungen|avis|opiniones)\s*)?\(?\s*(\d[\d.,\s]*[KkMm]?)\s*\+?\s*\)?\s*(ratings?|reviews?|Bewertungen|Rezensionen|valoraciones|opiniones|reseñas|avis|recensioni|calificaciones|avaliações)?$/i;
 
 /** Screen-reader copies of a text (a truncated title keeps its full text off screen). */
-const OFFSCREEN = /(^|\s)(a-offscreen|sr-only|visually-hidden|screen-reader-text|a-truncate-full|clipped|wt-screen-reader-only)(\s|$)/;
+const OFFSCREEN = /(^|\s)(a-offscreen|sr-only|visually-hidden|screen-reader-text|screen-reader-only|a-truncate-full|clipped|wt-screen-reader-only|hide-text)(\s|$)/;
 const offscreen = (e: Element): boolean => OFFSCREEN.test(e.attribs.class ?? '');
 const seen = (el: Element): string => text(el, offscreen);
 /** A tag shown inside a title ("New Listing", "Sponsored"), not part of the product's name. */
@@ -63,10 +68,19 @@ function extends_(attr: string, shown: string): boolean {
   return shownWords.length >= 3 && shownWords.filter((w) => own.has(w)).length >= shownWords.length * 0.7;
 }
 
+/**
+ * Whether a text is a price line ("$59.99", "EUR 1,00", "Now $5 each") rather than words that
+ * mention one: a listing title may name a price ("Sim only for 3,95€ | Top contract ...").
+ */
+function priceOnly(t: string): boolean {
+  const p = shownPrice(t);
+  return p !== null && (t.length <= 24 || t.replace(/[^\p{L}]+/gu, '').length <= 12);
+}
+
 /** Whether an element's shown text can be a title: not a price, not a rating. */
 function fits(h: Element): boolean {
   const t = seen(h);
-  return t.length >= 3 && !shownPrice(t) && !RATING_TEXT.test(t);
+  return t.length >= 3 && !priceOnly(t) && !RATING_TEXT.test(t);
 }
 
 export function titleOf(card: Element): { title: string | null; titleEl: Element | null } {
@@ -82,8 +96,8 @@ export function titleOf(card: Element): { title: string | null; titleEl: Element
   }
   if (heading) return { title: clean(fullTitle(heading)), titleEl: heading };
   const links = els.filter((e) => isLinkEl(e) && productLink(e));
-  const longest = links.map((a) => ({ a, t: seen(a) })).filter((x) => !shownPrice(x.t) && !RATING_TEXT.test(x.t)).sort((x, y) => y.t.length - x.t.length)[0];
-  if (longest && longest.t.length >= 3) return { title: clean(longest.t), titleEl: longest.a };
+  const longest = links.map((a) => ({ a, t: seen(a) })).filter((x) => !priceOnly(x.t) && !RATING_TEXT.test(x.t)).sort((x, y) => y.t.length - x.t.length)[0];
+  if (longest && longest.t.length >= 3) return { title: clean(fullTitle(longest.a)), titleEl: longest.a };
   const img = els.find((i) => i.name === 'img' && i.attribs.alt !== undefined && i.attribs.alt.length >= 3);
   return { title: img ? clean(img.attribs.alt) : null, titleEl: null };
 }
@@ -117,7 +131,7 @@ export function ratingOf(card: Element): { rating: number | null; reviews_count:
       if (count !== undefined) return { rating, reviews_count: parseCount(count) };
       for (const next of els.slice(i + 1, i + 20)) {
         const t = (next.children.length <= 3 ? text(next) : ownText(next)) || (next.attribs['aria-label'] ?? '');
-        const c = t.length <= 40 && !RATING_TEXT.test(t) ? COUNT_TEXT.exec(t.trim()) : null;
+        const c = t.length <= 40 && !RATING_TEXT.test(t) && !BARE_STARS.test(t.trim()) ? COUNT_TEXT.exec(t.trim()) : null;
         if (c) return { rating, reviews_count: parseCount(c[1]) };
       }
       return { rating, reviews_count: null };
@@ -127,11 +141,11 @@ export function ratingOf(card: Element): { rating: number | null; reviews_count:
     const m = RATING_TEXT.exec(label) ?? (own.length < 120 ? RATING_TEXT.exec(own) : null);
     if (!m) continue;
     const rating = parseRating(m[1]);
-    const inline = /with\s+(\d[\d.,]*)\s+(reviews?|ratings?)/i.exec(`${label} ${own}`);
+    const inline = INLINE_COUNT.exec(`${label} ${own}`);
     if (inline) return { rating, reviews_count: parseCount(inline[1]) };
     for (const next of els.slice(i + 1, i + 20)) {
       const t = (next.children.length <= 3 ? text(next) : ownText(next)) || (next.attribs['aria-label'] ?? '');
-      const c = t.length <= 40 && !RATING_TEXT.test(t) ? COUNT_TEXT.exec(t.trim()) : null;
+      const c = t.length <= 40 && !RATING_TEXT.test(t) && !BARE_STARS.test(t.trim()) ? COUNT_TEXT.exec(t.trim()) : null;
       if (c) return { rating, reviews_count: parseCount(c[1]) };
     }
     return { rating, reviews_count: null };

@@ -8,7 +8,7 @@
  * (sold out) are kept when they share the group's shape.
  */
 import { closest, type AnyNode, type Document, type Element } from '../../parsers/dom.js';
-import { firstAttr, inside, isLinkEl, priceNodes, type PriceNode } from './card-elements.js';
+import { firstAttr, inside, isLinkEl, markedPrice, photoOf, priceNodes, type PriceNode } from './card-elements.js';
 import type { ProductFacts } from './types.js';
 import { PLACEHOLDER_TITLE, productLink, ratingOf, titleOf } from './card-text.js';
 import { absolute, idFromUrl, isIdLike, shownPrice, type MoneyHint } from './values.js';
@@ -27,6 +27,9 @@ function signature(el: Element): string {
   }
   return sig;
 }
+
+/** A card's shape (its tag and first stable class): the cards of one list share it. */
+export const cardShape = (el: Element): string => signature(el);
 
 /** Whether a subtree has at least `n` characters of text (stops as soon as it has). */
 function hasText(el: Element, n: number): boolean {
@@ -95,7 +98,8 @@ interface Group {
 
 export function findCards(doc: Document, hint: MoneyHint): Cards {
   const every = priceNodes(doc, hint);
-  const nodes = every.filter((p) => !p.old);
+  // Old prices and offer summaries do not vote: a book's card shows its formats' prices and "More Buying Choices" lines.
+  const nodes = every.filter((p) => !p.old && !p.offers);
   const groups = new Map<string, Group>();
   const gid = new Map<AnyNode, number>();
   const idOf = (n: AnyNode | null): number => {
@@ -142,7 +146,7 @@ export function findCards(doc: Document, hint: MoneyHint): Cards {
   }
   const prices = new Map<Element, PriceNode[]>();
   if (!best) return { cards: [], prices, aside: false };
-  const g = groups.get(best.key)!;
+  const g = wholeCards(groups.get(best.key)!, groupOf, pricesIn);
   const cards: Element[] = [];
   const shapes = new Set([...g.members].map(signature));
   for (const c of (g.grand && 'children' in g.grand ? g.grand.children : []) as AnyNode[]) {
@@ -167,6 +171,26 @@ export function findCards(doc: Document, hint: MoneyHint): Cards {
     }
   }
   return { cards, prices, aside: cards.length > 0 && aside(cards[0] as Element) };
+}
+
+/**
+ * The group of whole cards when the chosen group holds their parts: members of two shapes
+ * under one parent (a card's details and its price box, when a number in the details, such as
+ * a seller's "10$ Min...", reads as a price) are parts of the parent, so the parents' group is
+ * the list, provided each parent shows no more prices than a card. Rows of one card shape, and
+ * one list mixing card kinds under a single parent, stay as they are.
+ */
+function wholeCards(g: Group, groupOf: Map<Element, Group>, pricesIn: (m: Element) => number): Group {
+  const shapesBy = new Map<Element, Set<string>>();
+  for (const m of g.members) {
+    const p = m.parent as Element;
+    const s = shapesBy.get(p) ?? new Set<string>();
+    shapesBy.set(p, s.add(signature(m)));
+  }
+  if (shapesBy.size < 2 || ![...shapesBy.values()].some((s) => s.size > 1)) return g;
+  const parents = [...shapesBy.keys()];
+  const up = groupOf.get(parents[0] as Element);
+  return up && parents.every((p) => up.members.has(p) && pricesIn(p) <= MAX_PRICES) ? up : g;
 }
 
 /** A card shows one product: a member holding more prices than that is a widget of several (a carousel slot). */
@@ -197,12 +221,13 @@ export function cardFacts(card: Element, prices: PriceNode[], base: string, hint
   const url = link && productLink(link) ? absolute(link.attribs.href, base) : null;
   let id = firstAttr(card, ID_ATTRS, isIdLike) ?? null;
   for (let i = 0; id === null && i < els.length; i++) id = firstAttr(els[i] as Element, ID_ATTRS, isIdLike) ?? null;
-  const current = prices.find((p) => !p.old);
+  // A price the card marks as one comes before a number in its other texts (a seller named "Jewelry 10$ Min...").
+  const current = prices.find((p) => !p.old && !p.offers && markedPrice(p.el)) ?? prices.find((p) => !p.old && !p.offers) ?? prices.find((p) => !p.old);
   const old = prices.find((p) => p.old);
   const price = current ? shownPrice(current.text, hint) : null;
   const oldPrice = old ? shownPrice(old.text, hint) : null;
-  const img = els.find((i) => i.name === 'img' && !!(i.attribs.src || i.attribs['data-src']) && !/^data:/.test(i.attribs.src ?? ''));
-  const image = img ? absolute(img.attribs['data-src'] || img.attribs.src, base) : null;
+  let image: string | null = null;
+  for (let i = 0; image === null && i < els.length; i++) if (els[i]!.name === 'img') image = photoOf(els[i] as Element, base);
   return {
     title,
     url,

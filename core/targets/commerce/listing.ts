@@ -11,6 +11,7 @@ import { all, shortText, type Document } from '../../parsers/dom.js';
 import type { PageInput, Parsed } from '../../parsers/types.js';
 import { isBlocked } from './blocked.js';
 import { cardFacts, findCards } from './cards.js';
+import { deferredCards } from './deferred.js';
 import { elements } from './marks.js';
 import { productsInJson, totalInJson } from './json-product.js';
 import { loadPage, type ProductPage } from './product.js';
@@ -98,11 +99,11 @@ function toItems(facts: ProductFacts[]): ListingItem[] {
 }
 
 const COUNT_LINE =
-  /(?:of|von|de|sur|di|из|z)\s+(?:over\s+|about\s+|mehr als\s+|más de\s+|plus de\s+)?(\d[\d.,\s]*)\s+(?:results|items|products|Ergebnissen|Ergebnisse|resultados|résultats|risultati|artículos|productos)|^(\d[\d.,\s]*)\s+(?:results|items|products|Ergebnisse|resultados|résultats|risultati|artículos|productos)\b/i;
+  /(?:of|von|de|sur|di|из|z)\s+(?:over\s+|about\s+|mehr als\s+|más de\s+|plus de\s+)?(\d[\d.,\s]*)\s+(?:results|items|products|Ergebnissen|Ergebnisse|resultados|résultats|risultati|resultaten|artículos|productos)|^(\d[\d.,\s]*)\s+(?:results|items|products|Ergebnisse|resultados|résultats|risultati|resultaten|artículos|productos)\b/i;
 
 const COUNT_TAGS = new Set(['h1', 'h2', 'h3', 'span', 'div', 'p']);
 const DIGIT = /\d/;
-const COUNT_WORD = /\b(results|items|products|Ergebnisse|résultats|resultados|risultati|artículos|productos)\b/i;
+const COUNT_WORD = /\b(results|items|products|Ergebnisse|résultats|resultados|risultati|resultaten|artículos|productos)\b/i;
 
 function totalOnPage(doc: Document): number | null {
   for (const el of elements(doc)) {
@@ -143,9 +144,35 @@ function nextPage(doc: Document, base: string): string | null {
   return a ? absolute(a.attribs.href, base) : null;
 }
 
-/** `unrecognised` without results; `partial`, naming what is missing, when a block failed or no result shows a price. */
-export function listingResult(l: Listing, b: Blocks): Parsed {
-  if (l.results.length === 0) return { json: l, status: 'unrecognised' };
+/**
+ * A results page that says it found nothing ("0 results for …", "No exact matches found", "We
+ * couldn't find any results for …", "没有…的搜索结果。"): read from short texts only, and only asked of a page
+ * without results, so a cart's "0 items" on a page of results never counts (nor does a
+ * product page's: the bare count form takes result words only, not "items" or "products").
+ */
+const NO_RESULTS =
+  /^(?:0|no|zero|keine|aucun|nessun|geen)\s+(?:results|matches|listings|resultaten|resultados|résultats|risultati|Ergebnisse|Treffer)\b|\bno (?:exact )?(?:results|matches|products|listings) (?:found|were found|for)\b|^no exact matches\b|\bcouldn['’]?t find any (?:results|items|matches|products)|\bdid not match any (?:products|items|results)|^aucun résultat|^sin resultados|^nessun risultato|^没有.{1,120}搜索结果|一致する商品はありませんでした|^検索結果はありません/i;
+
+export function saysNoResults(doc: Document): boolean {
+  for (const el of elements(doc)) {
+    if (!COUNT_TAGS.has(el.name) || el.children.length > 6) continue;
+    // The count and the words may sit in spans of their own (`<h1><span>0</span><span>results for …`,
+    // `<span>没有</span><span>…</span><span>的搜索结果。</span>`): any short element is read (only pages without results ask).
+    const t = shortText(el, 160);
+    if (t !== null && NO_RESULTS.test(t)) return true;
+  }
+  return false;
+}
+
+/**
+ * `unrecognised` without results, unless the page says it found nothing (then `parsed`, with a
+ * total of 0); `partial`, naming what is missing, when a block failed or no result shows a price.
+ */
+export function listingResult(l: Listing, b: Blocks, doc: Document | null = null): Parsed {
+  if (l.results.length === 0) {
+    if (doc && saysNoResults(doc)) return { json: { ...l, total_results_count: 0 }, status: 'parsed' };
+    return { json: l, status: 'unrecognised' };
+  }
   b.expect('prices', l.results.some((r) => r.price !== null));
   return b.result(l, true);
 }
@@ -180,7 +207,8 @@ export function parseListingWith(input: PageInput, kind: ListingKind, page: Prod
     },
     () => {
       const { cards, prices } = findCards(doc, hint);
-      return cards.map((c) => cardFacts(c, prices.get(c) ?? [], input.url, hint));
+      // Cards the page keeps as markup text for its script to render (a lazy-render textarea) follow the shown ones.
+      return [...cards.map((c) => cardFacts(c, prices.get(c) ?? [], input.url, hint)), ...deferredCards(input.html, doc, cards, input.url, hint)];
     },
   ];
   let primary: ProductFacts[] = [];
@@ -205,7 +233,7 @@ export function parseListingWith(input: PageInput, kind: ListingKind, page: Prod
   // A partial structured list's count is its own, not the page's.
   out.total_results_count = b.run('total', () => (declared != null && declared >= out.results.length ? declared : totalOnPage(doc)), null);
   out.next_page_url = b.run('next', () => nextPage(doc, input.url), null);
-  return listingResult(out, b);
+  return listingResult(out, b, doc);
 }
 
 export function parseListing(kind: ListingKind): (input: PageInput) => Parsed {

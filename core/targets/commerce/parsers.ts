@@ -7,7 +7,7 @@
 import type { PageInput, PageParser, Parsed } from '../../parsers/types.js';
 import { COMMERCE_ROUTES } from './routes.js';
 import type { RouteSpec } from '../../registry/types.js';
-import { parseListing, parseListingWith } from './listing.js';
+import { parseListing, parseListingWith, saysNoResults } from './listing.js';
 import { productInJson } from './json-product.js';
 import { loadPage, parseProduct, parseProductWith } from './product.js';
 import { findCards } from './cards.js';
@@ -56,7 +56,9 @@ export function parseAnyPage(input: PageInput): Parsed {
     if (one) return one.inList ? parseListingWith(input, 'listing', page) : parseProductWith(input, page);
   }
   const { cards, aside } = findCards(page.doc, null);
-  return cards.length >= 3 && !aside ? parseListingWith(input, 'listing', page) : parseProductWith(input, page);
+  if (cards.length >= 3 && !aside) return parseListingWith(input, 'listing', page);
+  // A search that found nothing shows no cards but says so: still a listing, not a product.
+  return cards.length === 0 && saysNoResults(page.doc) ? parseListingWith(input, 'listing', page) : parseProductWith(input, page);
 }
 
 function parserFor(route: RouteSpec): PageParser {

@@ -60,6 +60,16 @@ export function priceOf(v: unknown, currency?: unknown, hint?: MoneyHint): Price
 }
 
 /**
+ * A price text less a free-shipping note after the number ("$5.99 FREE shipping": a handmade
+ * marketplace's price box holds its shipping badge). The shipping words would class the price
+ * as a shipping fee; a note before the number ("Free delivery over $25") stays, as it is one.
+ */
+export function withoutFreeShipping(t: string): string {
+  return FREE_SHIPPING_AFTER.test(t) ? t.replace(FREE_SHIPPING_AFTER, '') : t;
+}
+const FREE_SHIPPING_AFTER = /(?<=\d[^a-z]*)\s*\+?\s*\b(?:free|kostenlose[rn]?|gratis)\s+(?:shipping|delivery|versand|lieferung)\s*$/i;
+
+/**
  * The first price shown in a text: a number with a currency symbol or ISO code right beside
  * it ("1 offer from $59.99" → 59.99, "AED330.00" → 330 AED), unit prices ("$0.25/count")
  * passed over. Null when no number carries a currency: a bare number is not a price, and
@@ -131,6 +141,11 @@ export function idFromUrl(url: string | null | undefined): string | null {
   const segs = u.pathname.split('/').filter(Boolean).map((s) => decodeURIComponent(s));
   for (const s of segs) {
     const m = /^(?:A-|[a-z0-9-]+-p)(\d{5,})(?:\.html?)?$/i.exec(s);
+    if (m) return m[1] as string;
+  }
+  // An id that opens its slug: `/product-gs/285092926-children-suit-wholesalers.html`.
+  for (const s of segs) {
+    const m = /^(\d{6,})-\p{L}/u.exec(s);
     if (m) return m[1] as string;
   }
   // `/sku/<id>` and `/dp/<id>` name the id outright; `/product/<id>` may be followed by a slug or precede one.

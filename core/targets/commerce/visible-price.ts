@@ -7,12 +7,13 @@
  */
 import { closest, contains, type Document, type Element } from '../../parsers/dom.js';
 import { shortText } from '../../parsers/text.js';
+import { offersLine } from './card-elements.js';
 import { elements, scanMarks } from './marks.js';
-import { shownPrice, type MoneyHint } from './values.js';
+import { shownPrice, withoutFreeShipping, type MoneyHint } from './values.js';
 
 const OLD_MARK = /strike|was-?price|\bwas\b|old-?price|regular|list-?price|original|compare|comp-?value|msrp|rrp|before|crossed|typical/i;
 const OLD_TEXT = /^(was|list|typical|reg\.?|regular|comp\.? value|statt|uvp|antes|avant|prix barré)\b|\b(was|list|typical)( price)?:/i;
-const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|instal+ments?|cuotas|\/\s*(count|ounce|oz|lb|kg|g|ml|l|unit|item)\b|per (unit|item|count)|deliver|shipping|versand|envío|livraison|spar/i;
+const NOT_A_PRICE = /\bsave\b|\boff\b|\/\s*mo\b|per month|monthly|payments?|instal+ments?|cuotas|\/\s*(count|ounce|oz|lb|kg|g|ml|l|unit|item)\b|per (unit|item|count)|\bmin(?:imum|\.)?[\s,.]*order|\borders? (?:over|above|from)\b|deliver|shipping|versand|envío|livraison|spar/i;
 const NOT_A_PRICE_MARK = /unit-?price|per-?unit|saving|discount|instal+ment|shipping|delivery|badge/i;
 const ELSEWHERE = /carousel|slider|swiper|slick|recommend|similar|related|sponsored|upsell|cross-?sell|also-?(bought|viewed)|sims|attach|warranty|protection|accessor|bundle|recently-?viewed|browsing-?history|footer|\bnav\b|comparison/i;
 const MAIN = /core-?price|price-?to-?pay|buy-?box|buybox|product-?price|main-?price|pdp-?price|big-?price|our-?price|sale-?price|final-?price|customer-?price|current-?price|offer-?price|apex|price-?block|priceblock|display-?price|price--?current|product-?info/i;
@@ -37,6 +38,8 @@ export interface PriceCandidate {
   /** Document order. */
   index: number;
   kind: 'current' | 'old';
+  /** The line sums up other offers: the price only when the page shows no other (no buy box). */
+  offers: boolean;
 }
 
 /** What an element says it is. Named attributes only: enumerating every attribute of every element is the slow path. */
@@ -81,9 +84,9 @@ export function priceCandidates(doc: Document, hint: MoneyHint): PriceCandidates
   for (const m of marked) for (let p = m.el.parent; p && p.type === 'tag' && !outer.has(p as Element); p = p.parent) outer.add(p as Element);
   const list: PriceCandidate[] = [];
   for (const m of marked) {
-    if (outer.has(m.el) || NOT_A_PRICE.test(m.text) || NOT_A_PRICE_MARK.test(attrsText(m.el))) continue;
+    if (outer.has(m.el) || (NOT_A_PRICE.test(m.text) && NOT_A_PRICE.test(withoutFreeShipping(m.text))) || NOT_A_PRICE_MARK.test(attrsText(m.el))) continue;
     if (upMatches(m.el, ELSEWHERE, 14) || isHidden(m.el)) continue;
-    list.push({ ...m, kind: isOld(m.el, m.text) ? 'old' : 'current' });
+    list.push({ ...m, kind: isOld(m.el, m.text) ? 'old' : 'current', offers: offersLine(m.el) });
   }
   return {
     all: list,
@@ -94,7 +97,8 @@ export function priceCandidates(doc: Document, hint: MoneyHint): PriceCandidates
       const score = (c: PriceCandidate): number =>
         (MAIN.test(attrsText(c.el)) || upMatches(c.el, MAIN, 10) ? 4 : 0) +
         (closest(c.el, (f) => f.name === 'form' && /cart|basket|bag|buy/i.test(`${f.attribs.id ?? ''} ${f.attribs.action ?? ''} ${f.attribs.class ?? ''}`), 30) ? 3 : 0) +
-        (region && contains(region, c.el) ? 2 : 0);
+        (region && contains(region, c.el) ? 2 : 0) -
+        (c.offers ? 16 : 0);
       return current.map((c) => ({ c, s: score(c) })).sort((a, b) => b.s - a.s || a.c.index - b.c.index).map((x) => x.c);
     },
   };
