@@ -35,12 +35,21 @@ afterAll(async () => {
   await Promise.all([nats?.stop(), site?.close(), slow?.close(), hooks?.close()]);
 });
 
-async function finalOn(node: Node, id: string): Promise<any> {
+async function finalOn(node: Node, id: string, crawled?: CrawlSite): Promise<any> {
   let body: any;
-  await until(async () => ['done', 'faulted', 'cancelled'].includes((body = (await api(node, `/v1/async/crawl/${id}?limit=1`)).body).status), 90_000, 'crawl final').catch((err: Error) => {
-    // What the crawl looked like last, and what the nodes said: which phase stalled.
+  await until(async () => ['done', 'faulted', 'cancelled'].includes((body = (await api(node, `/v1/async/crawl/${id}?limit=1`)).body).status), 90_000, 'crawl final').catch(async (err: Error) => {
+    // What the crawl looked like last, what the nodes said and held (farm and job gauges), and
+    // what the site saw last (requests still open: a fetch that hangs; none: nothing dispatched).
     const tail = (n: Node) => n.proc.output().split('\n').filter((l) => l.includes(id) || /"level":(40|50)/.test(l)).slice(-8).join('\n');
-    throw new Error(`${err.message}: ${body?.status} ${JSON.stringify(body?.counts)}\n${nodes.map((n) => `${n.id}:\n${tail(n)}`).join('\n')}`);
+    const gauges = async (n: Node) => {
+      const m = await api(n, '/metrics').catch((e: Error) => ({ body: e.message }));
+      return String(m.body).split('\n').filter((l) => /^gleaner_(farm|jobs)_/.test(l)).join(', ');
+    };
+    const open = crawled?.log.filter((r) => r.end === 0).map((r) => `${r.path} since ${r.start}`) ?? [];
+    const last = crawled?.log.at(-1);
+    const site = crawled ? `\nsite: ${crawled.log.length} requests, last ${last?.path} at ${last?.start}, now ${Date.now()}; open: ${open.join(', ') || 'none'}` : '';
+    const held = await Promise.all(nodes.map(async (n) => `${n.id}: ${await gauges(n)}\n${tail(n)}`));
+    throw new Error(`${err.message}: ${body?.status} ${JSON.stringify(body?.counts)}${site}\n${held.join('\n')}`);
   });
   return body;
 }
@@ -80,7 +89,7 @@ test('a crawl submitted on one node runs through the cluster: every page once, r
   const submitted = await api(nodes[0]!, '/v1/async/crawl', { body: { url: `${site.origin}/`, limit: 5000, delay_ms: 0, max_concurrency_per_host: 8, sitemap: 'skip', callback_url: hooks.url, callback_pages: true } });
   expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
   const id = submitted.body.id as string;
-  const body = await finalOn(nodes[1]!, id);
+  const body = await finalOn(nodes[1]!, id, site);
   const starts = [...new Set(feeds.flatMap((f) => f.events).filter((e) => e.type === 'started' && e.job_id === id).map((e) => `${e.node} at ${e.at}`))];
   for (const f of feeds) f.close();
   expect([body.status, body.counts.queued, body.counts.failed]).toEqual(['done', 0, 0]);
@@ -124,7 +133,7 @@ test('kill -9 of the node running a crawl: the other node takes it over from the
   const logAtKill = slow.log.length;
   for (const f of feeds) f.close();
 
-  const body = await finalOn(other, id);
+  const body = await finalOn(other, id, slow);
   expect([body.status, body.counts.queued, body.counts.failed]).toEqual(['done', 0, 0]);
   const got = (await pagesOn(other, id)).map((p) => pathOf(p.url));
   expect([...got].sort()).toEqual([...slow.pages()].sort());
@@ -161,7 +170,7 @@ test('a crawl waiting behind the crawl cap stays with the node that holds it: a 
   expect(mid.map((r) => r.body.status), 'the long crawls outlast the check').toEqual(['running', 'running']);
   expect(startsOf(id)).toEqual([]);
 
-  const body = await finalOn(live, id);
+  const body = await finalOn(live, id, site);
   expect([body.status, body.counts.failed]).toEqual(['done', 0]);
   expect(startsOf(id)).toEqual([live.id]);
   const twice = askedTwice(site.log.slice(logFrom));
@@ -193,7 +202,7 @@ test('a node paused past the ack wait while running a crawl: the other node take
     }
     await until(() => /held by another node now/.test(runner.proc.output()), 15_000, 'the resumed node gave the crawl up');
 
-    const body = await finalOn(other, id);
+    const body = await finalOn(other, id, paused);
     expect([body.status, body.counts.queued, body.counts.failed]).toEqual(['done', 0, 0]);
     const got = (await pagesOn(other, id)).map((p) => pathOf(p.url));
     expect([...got].sort()).toEqual([...paused.pages()].sort());
