@@ -15,7 +15,7 @@ import { applyStep, crawlKeys as K, getJson, type StoredCrawl } from './crawl-st
 import { deleteResult, readResult } from './results.js';
 import { retrying } from './publish.js';
 import { casPut } from './cas.js';
-import { listKeys } from './key-list.js';
+import { listKeys, removeKey } from './key-list.js';
 
 /** What NatsCrawls (crawls.ts) reads with; its steps are written there. */
 export abstract class CrawlReads {
@@ -46,7 +46,7 @@ export abstract class CrawlReads {
 
   async frontier(crawlId: string, limit: number): Promise<FrontierEntry[]> {
     await this.load(crawlId);
-    const keys = await listKeys(this.kv, K.frontierPrefix(crawlId));
+    const keys = await listKeys(this.h.jsm, this.h.names.crawls, K.frontierPrefix(crawlId));
     const out: FrontierEntry[] = [];
     for (let i = 0; i < keys.length && out.length < limit; i += limit) {
       const entries = await Promise.all(keys.slice(i, i + limit).map((k) => this.live(crawlId, k)));
@@ -60,7 +60,7 @@ export abstract class CrawlReads {
     const entry = await this.getJson<FrontierEntry>(key);
     if (!entry) return undefined;
     if ((await this.getJson<number>(K.gone(crawlId, entry.seq))) === undefined) return entry;
-    await retrying(() => this.kv.delete(key)).catch(() => {});
+    await removeKey(this.h.jsm, this.h.names.crawls, key).catch(() => {});
     return undefined;
   }
 

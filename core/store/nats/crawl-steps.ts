@@ -16,6 +16,7 @@ import type { UsageEntry } from '../usage.js';
 import type { Charges } from './charges.js';
 import { fromJson, keyPart, toJson, type Handles } from './connection.js';
 import { publishRetrying, retrying } from './publish.js';
+import { removeKey } from './key-list.js';
 
 export interface Step {
   /** Frontier entries written (new, or leased again). */
@@ -81,7 +82,8 @@ export async function applyStep(kv: KV, h: Handles, charges: Charges, id: string
   // The marker first: the frontier entry may be written again by a slow apply of an older step
   // (a lease of it) after this delete, and readers then still know it is gone.
   await Promise.all((step.drop ?? []).map(([, seq]) => retrying(() => kv.put(crawlKeys.gone(id, seq), toJson(1)))));
-  await Promise.all((step.drop ?? []).map(([depth, seq]) => retrying(() => kv.delete(crawlKeys.frontier(id, depth, seq)))));
+  // Purged, not deleted: a frontier listing then names only entries still there (key-list.ts).
+  await Promise.all((step.drop ?? []).map(([depth, seq]) => removeKey(h.jsm, h.names.crawls, crawlKeys.frontier(id, depth, seq))));
   if (step.charge) await charges.charge(step.charge[1], `charge.${id}.${step.charge[0]}`);
   for (const [kind, dueAt] of step.wake ?? []) {
     await publishRetrying(h.js, `${h.names.outboxSubject}.${id}.${kind}`, toJson({ jobId: id, kind, attempt: 0, dueAt, w: 1 }), `${id}.${kind}.w${dueAt}`);

@@ -227,7 +227,7 @@ export class NatsCrawls extends CrawlReads implements CrawlStore {
 
   async remove(crawlId: string): Promise<void> {
     const { jsm, names } = this.h;
-    const results = await listKeys(this.h.results, `crawl.${crawlId}.>`);
+    const results = await listKeys(jsm, names.results, `crawl.${crawlId}.>`);
     await Promise.all(results.map((k) => deleteResult(this.h, k).catch(() => {})));
     await Promise.all(['f', 'u', 'd', 'p', 'k', 'h', 'rb'].map((w) => this.purge(w, crawlId)));
     await retrying(() => jsm.streams.purge(`KV_${names.crawls}`, { filter: `$KV.${names.crawls}.${K.state(crawlId)}` }));

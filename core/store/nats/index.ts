@@ -102,7 +102,7 @@ export class NatsStore implements Store {
       const link = await retrying(() => NatsLink.open(nodeId, h, accounts), 60_000);
       const ids = new NatsIds(h.nodes, h.ids, nodeId);
       charges.startCatchUp(undefined, (err) => log?.warn({ err }, 'cluster: folding the charge stream failed (retried)'));
-      return new NatsStore(h, [accountsReplica, totalsReplica], accounts, jobs, work, deliveries, new NatsUsage(h.usage, charges), quotas, feed, link, ids, reservations, crawls, charges);
+      return new NatsStore(h, [accountsReplica, totalsReplica], accounts, jobs, work, deliveries, new NatsUsage(h, charges), quotas, feed, link, ids, reservations, crawls, charges);
     } catch (err) {
       await nc.close().catch(() => {});
       throw err;

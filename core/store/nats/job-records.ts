@@ -76,7 +76,7 @@ export abstract class JobRecords {
     let swept = 0;
     const last = Math.floor(now / MINUTE);
     for (let minute = cursor; minute <= last; minute++) {
-      const keys = await listKeys(this.h.expiry, `${minute}.*`);
+      const keys = await listKeys(this.h.jsm, this.h.names.expiry, `${minute}.*`);
       for (const key of keys) {
         const e = await this.h.expiry.get(key);
         if (!e || e.operation !== 'PUT' || fromJson<number>(e.value) > now) continue;

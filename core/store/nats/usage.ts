@@ -4,16 +4,15 @@
  * the `<ns>_usage` bucket, keys `<clientId>.<day>.<product>.<source>.<parsed>`.
  */
 import { randomBytes } from 'node:crypto';
-import type { KV } from '@nats-io/kv';
 import type { Product } from '../../registry/types.js';
 import type { UsageEntry, UsageLedger, UsageRow } from '../usage.js';
 import type { Charges, Row } from './charges.js';
-import { fromJson } from './connection.js';
+import { fromJson, type Handles } from './connection.js';
 import { listKeys } from './key-list.js';
 
 export class NatsUsage implements UsageLedger {
   constructor(
-    private readonly kv: KV,
+    private readonly h: Handles,
     private readonly charges: Charges,
   ) {}
 
@@ -22,11 +21,11 @@ export class NatsUsage implements UsageLedger {
   }
 
   async rows(clientId: number, from = '0000-00-00', to = '9999-99-99'): Promise<UsageRow[]> {
-    const keys = await listKeys(this.kv, `${clientId}.>`);
+    const keys = await listKeys(this.h.jsm, this.h.names.usage, `${clientId}.>`);
     const rows: UsageRow[] = [];
     await Promise.all(
       keys.map(async (key) => {
-        const e = await this.kv.get(key);
+        const e = await this.h.usage.get(key);
         if (!e || e.operation !== 'PUT') return;
         const row = fromJson<Row>(e.value);
         if (row.day < from || row.day > to) return;
