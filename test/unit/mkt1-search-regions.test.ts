@@ -153,3 +153,46 @@ describe('fallback to the whole page', () => {
     for (const html of [base + '<math><![CDATA[x]]></math>', base + '<div title="unclosed']) expect(parseSearch(input(html))).toEqual(whole(input(html)));
   });
 });
+
+/**
+ * A 2021-2022 card (no `data-cy` recipes), in the markup of the captured amazon.co.jp and
+ * amazon.com pages of those years: unrated cards carry digit labels that are no review count
+ * (the delivery window, the JP release note) and underlined links whose text has digits (the
+ * title "…その4…", "(6 used & new offers)").
+ */
+function card2021(asin: string, title: string, opts: { rated?: boolean; label?: string } = {}): string {
+  const href = `/${asin}/dp/${asin}/ref=sr_1_1`;
+  return (
+    `<div data-asin="${asin}" data-index="3" data-component-type="s-search-result" class="s-result-item s-asin sg-col-4-of-12 sg-col"><div class="sg-col-inner">` +
+    `<div class="s-card-container s-include-content-margin s-latency-cf-section"><div class="a-section a-spacing-base">` +
+    `<span data-component-type="s-product-image" class="rush-component"><a class="a-link-normal s-no-outline" href="${href}"><img class="s-image" src="https://m.media-amazon.com/images/I/${asin}.jpg" alt=""></a></span>` +
+    `<h2 class="a-size-mini a-spacing-none a-color-base s-line-clamp-4"><a class="a-link-normal s-underline-text s-underline-link-text a-text-normal" href="${href}"><span class="a-size-base-plus a-color-base a-text-normal">${title}</span></a></h2>` +
+    (opts.rated
+      ? `<div class="a-section a-spacing-none a-spacing-top-micro"><div class="a-row a-size-small"><span aria-label="5つ星のうち4.5"><span class="a-declarative"><a href="javascript:void(0)" class="a-popover-trigger"><i class="a-icon a-icon-star-small a-star-small-4-5"><span class="a-icon-alt">5つ星のうち4.5</span></i></a></span></span> ` +
+        `<span aria-label="2"><a class="a-link-normal s-underline-text" href="${href}#customerReviews"><span class="a-size-base s-underline-text">2</span></a></span></div></div>`
+      : '') +
+    `<div class="a-row a-size-base a-color-base"><a class="a-size-base a-link-normal s-underline-text a-text-bold" href="${href}">Tankobon Hardcover</a></div>` +
+    `<div class="a-row a-size-base a-color-base"><a class="a-link-normal" href="${href}"><span class="a-price" data-a-size="l"><span class="a-offscreen">¥2,699</span><span aria-hidden="true"><span class="a-price-whole">2,699</span></span></span></a></div>` +
+    `<div class="a-row a-size-base a-color-secondary"><span aria-label="${opts.label ?? 'Get it Tue, Oct 12 - Tue, Oct 19'}"><span>Get it </span><span class="a-text-bold">Tue, Oct 12</span></span></div>` +
+    `<div class="a-row a-size-base a-color-secondary"><a class="a-link-normal s-underline-text" href="/gp/offer-listing/${asin}">(6 used &amp; new offers)</a></div>` +
+    `</div></div></div></div>`
+  );
+}
+
+describe('2021-2022 cards without a reviews block', () => {
+  test('a date or release label, a title with a digit, an offers link are no review count; a bare count label is', () => {
+    const html = shell(
+      `<div id="search"><div class="s-main-slot s-result-list s-search-results sg-row" data-component-type="s-search-results">` +
+        card2021('B07Z9GMDMB', 'Optical Power Meter 8 Wavelength') +
+        card2021('B08CNN7ZZ7', 'オリジナルミニドラマ～その4～「初めての体験」', { label: 'この本の出版予定日は2021年7月19日です。' }) +
+        card2021('B08GYW74PV', 'Optical Power Meter 800-1700nm', { rated: true }) +
+        `</div></div>`,
+    );
+    const j = parseSearch(input(html, 'https://www.amazon.co.jp/s?k=meter')).json as { results: { organic: { product_id: string; rating: number; reviews_count: number; price: number }[] } };
+    expect(j.results.organic.map((r) => [r.product_id, r.rating, r.reviews_count, r.price])).toEqual([
+      ['B07Z9GMDMB', 0, 0, 2699],
+      ['B08CNN7ZZ7', 0, 0, 2699],
+      ['B08GYW74PV', 4.5, 2, 2699],
+    ]);
+  });
+});

@@ -103,13 +103,23 @@ export function isSponsored(idx: CardIndex): boolean {
   return label !== undefined && SPONSORED_LABEL.test(text(label));
 }
 
+/**
+ * A ratings label is a count, at most followed by one word: "84,753 ratings", "2", "1.234
+ * Bewertungen". Cards without a reviews block (2021-2022 grid and list cards of unrated items)
+ * carry other digit labels that are no count: "Get it Tue, Oct 12 - Tue, Oct 19", the JP
+ * release note "この本の出版予定日は2021年7月19日です。".
+ */
+const COUNT_LABEL = /^\(?[\d.,\s\u00a0]+[KkMm]?\+?\)?(?:\s*\p{L}+)?$/u;
+
 /** The card's review count: the `aria-label` of its ratings link (`84,753 ratings`), else the count text. */
-function reviewCount(block: Element): number {
+function reviewCount(block: Element, recipe: boolean): number {
   for (const el of all('[aria-label]', block)) {
-    const label = attr(el, 'aria-label') ?? '';
-    if (/\d/.test(label) && !/out of|von|de 5|sur 5|su 5|stars|estrellas|sterne|étoiles/i.test(label)) return countOf(label) ?? 0;
+    const label = (attr(el, 'aria-label') ?? '').trim();
+    if (COUNT_LABEL.test(label) && /\d/.test(label)) return countOf(label) ?? 0;
   }
-  const t = text(one('.s-underline-text, a[href*="customerReviews"] span', block));
+  // Inside the reviews recipe the underlined text is the count; in a whole card it is also the
+  // title or format link ("オリジナルミニドラマ～その4～", "(6 used & new offers)").
+  const t = text(one(recipe ? 'a[href*="customerReviews"] span, .s-underline-text' : 'a[href*="customerReviews"] span', block));
   return countOf(t.replace(/[()]/g, '')) ?? 0;
 }
 
@@ -157,7 +167,7 @@ export function readCard(card: Element, page: Page, pos: number, index?: CardInd
     price_strikethrough: strike && price && strike.amount > price.amount ? strike.amount : null,
     currency: price?.currency ?? page.currency ?? '',
     rating: starsOf(stars) ?? 0,
-    reviews_count: reviewCount(reviewsBox),
+    reviews_count: reviewCount(reviewsBox, reviewsBox !== card),
     url_image: attr(idx.first.get('s-image') ?? idx.img, 'src') ?? '',
     is_prime: idx.first.has('a-icon-prime') || idx.first.has('s-prime'),
     is_sponsored: isSponsored(idx),
