@@ -196,3 +196,23 @@ describe('2021-2022 cards without a reviews block', () => {
     ]);
   });
 });
+
+describe('2019+ "no results" notice in the top banner', () => {
+  const noResults = (row: string) =>
+    shell(
+      `<div id="search"><div class="s-main-slot"><span data-component-type="s-top-banner" class="rush-component"><div class="a-section a-spacing-base a-spacing-top-medium">${row}` +
+        `<div class="a-row a-size-base a-color-base"><span>请尝试检查您的拼写或使用更多常规术语</span></div></div></span>` +
+        `<span data-component-type="s-search-results" class="rush-component"><div class="s-result-list s-search-results sg-row"></div></span></div></div>`,
+    );
+  test.each([
+    ['zh-CN, split over spans', '<div class="a-row"><span class="a-size-medium a-color-base">没有</span><span class="a-size-medium a-color-base">灯饰加盟</span><span class="a-size-medium a-color-base">的搜索结果。</span></div>'],
+    ['en', '<div class="a-row"><span class="a-size-medium a-color-base">No results for </span><span class="a-size-medium a-color-base a-text-bold">qwzx lamp</span></div>'],
+  ])('%s: a page that found nothing, not a partial parse', (_name, row) => {
+    const p = parseSearch(input(noResults(row), 'https://www.amazon.cn/s?k=x'));
+    expect(p.status).toBe('parsed');
+    expect((p.json as { results: { organic: unknown[] }; total_results_count: number }).results.organic).toEqual([]);
+  });
+  test('an empty result list without a notice stays partial', () => {
+    expect(parseSearch(input(noResults(''), 'https://www.amazon.cn/s?k=x')).status).toBe('partial');
+  });
+});

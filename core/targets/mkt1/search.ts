@@ -165,6 +165,18 @@ function lastVisiblePage(doc: Document, current: number): number {
   return last;
 }
 
+/**
+ * The "nothing found" notice. 2019+ pages print it in the top banner, split over spans
+ * (`<span>没有</span><span>query</span><span>的搜索结果。</span>`, "No results for …"), not as
+ * `.s-no-results`; only asked of a page without result cards.
+ */
+const NO_RESULTS = /^(?:no results for|no hay resultados para|keine ergebnisse für|aucun résultat pour|nessun risultato per|nenhum resultado para)|did not match any products|^没有.{0,300}的搜索结果|に一致する商品はありませんでした|検索結果はありません/i;
+
+function saysNoResults(doc: Document): boolean {
+  if (one('.s-no-results, #noResultsTitle', doc)) return true;
+  return inside('[data-component-type=s-top-banner], [data-component-type=s-result-info-bar]', '.a-row', doc).some((e) => NO_RESULTS.test(text(e)));
+}
+
 function queryOf(input: PageInput, doc: Document): string {
   if (typeof input.params.query === 'string') return input.params.query;
   try {
@@ -209,7 +221,7 @@ export function searchOf(input: PageInput, page: Page): Parsed {
   const recognised = organic.length + paid.length > 0 || one('[data-component-type=s-search-results], .s-no-outline, .s-no-results', doc) !== null || (one('#search', doc) !== null && one('.s-main-slot', doc) !== null);
   // A results page without result cards says it found nothing; one that does not is a layout change.
   // (A page past the last one may be empty without saying so.)
-  b.expect('results', organic.length + paid.length > 0 || one('.s-no-results, #noResultsTitle', doc) !== null || count === 0 || input.page > 1);
+  b.expect('results', organic.length + paid.length > 0 || count === 0 || input.page > 1 || saysNoResults(doc));
   const parsed = b.result(json, recognised);
   json.parse_status_code = statusCode(parsed.status);
   return parsed;
