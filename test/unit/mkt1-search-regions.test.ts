@@ -216,3 +216,27 @@ describe('2019+ "no results" notice in the top banner', () => {
     expect(parseSearch(input(noResults(''), 'https://www.amazon.cn/s?k=x')).status).toBe('partial');
   });
 });
+
+describe('late-2021 refinement panel', () => {
+  test('a group headed by `s-bold-weight-text` is read, and a star filter is named by its icon, not by "& Up"', () => {
+    const star = (n: number, id: string) =>
+      `<li id="p_72/${id}"><span class="a-list-item"><a class="a-link-normal s-navigation-item" href="/s?k=monitor&amp;rh=p_72%3A${id}&amp;ref=sr_nr_p_72_1"><section aria-label="${n} Stars &amp; Up"><i class="a-icon a-icon-star-medium a-star-medium-${n}"><span class="a-icon-alt">${n} Stars &amp; Up</span></i> <span class="a-size-small a-color-base" dir="auto">&amp; Up</span></section></a></span></li>`;
+    const panel =
+      `<div id="s-refinements" class="a-section a-spacing-none"><div class="a-section a-spacing-double-large">` +
+      `<div id="reviewsRefinements" class="a-section a-spacing-none"><div id="p_72-title" class="a-section a-spacing-small"><span class="a-size-base a-color-base s-bold-weight-text" dir="auto">Customer Review</span></div>` +
+      `<ul aria-labelledby="p_72-title" class="a-unordered-list">${star(4, '11192170011')}${star(3, '11192169011')}</ul></div>` +
+      `<div id="brandsRefinements" class="a-section a-spacing-none"><div id="p_89-title" class="a-section a-spacing-small"><span class="a-size-base a-color-base s-bold-weight-text" dir="auto">Brand</span></div>` +
+      `<ul aria-labelledby="p_89-title" class="a-unordered-list"><li id="p_89/Asus" aria-label="Asus"><span class="a-list-item"><a class="a-link-normal s-navigation-item" href="/s?k=monitor&amp;rh=n%3A667823011%2Cp_89%3AAsus"><div class="a-checkbox"><label><input type="checkbox"><i class="a-icon a-icon-checkbox"></i></label></div> <span class="a-size-base a-color-base" dir="auto">Asus</span></a></span></li></ul></div>` +
+      `</div></div>`;
+    const html = page(card('B0CARD0001')).replace(refinements, panel);
+    const j = parseSearch(input(html, 'https://www.amazon.ca/s?k=monitor')).json as { refinements: Record<string, { name: string; value: string; refinement_display_name: string }[]> };
+    const brief = Object.fromEntries(Object.entries(j.refinements).map(([k, v]) => [k, v.map((r) => [r.name, r.value, r.refinement_display_name])]));
+    expect(brief).toEqual({
+      customer_review: [
+        ['4 Stars & Up', 'p_72:11192170011', 'Customer Review'],
+        ['3 Stars & Up', 'p_72:11192169011', 'Customer Review'],
+      ],
+      brand: [['Asus', 'n:667823011,p_89:Asus', 'Brand']],
+    });
+  });
+});

@@ -46,7 +46,7 @@ const PAGINATION = classes(['s-pagination-strip', 'a-pagination']);
 const MARKS = classes(['s-no-outline', 's-no-results', 's-main-slot']);
 /** Headings of a filter group (`refinements` reads the first in each group). */
 const HEADING = classes(['sf-refinement-heading']);
-const BOLD = classes(['a-text-bold', 'puis-bold-weight-text']);
+const BOLD = classes(['a-text-bold', 'puis-bold-weight-text', 's-bold-weight-text']);
 const RESULT_ITEM = classes(['s-result-item']);
 /** Any of the classes looked for outside shells (result items, pagination, marks). */
 const PAGE_CLASSES = classes(['s-result-item', 's-pagination-strip', 'a-pagination', 's-no-outline', 's-no-results', 's-main-slot']);

@@ -135,7 +135,8 @@ function refinements(doc: Document): Record<string, Refinement[]> {
   // The outermost groups: no group between them and the panel.
   const groups = all('div[id]', root).filter((g) => isGroup(g) && closest(g, (e) => e === root || isGroup(e)) === root);
   for (const g of groups) {
-    const heading = text(one('.sf-refinement-heading, span.a-text-bold, span.puis-bold-weight-text, h2', g));
+    // `s-bold-weight-text` is the late-2021 name of the heading class (amazon.ca, December 2021).
+    const heading = text(one('.sf-refinement-heading, span.a-text-bold, span.puis-bold-weight-text, span.s-bold-weight-text, h2', g));
     const key = snake(heading);
     if (!key) continue;
     const list: Refinement[] = [];
@@ -147,7 +148,9 @@ function refinements(doc: Document): Record<string, Refinement[]> {
       } catch {
         continue;
       }
-      const name = text(one('.a-size-base, span.a-color-base', a)) || text(a);
+      // A star filter shows an icon and "& Up": its name is the icon's text ("4 Stars & Up").
+      const stars = one('i.a-icon .a-icon-alt', a);
+      const name = (stars && (attr(one('section[aria-label]', a), 'aria-label') ?? text(stars))) || text(one('.a-size-base, span.a-color-base', a)) || text(a);
       if (!value || list.some((r) => r.value === value)) continue;
       list.push({ link: href, name, value, refinement_display_name: heading });
     }
