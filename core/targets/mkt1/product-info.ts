@@ -179,7 +179,12 @@ export function bulletPoints(doc: Document): string {
 }
 
 export function description(doc: Document): string {
-  const el = one('#productDescription', doc) ?? one('#bookDescription_feature_div .a-expander-content, #bookDescription_feature_div', doc);
+  // 2023+ books and Kindle editions put the blurb in a tabbed "Product description" panel
+  // (`#drengr_DesktopTabbedDescriptionOverviewContent_feature_div`), with no `#productDescription`.
+  const el =
+    one('#productDescription', doc) ??
+    one('#bookDescription_feature_div .a-expander-content, #bookDescription_feature_div', doc) ??
+    one('#drengr_DesktopTabbedDescriptionOverviewContent_feature_div', doc);
   if (!el) return '';
   return text(el, (e) => /^h[1-6]$/.test(e.name) && /product description|descripción del producto|produktbeschreibung|description du produit/i.test(text(e)));
 }
