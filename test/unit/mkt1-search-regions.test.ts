@@ -240,3 +240,16 @@ describe('late-2021 refinement panel', () => {
     });
   });
 });
+
+describe('2022 card opening with its "Best Seller" badge link', () => {
+  test("the card's URL is its title link, not the badge's bestseller list", () => {
+    const badge = `<div class="a-section a-spacing-none puis-status-badge-container"><a class="a-link-normal s-underline-text" href="/-/en/gp/bestsellers/pet-supplies/4254586031/ref=sr_bs_41_4254586031_1"><span data-component-type="s-status-badge-component" class="rush-component"><span id="B07N18943Q-best-seller" class="a-badge"><span class="a-badge-label"><span class="a-badge-text">Best Seller</span></span></span></span></a></div>`;
+    const html = shell(
+      `<div id="search"><div class="s-main-slot s-result-list s-search-results sg-row" data-component-type="s-search-results">` +
+        card2021('B07N18943Q', 'Dreamies Mix Cat Snacks', { rated: true }).replace('<div class="a-section a-spacing-base">', `<div class="a-section a-spacing-base">${badge}`) +
+        `</div></div>`,
+    );
+    const [item] = (parseSearch(input(html, 'https://www.amazon.de/s?k=katzenfutter')).json as { results: { organic: { url: string; best_seller: boolean }[] } }).results.organic;
+    expect([item?.url, item?.best_seller]).toEqual(['/B07N18943Q/dp/B07N18943Q/ref=sr_1_1', true]);
+  });
+});

@@ -137,7 +137,13 @@ export function readCard(card: Element, page: Page, pos: number, index?: CardInd
   const r = idx.recipes;
   const titleBox = r.get('title-recipe') ?? card;
   const h2 = one('h2', titleBox);
-  const titleLink = (h2 && h2.parent && h2.parent.type === 'tag' && h2.parent.name === 'a' ? h2.parent : null) ?? one('h2 a, a[href*="/dp/"], a[href*="/sspa/"], a[href]', titleBox);
+  // In that order, not the first of them in the card: a 2022 card opens with its "Best Seller"
+  // badge, a link to the bestseller list.
+  const titleLink =
+    (h2 && h2.parent && h2.parent.type === 'tag' && h2.parent.name === 'a' ? h2.parent : null) ??
+    one('h2 a', titleBox) ??
+    one('a[href*="/dp/"], a[href*="/sspa/"]', titleBox) ??
+    one('a[href]', titleBox);
   const title = text(one('h2 span', titleBox) ?? h2) || text(idx.first.get('a-truncate-full')) || (attr(idx.first.get('s-image') ?? idx.img, 'alt') ?? '');
   const priceBox = r.get('price-recipe') ?? card;
   const shown = all('.a-price', priceBox).filter((p) => attr(p, 'data-a-strike') !== 'true');
