@@ -253,3 +253,40 @@ describe('2022 card opening with its "Best Seller" badge link', () => {
     expect([item?.url, item?.best_seller]).toEqual(['/B07N18943Q/dp/B07N18943Q/ref=sr_1_1', true]);
   });
 });
+
+describe('2021 widgets between the results', () => {
+  const adviserCard = (asin: string, header: string) =>
+    `<li class="a-carousel-card"><div data-asin="${asin}" class="sg-col-4-of-12 s-inner-result-item sg-col"><div class="sg-col-inner"><div class="a-section a-spacing-micro s-product-header"><div class="a-row"><span class="a-size-base-plus a-text-bold" dir="auto">${header}</span></div></div>` +
+    `<a class="a-link-normal s-no-outline" href="/dp/${asin}/ref=sxin_9"><img class="s-image" src="https://m.media-amazon.com/images/I/${asin}.jpg" alt=""></a>` +
+    `<h2 class="a-size-mini"><a class="a-link-normal a-text-normal" href="/dp/${asin}/ref=sxin_9"><span class="a-size-base-plus a-color-base a-text-normal">Monitor ${asin}</span></a></h2>` +
+    `<span class="a-price"><span class="a-offscreen">$184.99</span></span></div></div></li>`;
+  const adviser = (heading: string, cards: string) =>
+    `<div data-asin="" class="s-result-item sg-col-0-of-12 sg-col-16-of-20 s-widget sg-col s-widget-spacing-large"><div class="sg-col-inner"><span class="celwidget slot=MAIN template=SHOPPING_ADVISER widgetId=loom-desktop-inline-slot_ac-desktop-search-suggestion-modality-widget">` +
+    `<div class="a-section s-shopping-adviser"><div class="a-section s-shopping-adviser-heading"><div class="a-row"><h3 class="a-spacing-none a-text-normal"><span class="a-size-medium a-color-base">${heading}</span></h3></div></div>` +
+    `<ol class="a-carousel">${cards}</ol></div></span></div></div>`;
+  const brandAd =
+    `<div data-asin="" class="a-section a-spacing-none s-result-item s-flex-full-width s-widget s-widget-spacing-large"><span class="celwidget slot=MAIN template=CARDS widgetId=loom-desktop-top-slot_hsa-id">` +
+    `<div class="_bXVsd_container_GMk6b sbx-desktop"><a aria-label="Sponsored ad from LG." href="https://aax-us-iad.amazon.com/x/c/x/https://www.amazon.ca/stores/page/1"></a>` +
+    `<div data-asin="B01BV1XB2K"><img src="https://m.media-amazon.com/images/I/lg.jpg" alt="LG 25UM58-P 25&quot; 21:9"><a href="/dp/B01BV1XB2K"><span>LG 25UM58-P 25" 21:9</span></a></div></div></span></div>`;
+
+  test('a sponsored-brand banner without AdHolder is no suggestion; a shopping adviser gives each card its quoted query', () => {
+    const html = shell(
+      `<div id="search"><div class="s-main-slot s-result-list s-search-results sg-row" data-component-type="s-search-results">` +
+        brandAd +
+        card2021('B07TGMC29J', 'Samsung 27-Inch Monitor', { rated: true }) +
+        adviser("Amazon's Choice Customers shopped Amazon's Choice for…", adviserCard('B08D3Y5PFZ', '&#34;gaming monitor&#34;') + adviserCard('B083K17XLH', '&#34;gaming monitor 144hz&#34;')) +
+        adviser('Recommended article', adviserCard('B089T73ZB9', 'Best Overall')) +
+        `</div></div>`,
+    );
+    type R = { product_id: string; suggested_query: string };
+    const j = parseSearch(input(html, 'https://www.amazon.ca/s?k=Gaming+Monitor')).json as { results: { suggested: R[]; choice_picks: R[] } };
+    const brief = (l: R[]) => l.map((r) => [r.product_id, r.suggested_query]);
+    expect({ suggested: brief(j.results.suggested), choice: brief(j.results.choice_picks) }).toEqual({
+      suggested: [['B089T73ZB9', 'Recommended article']],
+      choice: [
+        ['B08D3Y5PFZ', 'gaming monitor'],
+        ['B083K17XLH', 'gaming monitor 144hz'],
+      ],
+    });
+  });
+});

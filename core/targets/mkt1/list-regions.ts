@@ -53,7 +53,7 @@ const PAGE_CLASSES = classes(['s-result-item', 's-pagination-strip', 'a-paginati
 /** Grid-column widgets (carousels and grids of recipe cards): cut; the full-width ones (brand and video cards without recipes) are kept whole. */
 const GRID_WIDGET = classes(['sg-col']);
 /** Heading classes of a widget (`widgets` reads the first heading in each). */
-const WIDGET_HEADING = classes(['a-carousel-heading']);
+const WIDGET_HEADING = classes(['a-carousel-heading', 's-shopping-adviser-heading', 's-product-header']);
 const WIDGET_SPAN_HEADING = classes(['a-size-medium-plus', 'a-size-large']);
 const WIDGET = classes(['s-widget']);
 const AD = classes(['AdHolder']);

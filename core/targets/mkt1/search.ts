@@ -76,6 +76,13 @@ interface WidgetCards {
 const widgetCache = pageSlot<WidgetCards[]>('gleaner.mkt1.widgets');
 
 /**
+ * A sponsored-brand banner ("Sponsored ad from LG …") that, in 2021 pages, lacks the
+ * `AdHolder` class: its slot is named in the widget's class (`widgetId=loom-desktop-top-slot_hsa-id`)
+ * or it holds the `sbx-desktop` ad card. Skipped like every sponsored widget.
+ */
+const isBrandAd = (w: Element): boolean => one('[class*="_hsa-id"], .sbx-desktop', w) !== null;
+
+/**
  * The widgets between the results that `widgets` reads (not sponsored, not inside another
  * widget), each with the cards it reads, in page order. Kept per document: the check of a cut
  * page (`cutComplete`) and `widgets` walk the same cards.
@@ -85,7 +92,7 @@ function widgetCards(doc: Document): WidgetCards[] {
   if (cached) return cached;
   const out: WidgetCards[] = [];
   for (const w of all('div.s-result-item.s-widget', doc)) {
-    if (hasClass(w, 'AdHolder') || closest(w, (e) => hasClass(e, 's-widget') && hasClass(e, 's-result-item'))) continue;
+    if (hasClass(w, 'AdHolder') || isBrandAd(w) || closest(w, (e) => hasClass(e, 's-widget') && hasClass(e, 's-result-item'))) continue;
     const seen = new Set<string>();
     const cards: WidgetCards['cards'] = [];
     for (const marked of all('[data-asin]', w)) {
@@ -107,12 +114,15 @@ function widgets(doc: Document, page: Page): { suggested: SearchItem[]; choice: 
   const suggested: SearchItem[] = [];
   const choice: SearchItem[] = [];
   for (const { widget: w, cards } of widgetCards(doc)) {
-    const heading = text(one('h2, .a-carousel-heading, span.a-size-medium-plus, span.a-size-large', w));
+    // 2021 "shopping adviser" widgets head their cards with an h3 (the cards' h2 are titles),
+    // and each card with the query it stands for, quoted (`.s-product-header`: "gaming monitor";
+    // editorial picks put a label there instead: Best Overall).
+    const heading = text(one('.s-shopping-adviser-heading, h2, .a-carousel-heading, span.a-size-medium-plus, span.a-size-large', w));
     const into = /choice|elección|tipp|choix|scelta/i.test(heading) ? choice : suggested;
     for (const { card } of cards) {
       const item = readCard(card, page, into.length + 1);
       if (hasClass(w, 'AdHolder')) item.is_sponsored = true;
-      item.suggested_query = heading;
+      item.suggested_query = /^"(.+)"$/.exec(text(one('.s-product-header .a-text-bold', card)))?.[1] ?? heading;
       into.push(item);
     }
   }
