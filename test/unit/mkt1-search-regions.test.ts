@@ -290,3 +290,28 @@ describe('2021 widgets between the results', () => {
     });
   });
 });
+
+describe('2022 refinement wrapper holding several groups', () => {
+  test('each `-title` div opens its own group; a colour swatch is named by its title; the cut reads the same', () => {
+    const link = (rh: string, inner: string, title = '') =>
+      `<li><span class="a-list-item"><a class="a-link-normal s-navigation-item"${title ? ` title="${title}"` : ''} href="/s?k=tee&amp;rh=${rh}&amp;ref=sr_nr_1">${inner}</a></span></li>`;
+    const group = (key: string, heading: string, links: string) =>
+      `<div id="${key}-title" class="a-section a-spacing-small"><span class="a-size-base a-color-base puis-bold-weight-text">${heading}</span></div><ul aria-labelledby="${key}-title" class="a-unordered-list">${links}</ul>`;
+    const panel =
+      `<div id="s-refinements" class="a-section a-spacing-none"><div class="a-section a-spacing-double-large">` +
+      `<div id="brandsRefinements" class="a-section">${group('p_89', 'Brands', link('p_89%3ASolefit', '<span class="a-size-base a-color-base">Solefit</span>'))}</div>` +
+      `<div id="filters" class="a-section">` +
+      group('p_n_size_browse-vebin', 'Size', link('p_n_size_browse-vebin%3A1975394031', '<span class="a-size-base a-color-base">M</span>') + link('p_n_size_browse-vebin%3A1975395031', '<span class="a-size-base a-color-base">L</span>')) +
+      group('p_n_size_two_browse-vebin', 'Colour', link('p_n_size_two_browse-vebin%3A1975317031', '<div class="colorsprite aok-float-left"></div>', 'Blacks')) +
+      `</div></div></div>`;
+    const html = page(card('B0CARD0001')).replace(refinements, panel);
+    const i = input(html, 'https://www.amazon.in/s?k=tee');
+    const j = parseSearch(i).json as { refinements: Record<string, { name: string; value: string }[]> };
+    expect(Object.fromEntries(Object.entries(j.refinements).map(([k, v]) => [k, v.map((r) => `${r.name} ${r.value}`)]))).toEqual({
+      brands: ['Solefit p_89:Solefit'],
+      size: ['M p_n_size_browse-vebin:1975394031', 'L p_n_size_browse-vebin:1975395031'],
+      colour: ['Blacks p_n_size_two_browse-vebin:1975317031'],
+    });
+    expect(parseSearch(i)).toEqual(whole(i));
+  });
+});

@@ -88,7 +88,7 @@ function readInRefinements(tag: string, a: TagAttributes, cls: string): boolean 
 
 /** The elements of a search page the search parser reads. */
 export const SEARCH_KEEP: Keep = {
-  attrs: ['id', 'class', 'data-component-type', 'data-cy', 'data-asin', 'rel', 'property', 'href'],
+  attrs: ['id', 'class', 'data-component-type', 'data-cy', 'data-asin', 'rel', 'property', 'href', 'title'],
   test(tag, a, within) {
     const component = a.get('data-component-type');
     if (component !== undefined && WHOLE_COMPONENTS.has(component)) return true;

@@ -15,16 +15,11 @@ import type { PageInput, Parsed } from '../../parsers/types.js';
 import type { Page } from './common.js';
 import { hrefOf, inside, isBotWall, pageOf, statusCode } from './common.js';
 import { cardsComplete, hasRecipes, isCutWidget, RESULT, SEARCH_KEEP } from './list-regions.js';
-import { snake } from './product-info.js';
+import { refinements } from './search-refinements.js';
 import type { SearchItem } from './search-item.js';
 import { indexCard, isSponsored, readCard } from './search-item.js';
 
-export interface Refinement {
-  link: string;
-  name: string;
-  value: string;
-  refinement_display_name: string;
-}
+export type { Refinement } from './search-refinements.js';
 
 function results(doc: Document, page: Page): { organic: SearchItem[]; paid: SearchItem[] } {
   const organic: SearchItem[] = [];
@@ -137,37 +132,6 @@ export function cutComplete(doc: Document): boolean {
   return cardsComplete(doc) && widgetCards(doc).every(({ widget, cards }) => !isCutWidget(widget.attribs.class ?? '') || cards.every(({ card }) => hasRecipes(card)));
 }
 
-function refinements(doc: Document): Record<string, Refinement[]> {
-  const out: Record<string, Refinement[]> = {};
-  const root = one('#s-refinements', doc);
-  if (!root) return out;
-  const isGroup = (e: Element) => e.name === 'div' && !!e.attribs.id && !/^filter-/.test(e.attribs.id);
-  // The outermost groups: no group between them and the panel.
-  const groups = all('div[id]', root).filter((g) => isGroup(g) && closest(g, (e) => e === root || isGroup(e)) === root);
-  for (const g of groups) {
-    // `s-bold-weight-text` is the late-2021 name of the heading class (amazon.ca, December 2021).
-    const heading = text(one('.sf-refinement-heading, span.a-text-bold, span.puis-bold-weight-text, span.s-bold-weight-text, h2', g));
-    const key = snake(heading);
-    if (!key) continue;
-    const list: Refinement[] = [];
-    for (const a of all('a[href*="rh="]', g)) {
-      const href = hrefOf(a);
-      let value = '';
-      try {
-        value = new URL(href, 'http://x/').searchParams.get('rh') ?? '';
-      } catch {
-        continue;
-      }
-      // A star filter shows an icon and "& Up": its name is the icon's text ("4 Stars & Up").
-      const stars = one('i.a-icon .a-icon-alt', a);
-      const name = (stars && (attr(one('section[aria-label]', a), 'aria-label') ?? text(stars))) || text(one('.a-size-base, span.a-color-base', a)) || text(a);
-      if (!value || list.some((r) => r.value === value)) continue;
-      list.push({ link: href, name, value, refinement_display_name: heading });
-    }
-    if (list.length > 0) out[key] = [...(out[key] ?? []), ...list];
-  }
-  return out;
-}
 
 function lastVisiblePage(doc: Document, current: number): number {
   let last = current;
