@@ -315,3 +315,24 @@ describe('2022 refinement wrapper holding several groups', () => {
     expect(parseSearch(i)).toEqual(whole(i));
   });
 });
+
+describe('2026 sponsored-brand card ratings', () => {
+  test('"Rated 4.4 out of 5 stars by 10478 reviews" and a link showing "4.4" then "(10.4k)" give the count, not the rating', () => {
+    const rated = (asin: string, label: string) =>
+      card2021(asin, `Power Bank ${asin}`).replace(
+        '<div class="a-row a-size-base a-color-base"><a class="a-size-base',
+        `<div class="a-row"><a${label ? ` aria-label="${label}"` : ''} class="a-link-normal s-no-hover" href="/dp/${asin}#customerReviews"><div class="a-section"><span class="a-size-mini a-color-base">4.4</span> <i class="a-icon a-icon-star-mini a-star-mini-4-5"><span class="a-icon-alt">4.4 out of 5 stars.</span></i> <span class="a-size-mini a-color-base" data-rt="4.4">(10.4k)</span></div></a></div><div class="a-row a-size-base a-color-base"><a class="a-size-base`,
+      );
+    const html = shell(
+      `<div id="search"><div class="s-main-slot s-result-list s-search-results sg-row" data-component-type="s-search-results">` +
+        rated('B0H2YVZY2S', 'Rated 4.4 out of 5 stars by 10478 reviews. Go to review section.') +
+        rated('B0BMW2985V', '') +
+        `</div></div>`,
+    );
+    const j = parseSearch(input(html)).json as { results: { organic: { product_id: string; rating: number; reviews_count: number }[] } };
+    expect(j.results.organic.map((r) => [r.product_id, r.rating, r.reviews_count])).toEqual([
+      ['B0H2YVZY2S', 4.4, 10478],
+      ['B0BMW2985V', 4.4, 10400],
+    ]);
+  });
+});

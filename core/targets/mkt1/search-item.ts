@@ -111,15 +111,19 @@ export function isSponsored(idx: CardIndex): boolean {
  */
 const COUNT_LABEL = /^\(?[\d.,\s\u00a0]+[KkMm]?\+?\)?(?:\s*\p{L}+)?$/u;
 
-/** The card's review count: the `aria-label` of its ratings link (`84,753 ratings`), else the count text. */
+/** The card's review count: a count label (`84,753 ratings`, "Rated 4.4 out of 5 stars by 10478 reviews"), else the count text. */
 function reviewCount(block: Element, recipe: boolean): number {
   for (const el of all('[aria-label]', block)) {
     const label = (attr(el, 'aria-label') ?? '').trim();
     if (COUNT_LABEL.test(label) && /\d/.test(label)) return countOf(label) ?? 0;
+    const by = / by ([\d.,]+) (?:reviews|ratings)\b/.exec(label);
+    if (by) return countOf(by[1]) ?? 0;
   }
   // Inside the reviews recipe the underlined text is the count; in a whole card it is also the
-  // title or format link ("オリジナルミニドラマ～その4～", "(6 used & new offers)").
-  const t = text(one(recipe ? 'a[href*="customerReviews"] span, .s-underline-text' : 'a[href*="customerReviews"] span', block));
+  // title or format link ("オリジナルミニドラマ～その4～", "(6 used & new offers)"). A 2026
+  // sponsored-brand card's review link shows the rating ("4.4") before the count ("(10.4k)").
+  const spans = all(recipe ? 'a[href*="customerReviews"] span, .s-underline-text' : 'a[href*="customerReviews"] span', block);
+  const t = spans.map((e) => text(e)).find((x) => /\d/.test(x) && COUNT_LABEL.test(x) && !/^\d[.,]\d$/.test(x)) ?? '';
   return countOf(t.replace(/[()]/g, '')) ?? 0;
 }
 

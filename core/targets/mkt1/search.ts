@@ -112,7 +112,8 @@ function widgets(doc: Document, page: Page): { suggested: SearchItem[]; choice: 
     // 2021 "shopping adviser" widgets head their cards with an h3 (the cards' h2 are titles),
     // and each card with the query it stands for, quoted (`.s-product-header`: "gaming monitor";
     // editorial picks put a label there instead: Best Overall).
-    const heading = text(one('.s-shopping-adviser-heading, h2, .a-carousel-heading, span.a-size-medium-plus, span.a-size-large', w));
+    // (2026 advisers head with an h2 beside a "Sponsored" label: read as before.)
+    const heading = text(one('.s-shopping-adviser-heading h3', w) ?? one('h2, .a-carousel-heading, span.a-size-medium-plus, span.a-size-large', w));
     const into = /choice|elección|tipp|choix|scelta/i.test(heading) ? choice : suggested;
     for (const { card } of cards) {
       const item = readCard(card, page, into.length + 1);
