@@ -336,3 +336,21 @@ describe('2026 sponsored-brand card ratings', () => {
     ]);
   });
 });
+
+describe('2019-2022 delivery row', () => {
+  test('a card without a delivery recipe reads its grey aligned row; a price block with the same class is no delivery', () => {
+    const row = `<div class="a-row a-size-base a-color-secondary s-align-children-center"><div class="a-row s-align-children-center"><span class="s-prime"><i class="a-icon a-icon-prime" aria-label="Amazon Prime"></i></span><span aria-label="Get it as soon as Today, Mar 17"><span>Get it as soon as </span><span class="a-text-bold">Today, Mar 17</span></span></div><div class="a-row"><span aria-label="FREE Shipping by Amazon"><span>FREE Shipping by Amazon</span></span></div></div>`;
+    const priceBlock = `<div class="a-section a-spacing-none s-align-children-center"><span>Hardcover</span><span class="a-price"><span class="a-offscreen">$65.00</span></span><span>Ships to Canada</span></div>`;
+    const html = shell(
+      `<div id="search"><div class="s-main-slot s-result-list s-search-results sg-row" data-component-type="s-search-results">` +
+        card2021('B0014WXD9I', 'Eye Pillow', { rated: true }).replace('<div class="a-row a-size-base a-color-secondary"><span aria-label="Get it', `${row}<div class="a-row a-size-base a-color-secondary"><span aria-label="Get it`) +
+        card2021('4861865204', 'Powerful Medicine').replace('<h2 ', `${priceBlock}<h2 `) +
+        `</div></div>`,
+    );
+    const j = parseSearch(input(html)).json as { results: { organic: { product_id: string; shipping_information: string; is_prime: boolean }[] } };
+    expect(j.results.organic.map((r) => [r.product_id, r.shipping_information, r.is_prime])).toEqual([
+      ['B0014WXD9I', 'Get it as soon as Today, Mar 17 FREE Shipping by Amazon', true],
+      ['4861865204', '', false],
+    ]);
+  });
+});

@@ -45,6 +45,7 @@ const SPONSORED_LABEL = /^(sponsored|gesponsert|patrocinado|sponsorisé|sponsori
 export const CARD_KEYS = [
   'puis-sponsored-label-text', 's-sponsored-label-text', 's-sponsored-info-icon', 's-label-popover-default', 'a-icon-prime', 's-prime',
   's-coupon-unclipped', 's-coupon-clipped', 'a-badge-text', 'a-badge-label', 'a-truncate-full', 's-image', 'udm-primary-delivery-message',
+  's-align-children-center',
 ] as const;
 type Key = (typeof CARD_KEYS)[number];
 const KEY_SET: ReadonlySet<string> = new Set(CARD_KEYS);
@@ -127,6 +128,20 @@ function reviewCount(block: Element, recipe: boolean): number {
   return countOf(t.replace(/[()]/g, '')) ?? 0;
 }
 
+/**
+ * 2019-2022 cards have no delivery recipe: the delivery row is the card's first
+ * `s-align-children-center` row, a grey (`a-color-secondary`) one without prices ("Get it as soon as Today, Mar 17 FREE Shipping by Amazon",
+ * "GRATIS Versand durch Amazon"), taken only when it speaks of delivery.
+ */
+const DELIVERY_WORDS = /get it|deliver|shipping|ships|lieferung|versand|livraison|entrega|envío|envio|frete|receba|consegna|spedizione|お届け|配送|発送/i;
+function legacyDelivery(idx: CardIndex): string {
+  const row = idx.first.get('s-align-children-center');
+  // 2022 list cards use the class on their price block too ("Hardcover $65.00 … Ships to Canada").
+  if (!row || !hasClass(row, 'a-color-secondary') || one('.a-price', row)) return '';
+  const t = text(row);
+  return DELIVERY_WORDS.test(t) ? t : '';
+}
+
 function coupon(idx: CardIndex, page: Page): { value: number | null; type: 'nominal' | 'percentage' | null } {
   const t = text(idx.first.get('s-coupon-unclipped') ?? idx.first.get('s-coupon-clipped') ?? idx.coupon);
   if (!t) return { value: null, type: null };
@@ -165,7 +180,7 @@ export function readCard(card: Element, page: Page, pos: number, index?: CardInd
     : undefined;
   const b = idx.badges.map((e) => text(e)).join(' | ');
   const c = coupon(idx, page);
-  const delivery = text(r.get('delivery-recipe') ?? idx.first.get('udm-primary-delivery-message'));
+  const delivery = text(r.get('delivery-recipe') ?? idx.first.get('udm-primary-delivery-message')) || legacyDelivery(idx);
   const noPrice = price ? null : text(one('.a-color-secondary', r.get('price-recipe') ?? card)) || null;
   const item: SearchItem = {
     pos,
