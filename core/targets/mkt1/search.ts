@@ -72,10 +72,19 @@ const widgetCache = pageSlot<WidgetCards[]>('gleaner.mkt1.widgets');
 
 /**
  * A sponsored-brand banner ("Sponsored ad from LG …") that, in 2021 pages, lacks the
- * `AdHolder` class: its slot is named in the widget's class (`widgetId=loom-desktop-top-slot_hsa-id`)
- * or it holds the `sbx-desktop` ad card. Skipped like every sponsored widget.
+ * `AdHolder` class: its slot is named in the class of the widget's `celwidget` wrapper, a few
+ * levels down (`widgetId=loom-desktop-top-slot_hsa-id`). Only those levels are looked at: a
+ * selector over the whole widget cost more than the rest of the widget reading. Skipped like
+ * every sponsored widget.
  */
-const isBrandAd = (w: Element): boolean => one('[class*="_hsa-id"], .sbx-desktop', w) !== null;
+function isBrandAd(w: Element): boolean {
+  let level: Element[] = [w];
+  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+    level = level.flatMap((e) => e.children.filter((c): c is Element => c.type === 'tag'));
+    if (level.some((e) => /_hsa-id(?:\s|$)/.test(e.attribs.class ?? ''))) return true;
+  }
+  return false;
+}
 
 /**
  * The widgets between the results that `widgets` reads (not sponsored, not inside another
