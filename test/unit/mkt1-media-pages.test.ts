@@ -71,6 +71,37 @@ ${olpRow('$12.50', '+ <span class="olpShippingPrice">$3.99</span> <span class="o
 const URL = 'https://www.amazon.com/Quiet-Harbour-Songs/dp/B0MEDIA001';
 
 describe('2018-2020 media product page', () => {
+  it('a 2023+ book keeps its blurb in the tabbed description panel, not in #productDescription', () => {
+    const tab = `<div id="productDescription_feature_div" data-feature-name="productDescription" class="a-section feature"><div data-a-name="tab0" class="a-box a-box-tab a-tab-content productInfoTabContent" role="tabpanel"><div class="a-box-inner">
+      <div id="productInfoTabExpander0" class="pInfoTabCExpander"><div class="pInfoTabCExpander-collapse"><div class="pInfoTabCExpander-content">
+      <div id="drengr_DesktopTabbedDescriptionOverviewContent_feature_div" class="celwidget" data-feature-name="drengr_DesktopTabbedDescriptionOverviewContent">
+      <span class="a-text-bold">A harbour town, a lost song </span><span class="a-text-bold a-text-italic">and a storm.</span><span><br><br>Twelve quiet tracks.</span></div></div></div></div></div></div></div>`;
+    const html = MEDIA_PAGE.replace('</body>', `${tab}</body>`);
+    expect((PARSERS['mkt1/product']!({ html, url: URL, page: 1, params: {} }).json as J).description).toBe('A harbour town, a lost song and a storm. Twelve quiet tracks.');
+  });
+
+  it('a 2018-2020 `zg_hrsr` sub-rank keeps its whole ladder, and a padded twister label is trimmed', () => {
+    const ladder = `<ul class="zg_hrsr"><li class="zg_hrsr_item"><span class="zg_hrsr_rank">#12</span>
+    <span class="zg_hrsr_ladder">in&nbsp;<a href="https://www.amazon.com/gp/bestsellers/music/ref=pd_zg_hrsr_music_1_1">CDs &amp; Vinyl</a> &gt; <b><a href="https://www.amazon.com/gp/bestsellers/music/67207/ref=pd_zg_hrsr_music_1_2_last">Folk</a></b></span></li></ul>`;
+    const twister = `<script>var dataToReturn = { "dimensions" : ["size_name"], "dimensionValuesDisplayData" : {"B0MEDIA001":["Deluxe"],"B0MEDIA002":["Standard"]}, "variationDisplayLabels" : {"size_name":"Edition\\r\\n\\r\\n"} };</script>`;
+    const html = MEDIA_PAGE.replace('See Top 100 in CDs &amp; Vinyl</a>)', `See Top 100 in CDs &amp; Vinyl</a>)${ladder}`).replace('</body>', `${twister}</body>`);
+    const j = PARSERS['mkt1/product']!({ html, url: URL, page: 1, params: {} }).json as J;
+    expect(j.sales_rank).toEqual([
+      { rank: 5838, ladder: [{ url: 'https://www.amazon.com/gp/bestsellers/music', name: 'CDs & Vinyl' }] },
+      {
+        rank: 12,
+        ladder: [
+          { url: 'https://www.amazon.com/gp/bestsellers/music/ref=pd_zg_hrsr_music_1_1', name: 'CDs & Vinyl' },
+          { url: 'https://www.amazon.com/gp/bestsellers/music/67207/ref=pd_zg_hrsr_music_1_2_last', name: 'Folk' },
+        ],
+      },
+    ]);
+    expect(j.variation).toEqual([
+      { product_id: 'B0MEDIA001', selected: true, dimensions: { Edition: 'Deluxe' } },
+      { product_id: 'B0MEDIA002', selected: false, dimensions: { Edition: 'Standard' } },
+    ]);
+  });
+
   it('mkt1 reads the contributor, the bare title, the form id, the buy-new price and the detail bullets', () => {
     const j = PARSERS['mkt1/product']!({ html: MEDIA_PAGE, url: URL, page: 1, params: {} }).json as J;
     expect({

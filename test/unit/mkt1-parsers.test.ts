@@ -203,6 +203,11 @@ describe('seller profile and bestsellers', () => {
     ]);
   });
 
+  it("a storefront's product list names its seller with me=", () => {
+    const json = PARSERS['mkt1/sellers']!({ html: '<html><body><div id="search"></div></body></html>', url: 'https://www.amazon.com/s?i=merchant-items&me=A2DP2EEPU3VU45', page: 1, params: {} }).json as J;
+    expect(json.query).toBe('A2DP2EEPU3VU45');
+  });
+
   it('bestsellers page 1 exactly; page 2; past the end 404; an unknown category', async () => {
     const { parsed } = await parse('mkt1/bestsellers', '/mkt1/com/gp/bestsellers/lighting', { query: 'lighting' });
     const item = (pos: number, id: string, title: string, slug: string, price: number, rating: number, count: number) => ({

@@ -153,3 +153,204 @@ describe('fallback to the whole page', () => {
     for (const html of [base + '<math><![CDATA[x]]></math>', base + '<div title="unclosed']) expect(parseSearch(input(html))).toEqual(whole(input(html)));
   });
 });
+
+/**
+ * A 2021-2022 card (no `data-cy` recipes), in the markup of the captured amazon.co.jp and
+ * amazon.com pages of those years: unrated cards carry digit labels that are no review count
+ * (the delivery window, the JP release note) and underlined links whose text has digits (the
+ * title "…その4…", "(6 used & new offers)").
+ */
+function card2021(asin: string, title: string, opts: { rated?: boolean; label?: string } = {}): string {
+  const href = `/${asin}/dp/${asin}/ref=sr_1_1`;
+  return (
+    `<div data-asin="${asin}" data-index="3" data-component-type="s-search-result" class="s-result-item s-asin sg-col-4-of-12 sg-col"><div class="sg-col-inner">` +
+    `<div class="s-card-container s-include-content-margin s-latency-cf-section"><div class="a-section a-spacing-base">` +
+    `<span data-component-type="s-product-image" class="rush-component"><a class="a-link-normal s-no-outline" href="${href}"><img class="s-image" src="https://m.media-amazon.com/images/I/${asin}.jpg" alt=""></a></span>` +
+    `<h2 class="a-size-mini a-spacing-none a-color-base s-line-clamp-4"><a class="a-link-normal s-underline-text s-underline-link-text a-text-normal" href="${href}"><span class="a-size-base-plus a-color-base a-text-normal">${title}</span></a></h2>` +
+    (opts.rated
+      ? `<div class="a-section a-spacing-none a-spacing-top-micro"><div class="a-row a-size-small"><span aria-label="5つ星のうち4.5"><span class="a-declarative"><a href="javascript:void(0)" class="a-popover-trigger"><i class="a-icon a-icon-star-small a-star-small-4-5"><span class="a-icon-alt">5つ星のうち4.5</span></i></a></span></span> ` +
+        `<span aria-label="2"><a class="a-link-normal s-underline-text" href="${href}#customerReviews"><span class="a-size-base s-underline-text">2</span></a></span></div></div>`
+      : '') +
+    `<div class="a-row a-size-base a-color-base"><a class="a-size-base a-link-normal s-underline-text a-text-bold" href="${href}">Tankobon Hardcover</a></div>` +
+    `<div class="a-row a-size-base a-color-base"><a class="a-link-normal" href="${href}"><span class="a-price" data-a-size="l"><span class="a-offscreen">¥2,699</span><span aria-hidden="true"><span class="a-price-whole">2,699</span></span></span></a></div>` +
+    `<div class="a-row a-size-base a-color-secondary"><span aria-label="${opts.label ?? 'Get it Tue, Oct 12 - Tue, Oct 19'}"><span>Get it </span><span class="a-text-bold">Tue, Oct 12</span></span></div>` +
+    `<div class="a-row a-size-base a-color-secondary"><a class="a-link-normal s-underline-text" href="/gp/offer-listing/${asin}">(6 used &amp; new offers)</a></div>` +
+    `</div></div></div></div>`
+  );
+}
+
+describe('2021-2022 cards without a reviews block', () => {
+  test('a date or release label, a title with a digit, an offers link are no review count; a bare count label is', () => {
+    const html = shell(
+      `<div id="search"><div class="s-main-slot s-result-list s-search-results sg-row" data-component-type="s-search-results">` +
+        card2021('B07Z9GMDMB', 'Optical Power Meter 8 Wavelength') +
+        card2021('B08CNN7ZZ7', 'オリジナルミニドラマ～その4～「初めての体験」', { label: 'この本の出版予定日は2021年7月19日です。' }) +
+        card2021('B08GYW74PV', 'Optical Power Meter 800-1700nm', { rated: true }) +
+        `</div></div>`,
+    );
+    const j = parseSearch(input(html, 'https://www.amazon.co.jp/s?k=meter')).json as { results: { organic: { product_id: string; rating: number; reviews_count: number; price: number }[] } };
+    expect(j.results.organic.map((r) => [r.product_id, r.rating, r.reviews_count, r.price])).toEqual([
+      ['B07Z9GMDMB', 0, 0, 2699],
+      ['B08CNN7ZZ7', 0, 0, 2699],
+      ['B08GYW74PV', 4.5, 2, 2699],
+    ]);
+  });
+});
+
+describe('2019+ "no results" notice in the top banner', () => {
+  const noResults = (row: string) =>
+    shell(
+      `<div id="search"><div class="s-main-slot"><span data-component-type="s-top-banner" class="rush-component"><div class="a-section a-spacing-base a-spacing-top-medium">${row}` +
+        `<div class="a-row a-size-base a-color-base"><span>请尝试检查您的拼写或使用更多常规术语</span></div></div></span>` +
+        `<span data-component-type="s-search-results" class="rush-component"><div class="s-result-list s-search-results sg-row"></div></span></div></div>`,
+    );
+  test.each([
+    ['zh-CN, split over spans', '<div class="a-row"><span class="a-size-medium a-color-base">没有</span><span class="a-size-medium a-color-base">灯饰加盟</span><span class="a-size-medium a-color-base">的搜索结果。</span></div>'],
+    ['en', '<div class="a-row"><span class="a-size-medium a-color-base">No results for </span><span class="a-size-medium a-color-base a-text-bold">qwzx lamp</span></div>'],
+  ])('%s: a page that found nothing, not a partial parse', (_name, row) => {
+    const p = parseSearch(input(noResults(row), 'https://www.amazon.cn/s?k=x'));
+    expect(p.status).toBe('parsed');
+    expect((p.json as { results: { organic: unknown[] }; total_results_count: number }).results.organic).toEqual([]);
+  });
+  test('an empty result list without a notice stays partial', () => {
+    expect(parseSearch(input(noResults(''), 'https://www.amazon.cn/s?k=x')).status).toBe('partial');
+  });
+});
+
+describe('late-2021 refinement panel', () => {
+  test('a group headed by `s-bold-weight-text` is read, and a star filter is named by its icon, not by "& Up"', () => {
+    const star = (n: number, id: string) =>
+      `<li id="p_72/${id}"><span class="a-list-item"><a class="a-link-normal s-navigation-item" href="/s?k=monitor&amp;rh=p_72%3A${id}&amp;ref=sr_nr_p_72_1"><section aria-label="${n} Stars &amp; Up"><i class="a-icon a-icon-star-medium a-star-medium-${n}"><span class="a-icon-alt">${n} Stars &amp; Up</span></i> <span class="a-size-small a-color-base" dir="auto">&amp; Up</span></section></a></span></li>`;
+    const panel =
+      `<div id="s-refinements" class="a-section a-spacing-none"><div class="a-section a-spacing-double-large">` +
+      `<div id="reviewsRefinements" class="a-section a-spacing-none"><div id="p_72-title" class="a-section a-spacing-small"><span class="a-size-base a-color-base s-bold-weight-text" dir="auto">Customer Review</span></div>` +
+      `<ul aria-labelledby="p_72-title" class="a-unordered-list">${star(4, '11192170011')}${star(3, '11192169011')}</ul></div>` +
+      `<div id="brandsRefinements" class="a-section a-spacing-none"><div id="p_89-title" class="a-section a-spacing-small"><span class="a-size-base a-color-base s-bold-weight-text" dir="auto">Brand</span></div>` +
+      `<ul aria-labelledby="p_89-title" class="a-unordered-list"><li id="p_89/Asus" aria-label="Asus"><span class="a-list-item"><a class="a-link-normal s-navigation-item" href="/s?k=monitor&amp;rh=n%3A667823011%2Cp_89%3AAsus"><div class="a-checkbox"><label><input type="checkbox"><i class="a-icon a-icon-checkbox"></i></label></div> <span class="a-size-base a-color-base" dir="auto">Asus</span></a></span></li></ul></div>` +
+      `</div></div>`;
+    const html = page(card('B0CARD0001')).replace(refinements, panel);
+    const j = parseSearch(input(html, 'https://www.amazon.ca/s?k=monitor')).json as { refinements: Record<string, { name: string; value: string; refinement_display_name: string }[]> };
+    const brief = Object.fromEntries(Object.entries(j.refinements).map(([k, v]) => [k, v.map((r) => [r.name, r.value, r.refinement_display_name])]));
+    expect(brief).toEqual({
+      customer_review: [
+        ['4 Stars & Up', 'p_72:11192170011', 'Customer Review'],
+        ['3 Stars & Up', 'p_72:11192169011', 'Customer Review'],
+      ],
+      brand: [['Asus', 'n:667823011,p_89:Asus', 'Brand']],
+    });
+  });
+});
+
+describe('2022 card opening with its "Best Seller" badge link', () => {
+  test("the card's URL is its title link, not the badge's bestseller list", () => {
+    const badge = `<div class="a-section a-spacing-none puis-status-badge-container"><a class="a-link-normal s-underline-text" href="/-/en/gp/bestsellers/pet-supplies/4254586031/ref=sr_bs_41_4254586031_1"><span data-component-type="s-status-badge-component" class="rush-component"><span id="B07N18943Q-best-seller" class="a-badge"><span class="a-badge-label"><span class="a-badge-text">Best Seller</span></span></span></span></a></div>`;
+    const html = shell(
+      `<div id="search"><div class="s-main-slot s-result-list s-search-results sg-row" data-component-type="s-search-results">` +
+        card2021('B07N18943Q', 'Dreamies Mix Cat Snacks', { rated: true }).replace('<div class="a-section a-spacing-base">', `<div class="a-section a-spacing-base">${badge}`) +
+        `</div></div>`,
+    );
+    const [item] = (parseSearch(input(html, 'https://www.amazon.de/s?k=katzenfutter')).json as { results: { organic: { url: string; best_seller: boolean }[] } }).results.organic;
+    expect([item?.url, item?.best_seller]).toEqual(['/B07N18943Q/dp/B07N18943Q/ref=sr_1_1', true]);
+  });
+});
+
+describe('2021 widgets between the results', () => {
+  const adviserCard = (asin: string, header: string) =>
+    `<li class="a-carousel-card"><div data-asin="${asin}" class="sg-col-4-of-12 s-inner-result-item sg-col"><div class="sg-col-inner"><div class="a-section a-spacing-micro s-product-header"><div class="a-row"><span class="a-size-base-plus a-text-bold" dir="auto">${header}</span></div></div>` +
+    `<a class="a-link-normal s-no-outline" href="/dp/${asin}/ref=sxin_9"><img class="s-image" src="https://m.media-amazon.com/images/I/${asin}.jpg" alt=""></a>` +
+    `<h2 class="a-size-mini"><a class="a-link-normal a-text-normal" href="/dp/${asin}/ref=sxin_9"><span class="a-size-base-plus a-color-base a-text-normal">Monitor ${asin}</span></a></h2>` +
+    `<span class="a-price"><span class="a-offscreen">$184.99</span></span></div></div></li>`;
+  const adviser = (heading: string, cards: string) =>
+    `<div data-asin="" class="s-result-item sg-col-0-of-12 sg-col-16-of-20 s-widget sg-col s-widget-spacing-large"><div class="sg-col-inner"><span class="celwidget slot=MAIN template=SHOPPING_ADVISER widgetId=loom-desktop-inline-slot_ac-desktop-search-suggestion-modality-widget">` +
+    `<div class="a-section s-shopping-adviser"><div class="a-section s-shopping-adviser-heading"><div class="a-row"><h3 class="a-spacing-none a-text-normal"><span class="a-size-medium a-color-base">${heading}</span></h3></div></div>` +
+    `<ol class="a-carousel">${cards}</ol></div></span></div></div>`;
+  const brandAd =
+    `<div data-asin="" class="a-section a-spacing-none s-result-item s-flex-full-width s-widget s-widget-spacing-large"><span class="celwidget slot=MAIN template=CARDS widgetId=loom-desktop-top-slot_hsa-id">` +
+    `<div class="_bXVsd_container_GMk6b sbx-desktop"><a aria-label="Sponsored ad from LG." href="https://aax-us-iad.amazon.com/x/c/x/https://www.amazon.ca/stores/page/1"></a>` +
+    `<div data-asin="B01BV1XB2K"><img src="https://m.media-amazon.com/images/I/lg.jpg" alt="LG 25UM58-P 25&quot; 21:9"><a href="/dp/B01BV1XB2K"><span>LG 25UM58-P 25" 21:9</span></a></div></div></span></div>`;
+
+  test('a sponsored-brand banner without AdHolder is no suggestion; a shopping adviser gives each card its quoted query', () => {
+    const html = shell(
+      `<div id="search"><div class="s-main-slot s-result-list s-search-results sg-row" data-component-type="s-search-results">` +
+        brandAd +
+        card2021('B07TGMC29J', 'Samsung 27-Inch Monitor', { rated: true }) +
+        adviser("Amazon's Choice Customers shopped Amazon's Choice for…", adviserCard('B08D3Y5PFZ', '&#34;gaming monitor&#34;') + adviserCard('B083K17XLH', '&#34;gaming monitor 144hz&#34;')) +
+        adviser('Recommended article', adviserCard('B089T73ZB9', 'Best Overall')) +
+        `</div></div>`,
+    );
+    type R = { product_id: string; suggested_query: string };
+    const j = parseSearch(input(html, 'https://www.amazon.ca/s?k=Gaming+Monitor')).json as { results: { suggested: R[]; choice_picks: R[] } };
+    const brief = (l: R[]) => l.map((r) => [r.product_id, r.suggested_query]);
+    expect({ suggested: brief(j.results.suggested), choice: brief(j.results.choice_picks) }).toEqual({
+      suggested: [['B089T73ZB9', 'Recommended article']],
+      choice: [
+        ['B08D3Y5PFZ', 'gaming monitor'],
+        ['B083K17XLH', 'gaming monitor 144hz'],
+      ],
+    });
+  });
+});
+
+describe('2022 refinement wrapper holding several groups', () => {
+  test('each `-title` div opens its own group; a colour swatch is named by its title; the cut reads the same', () => {
+    const link = (rh: string, inner: string, title = '') =>
+      `<li><span class="a-list-item"><a class="a-link-normal s-navigation-item"${title ? ` title="${title}"` : ''} href="/s?k=tee&amp;rh=${rh}&amp;ref=sr_nr_1">${inner}</a></span></li>`;
+    const group = (key: string, heading: string, links: string) =>
+      `<div id="${key}-title" class="a-section a-spacing-small"><span class="a-size-base a-color-base puis-bold-weight-text">${heading}</span></div><ul aria-labelledby="${key}-title" class="a-unordered-list">${links}</ul>`;
+    const panel =
+      `<div id="s-refinements" class="a-section a-spacing-none"><div class="a-section a-spacing-double-large">` +
+      `<div id="brandsRefinements" class="a-section">${group('p_89', 'Brands', link('p_89%3ASolefit', '<span class="a-size-base a-color-base">Solefit</span>'))}</div>` +
+      `<div id="filters" class="a-section">` +
+      group('p_n_size_browse-vebin', 'Size', link('p_n_size_browse-vebin%3A1975394031', '<span class="a-size-base a-color-base">M</span>') + link('p_n_size_browse-vebin%3A1975395031', '<span class="a-size-base a-color-base">L</span>')) +
+      group('p_n_size_two_browse-vebin', 'Colour', link('p_n_size_two_browse-vebin%3A1975317031', '<div class="colorsprite aok-float-left"></div>', 'Blacks')) +
+      `</div></div></div>`;
+    const html = page(card('B0CARD0001')).replace(refinements, panel);
+    const i = input(html, 'https://www.amazon.in/s?k=tee');
+    const j = parseSearch(i).json as { refinements: Record<string, { name: string; value: string }[]> };
+    expect(Object.fromEntries(Object.entries(j.refinements).map(([k, v]) => [k, v.map((r) => `${r.name} ${r.value}`)]))).toEqual({
+      brands: ['Solefit p_89:Solefit'],
+      size: ['M p_n_size_browse-vebin:1975394031', 'L p_n_size_browse-vebin:1975395031'],
+      colour: ['Blacks p_n_size_two_browse-vebin:1975317031'],
+    });
+    expect(parseSearch(i)).toEqual(whole(i));
+  });
+});
+
+describe('2026 sponsored-brand card ratings', () => {
+  test('"Rated 4.4 out of 5 stars by 10478 reviews" and a link showing "4.4" then "(10.4k)" give the count, not the rating', () => {
+    const rated = (asin: string, label: string) =>
+      card2021(asin, `Power Bank ${asin}`).replace(
+        '<div class="a-row a-size-base a-color-base"><a class="a-size-base',
+        `<div class="a-row"><a${label ? ` aria-label="${label}"` : ''} class="a-link-normal s-no-hover" href="/dp/${asin}#customerReviews"><div class="a-section"><span class="a-size-mini a-color-base">4.4</span> <i class="a-icon a-icon-star-mini a-star-mini-4-5"><span class="a-icon-alt">4.4 out of 5 stars.</span></i> <span class="a-size-mini a-color-base" data-rt="4.4">(10.4k)</span></div></a></div><div class="a-row a-size-base a-color-base"><a class="a-size-base`,
+      );
+    const html = shell(
+      `<div id="search"><div class="s-main-slot s-result-list s-search-results sg-row" data-component-type="s-search-results">` +
+        rated('B0H2YVZY2S', 'Rated 4.4 out of 5 stars by 10478 reviews. Go to review section.') +
+        rated('B0BMW2985V', '') +
+        `</div></div>`,
+    );
+    const j = parseSearch(input(html)).json as { results: { organic: { product_id: string; rating: number; reviews_count: number }[] } };
+    expect(j.results.organic.map((r) => [r.product_id, r.rating, r.reviews_count])).toEqual([
+      ['B0H2YVZY2S', 4.4, 10478],
+      ['B0BMW2985V', 4.4, 10400],
+    ]);
+  });
+});
+
+describe('2019-2022 delivery row', () => {
+  test('a card without a delivery recipe reads its grey aligned row; a price block with the same class is no delivery', () => {
+    const row = `<div class="a-row a-size-base a-color-secondary s-align-children-center"><div class="a-row s-align-children-center"><span class="s-prime"><i class="a-icon a-icon-prime" aria-label="Amazon Prime"></i></span><span aria-label="Get it as soon as Today, Mar 17"><span>Get it as soon as </span><span class="a-text-bold">Today, Mar 17</span></span></div><div class="a-row"><span aria-label="FREE Shipping by Amazon"><span>FREE Shipping by Amazon</span></span></div></div>`;
+    const priceBlock = `<div class="a-section a-spacing-none s-align-children-center"><span>Hardcover</span><span class="a-price"><span class="a-offscreen">$65.00</span></span><span>Ships to Canada</span></div>`;
+    const html = shell(
+      `<div id="search"><div class="s-main-slot s-result-list s-search-results sg-row" data-component-type="s-search-results">` +
+        card2021('B0014WXD9I', 'Eye Pillow', { rated: true }).replace('<div class="a-row a-size-base a-color-secondary"><span aria-label="Get it', `${row}<div class="a-row a-size-base a-color-secondary"><span aria-label="Get it`) +
+        card2021('4861865204', 'Powerful Medicine').replace('<h2 ', `${priceBlock}<h2 `) +
+        `</div></div>`,
+    );
+    const j = parseSearch(input(html)).json as { results: { organic: { product_id: string; shipping_information: string; is_prime: boolean }[] } };
+    expect(j.results.organic.map((r) => [r.product_id, r.shipping_information, r.is_prime])).toEqual([
+      ['B0014WXD9I', 'Get it as soon as Today, Mar 17 FREE Shipping by Amazon', true],
+      ['4861865204', '', false],
+    ]);
+  });
+});

@@ -46,14 +46,14 @@ const PAGINATION = classes(['s-pagination-strip', 'a-pagination']);
 const MARKS = classes(['s-no-outline', 's-no-results', 's-main-slot']);
 /** Headings of a filter group (`refinements` reads the first in each group). */
 const HEADING = classes(['sf-refinement-heading']);
-const BOLD = classes(['a-text-bold', 'puis-bold-weight-text']);
+const BOLD = classes(['a-text-bold', 'puis-bold-weight-text', 's-bold-weight-text']);
 const RESULT_ITEM = classes(['s-result-item']);
 /** Any of the classes looked for outside shells (result items, pagination, marks). */
 const PAGE_CLASSES = classes(['s-result-item', 's-pagination-strip', 'a-pagination', 's-no-outline', 's-no-results', 's-main-slot']);
 /** Grid-column widgets (carousels and grids of recipe cards): cut; the full-width ones (brand and video cards without recipes) are kept whole. */
 const GRID_WIDGET = classes(['sg-col']);
 /** Heading classes of a widget (`widgets` reads the first heading in each). */
-const WIDGET_HEADING = classes(['a-carousel-heading']);
+const WIDGET_HEADING = classes(['a-carousel-heading', 's-shopping-adviser-heading', 's-product-header']);
 const WIDGET_SPAN_HEADING = classes(['a-size-medium-plus', 'a-size-large']);
 const WIDGET = classes(['s-widget']);
 const AD = classes(['AdHolder']);
@@ -88,7 +88,7 @@ function readInRefinements(tag: string, a: TagAttributes, cls: string): boolean 
 
 /** The elements of a search page the search parser reads. */
 export const SEARCH_KEEP: Keep = {
-  attrs: ['id', 'class', 'data-component-type', 'data-cy', 'data-asin', 'rel', 'property', 'href'],
+  attrs: ['id', 'class', 'data-component-type', 'data-cy', 'data-asin', 'rel', 'property', 'href', 'title'],
   test(tag, a, within) {
     const component = a.get('data-component-type');
     if (component !== undefined && WHOLE_COMPONENTS.has(component)) return true;

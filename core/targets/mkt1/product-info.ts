@@ -112,6 +112,8 @@ export function categoryLadder(doc: Document): { ladder: Link[] }[] {
 }
 
 const MARK = '\u0001';
+const LINK_AT = new RegExp(`${MARK}(\\d+)${MARK}`, 'g');
+const LADDER = new RegExp(`^\\s*${MARK}\\d+${MARK}(?:\\s*(?:>|&gt;|›)\\s*${MARK}\\d+${MARK})*`);
 const RANK_START = /(?:^|[\s(])(?:#|n[º°o]\.?\s*|Nr\.\s*)?(\d[\d.,\u00a0 ]*\d|\d)\s+(?:in|en|dans|su|em|in der|位)\s+/gi;
 
 /**
@@ -144,11 +146,13 @@ export function salesRanks(rankEl: Element | null): { rank: number; ladder: Link
     const seg = line.slice(m.index! + m[0].length, end);
     const rank = countOf(m[1]);
     if (rank === null) continue;
-    const direct = new RegExp(`^\\s*${MARK}(\\d+)${MARK}`).exec(seg);
+    // The 2018-2020 `zg_hrsr_ladder` names the whole path (`in Books > Children's Books >
+    // <b>Girls & Women</b>`): every link chained by `>` belongs to the rank, not just the first.
+    const chain = LADDER.exec(seg);
     const anyLink = new RegExp(`${MARK}(\\d+)${MARK}`).exec(seg);
-    if (direct) {
-      const link = links[Number(direct[1])] as Link;
-      out.push({ rank, ladder: [{ url: link.url, name: link.name }] });
+    if (chain) {
+      const ladder = [...chain[0].matchAll(LINK_AT)].map((l) => links[Number(l[1])] as Link);
+      out.push({ rank, ladder: ladder.map((l) => ({ url: l.url, name: l.name })) });
     } else {
       const name = seg.split(/\(|\u0001/)[0]!.trim();
       out.push({ rank, ladder: [{ url: anyLink ? (links[Number(anyLink[1])] as Link).url : '', name }] });
@@ -175,7 +179,12 @@ export function bulletPoints(doc: Document): string {
 }
 
 export function description(doc: Document): string {
-  const el = one('#productDescription', doc) ?? one('#bookDescription_feature_div .a-expander-content, #bookDescription_feature_div', doc);
+  // 2023+ books and Kindle editions put the blurb in a tabbed "Product description" panel
+  // (`#drengr_DesktopTabbedDescriptionOverviewContent_feature_div`), with no `#productDescription`.
+  const el =
+    one('#productDescription', doc) ??
+    one('#bookDescription_feature_div .a-expander-content, #bookDescription_feature_div', doc) ??
+    one('#drengr_DesktopTabbedDescriptionOverviewContent_feature_div', doc);
   if (!el) return '';
   return text(el, (e) => /^h[1-6]$/.test(e.name) && /product description|descripción del producto|produktbeschreibung|description du produit/i.test(text(e)));
 }

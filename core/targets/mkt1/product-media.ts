@@ -59,7 +59,8 @@ export function variations(html: string, productId: string): Variation[] {
     const dimensions: Record<string, string> = {};
     vals.forEach((v, i) => {
       const key = keys[i];
-      const label = (key && labels[key]) || key || `dimension_${i + 1}`;
+      // Labels are the seller's text: the 2018-2020 CA pages pad "Size" with CR/LF runs.
+      const label = ((key && labels[key]) || key || '').replace(/\s+/g, ' ').trim() || `dimension_${i + 1}`;
       dimensions[label] = String(v);
     });
     out.push({ product_id: id, selected: id === productId, dimensions });

@@ -22,7 +22,7 @@ const IDS = new Set([
   'prodDetails', 'productDetailsTable', 'detailBullets_feature_div', 'detail_bullets_id', 'detail-bullets', 'detailBulletsWrapper_feature_div', 'SalesRank',
   'productDetails_techSpec_section_1', 'productDetails_techSpec_section_2', 'technicalSpecifications_section_1', 'productOverview_feature_div',
   'wayfinding-breadcrumbs_feature_div', 'wayfinding-breadcrumbs_container', 'feature-bullets', 'featurebullets_feature_div',
-  'productDescription', 'bookDescription_feature_div', 'important-information', 'importantInformation_feature_div',
+  'productDescription', 'bookDescription_feature_div', 'drengr_DesktopTabbedDescriptionOverviewContent_feature_div', 'important-information', 'importantInformation_feature_div',
   // Prices (the price blocks themselves are shells, below), stock, quantity, delivery, merchant, other sellers, coupons, prime, buybox.
   'priceblock_dealprice', 'priceblock_saleprice', 'priceblock_ourprice', 'price_inside_buybox', 'newBuyBoxPrice', 'kindle-price', 'price',
   'listPrice', 'priceblock_ourprice_row', 'sns-base-price', 'snsPrice', 'snsDetailPagePrice',

@@ -45,6 +45,7 @@ const SPONSORED_LABEL = /^(sponsored|gesponsert|patrocinado|sponsorisé|sponsori
 export const CARD_KEYS = [
   'puis-sponsored-label-text', 's-sponsored-label-text', 's-sponsored-info-icon', 's-label-popover-default', 'a-icon-prime', 's-prime',
   's-coupon-unclipped', 's-coupon-clipped', 'a-badge-text', 'a-badge-label', 'a-truncate-full', 's-image', 'udm-primary-delivery-message',
+  's-align-children-center',
 ] as const;
 type Key = (typeof CARD_KEYS)[number];
 const KEY_SET: ReadonlySet<string> = new Set(CARD_KEYS);
@@ -103,14 +104,42 @@ export function isSponsored(idx: CardIndex): boolean {
   return label !== undefined && SPONSORED_LABEL.test(text(label));
 }
 
-/** The card's review count: the `aria-label` of its ratings link (`84,753 ratings`), else the count text. */
-function reviewCount(block: Element): number {
+/**
+ * A ratings label is a count, at most followed by one word: "84,753 ratings", "2", "1.234
+ * Bewertungen". Cards without a reviews block (2021-2022 grid and list cards of unrated items)
+ * carry other digit labels that are no count: "Get it Tue, Oct 12 - Tue, Oct 19", the JP
+ * release note "この本の出版予定日は2021年7月19日です。".
+ */
+const COUNT_LABEL = /^\(?[\d.,\s\u00a0]+[KkMm]?\+?\)?(?:\s*\p{L}+)?$/u;
+
+/** The card's review count: a count label (`84,753 ratings`, "Rated 4.4 out of 5 stars by 10478 reviews"), else the count text. */
+function reviewCount(block: Element, recipe: boolean): number {
   for (const el of all('[aria-label]', block)) {
-    const label = attr(el, 'aria-label') ?? '';
-    if (/\d/.test(label) && !/out of|von|de 5|sur 5|su 5|stars|estrellas|sterne|étoiles/i.test(label)) return countOf(label) ?? 0;
+    const label = (attr(el, 'aria-label') ?? '').trim();
+    if (COUNT_LABEL.test(label) && /\d/.test(label)) return countOf(label) ?? 0;
+    const by = / by ([\d.,]+) (?:reviews|ratings)\b/.exec(label);
+    if (by) return countOf(by[1]) ?? 0;
   }
-  const t = text(one('.s-underline-text, a[href*="customerReviews"] span', block));
+  // Inside the reviews recipe the underlined text is the count; in a whole card it is also the
+  // title or format link ("オリジナルミニドラマ～その4～", "(6 used & new offers)"). A 2026
+  // sponsored-brand card's review link shows the rating ("4.4") before the count ("(10.4k)").
+  const spans = all(recipe ? 'a[href*="customerReviews"] span, .s-underline-text' : 'a[href*="customerReviews"] span', block);
+  const t = spans.map((e) => text(e)).find((x) => /\d/.test(x) && COUNT_LABEL.test(x) && !/^\d[.,]\d$/.test(x)) ?? '';
   return countOf(t.replace(/[()]/g, '')) ?? 0;
+}
+
+/**
+ * 2019-2022 cards have no delivery recipe: the delivery row is the card's first
+ * `s-align-children-center` row, a grey (`a-color-secondary`) one without prices ("Get it as soon as Today, Mar 17 FREE Shipping by Amazon",
+ * "GRATIS Versand durch Amazon"), taken only when it speaks of delivery.
+ */
+const DELIVERY_WORDS = /get it|deliver|shipping|ships|lieferung|versand|livraison|entrega|envío|envio|frete|receba|consegna|spedizione|お届け|配送|発送/i;
+function legacyDelivery(idx: CardIndex): string {
+  const row = idx.first.get('s-align-children-center');
+  // 2022 list cards use the class on their price block too ("Hardcover $65.00 … Ships to Canada").
+  if (!row || !hasClass(row, 'a-color-secondary') || one('.a-price', row)) return '';
+  const t = text(row);
+  return DELIVERY_WORDS.test(t) ? t : '';
 }
 
 function coupon(idx: CardIndex, page: Page): { value: number | null; type: 'nominal' | 'percentage' | null } {
@@ -127,7 +156,13 @@ export function readCard(card: Element, page: Page, pos: number, index?: CardInd
   const r = idx.recipes;
   const titleBox = r.get('title-recipe') ?? card;
   const h2 = one('h2', titleBox);
-  const titleLink = (h2 && h2.parent && h2.parent.type === 'tag' && h2.parent.name === 'a' ? h2.parent : null) ?? one('h2 a, a[href*="/dp/"], a[href*="/sspa/"], a[href]', titleBox);
+  // In that order, not the first of them in the card: a 2022 card opens with its "Best Seller"
+  // badge, a link to the bestseller list.
+  const titleLink =
+    (h2 && h2.parent && h2.parent.type === 'tag' && h2.parent.name === 'a' ? h2.parent : null) ??
+    one('h2 a', titleBox) ??
+    one('a[href*="/dp/"], a[href*="/sspa/"]', titleBox) ??
+    one('a[href]', titleBox);
   const title = text(one('h2 span', titleBox) ?? h2) || text(idx.first.get('a-truncate-full')) || (attr(idx.first.get('s-image') ?? idx.img, 'alt') ?? '');
   const priceBox = r.get('price-recipe') ?? card;
   const shown = all('.a-price', priceBox).filter((p) => attr(p, 'data-a-strike') !== 'true');
@@ -145,7 +180,7 @@ export function readCard(card: Element, page: Page, pos: number, index?: CardInd
     : undefined;
   const b = idx.badges.map((e) => text(e)).join(' | ');
   const c = coupon(idx, page);
-  const delivery = text(r.get('delivery-recipe') ?? idx.first.get('udm-primary-delivery-message'));
+  const delivery = text(r.get('delivery-recipe') ?? idx.first.get('udm-primary-delivery-message')) || legacyDelivery(idx);
   const noPrice = price ? null : text(one('.a-color-secondary', r.get('price-recipe') ?? card)) || null;
   const item: SearchItem = {
     pos,
@@ -157,7 +192,7 @@ export function readCard(card: Element, page: Page, pos: number, index?: CardInd
     price_strikethrough: strike && price && strike.amount > price.amount ? strike.amount : null,
     currency: price?.currency ?? page.currency ?? '',
     rating: starsOf(stars) ?? 0,
-    reviews_count: reviewCount(reviewsBox),
+    reviews_count: reviewCount(reviewsBox, reviewsBox !== card),
     url_image: attr(idx.first.get('s-image') ?? idx.img, 'src') ?? '',
     is_prime: idx.first.has('a-icon-prime') || idx.first.has('s-prime'),
     is_sponsored: isSponsored(idx),

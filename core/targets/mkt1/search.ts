@@ -15,16 +15,11 @@ import type { PageInput, Parsed } from '../../parsers/types.js';
 import type { Page } from './common.js';
 import { hrefOf, inside, isBotWall, pageOf, statusCode } from './common.js';
 import { cardsComplete, hasRecipes, isCutWidget, RESULT, SEARCH_KEEP } from './list-regions.js';
-import { snake } from './product-info.js';
+import { refinements } from './search-refinements.js';
 import type { SearchItem } from './search-item.js';
 import { indexCard, isSponsored, readCard } from './search-item.js';
 
-export interface Refinement {
-  link: string;
-  name: string;
-  value: string;
-  refinement_display_name: string;
-}
+export type { Refinement } from './search-refinements.js';
 
 function results(doc: Document, page: Page): { organic: SearchItem[]; paid: SearchItem[] } {
   const organic: SearchItem[] = [];
@@ -76,6 +71,22 @@ interface WidgetCards {
 const widgetCache = pageSlot<WidgetCards[]>('gleaner.mkt1.widgets');
 
 /**
+ * A sponsored-brand banner ("Sponsored ad from LG …") that, in 2021 pages, lacks the
+ * `AdHolder` class: its slot is named in the class of the widget's `celwidget` wrapper, a few
+ * levels down (`widgetId=loom-desktop-top-slot_hsa-id`). Only those levels are looked at: a
+ * selector over the whole widget cost more than the rest of the widget reading. Skipped like
+ * every sponsored widget.
+ */
+function isBrandAd(w: Element): boolean {
+  let level: Element[] = [w];
+  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+    level = level.flatMap((e) => e.children.filter((c): c is Element => c.type === 'tag'));
+    if (level.some((e) => /_hsa-id(?:\s|$)/.test(e.attribs.class ?? ''))) return true;
+  }
+  return false;
+}
+
+/**
  * The widgets between the results that `widgets` reads (not sponsored, not inside another
  * widget), each with the cards it reads, in page order. Kept per document: the check of a cut
  * page (`cutComplete`) and `widgets` walk the same cards.
@@ -85,7 +96,7 @@ function widgetCards(doc: Document): WidgetCards[] {
   if (cached) return cached;
   const out: WidgetCards[] = [];
   for (const w of all('div.s-result-item.s-widget', doc)) {
-    if (hasClass(w, 'AdHolder') || closest(w, (e) => hasClass(e, 's-widget') && hasClass(e, 's-result-item'))) continue;
+    if (hasClass(w, 'AdHolder') || isBrandAd(w) || closest(w, (e) => hasClass(e, 's-widget') && hasClass(e, 's-result-item'))) continue;
     const seen = new Set<string>();
     const cards: WidgetCards['cards'] = [];
     for (const marked of all('[data-asin]', w)) {
@@ -107,12 +118,16 @@ function widgets(doc: Document, page: Page): { suggested: SearchItem[]; choice: 
   const suggested: SearchItem[] = [];
   const choice: SearchItem[] = [];
   for (const { widget: w, cards } of widgetCards(doc)) {
-    const heading = text(one('h2, .a-carousel-heading, span.a-size-medium-plus, span.a-size-large', w));
+    // 2021 "shopping adviser" widgets head their cards with an h3 (the cards' h2 are titles),
+    // and each card with the query it stands for, quoted (`.s-product-header`: "gaming monitor";
+    // editorial picks put a label there instead: Best Overall).
+    // (2026 advisers head with an h2 beside a "Sponsored" label: read as before.)
+    const heading = text(one('.s-shopping-adviser-heading h3', w) ?? one('h2, .a-carousel-heading, span.a-size-medium-plus, span.a-size-large', w));
     const into = /choice|elección|tipp|choix|scelta/i.test(heading) ? choice : suggested;
     for (const { card } of cards) {
       const item = readCard(card, page, into.length + 1);
       if (hasClass(w, 'AdHolder')) item.is_sponsored = true;
-      item.suggested_query = heading;
+      item.suggested_query = /^"(.+)"$/.exec(text(one('.s-product-header .a-text-bold', card)))?.[1] ?? heading;
       into.push(item);
     }
   }
@@ -127,34 +142,6 @@ export function cutComplete(doc: Document): boolean {
   return cardsComplete(doc) && widgetCards(doc).every(({ widget, cards }) => !isCutWidget(widget.attribs.class ?? '') || cards.every(({ card }) => hasRecipes(card)));
 }
 
-function refinements(doc: Document): Record<string, Refinement[]> {
-  const out: Record<string, Refinement[]> = {};
-  const root = one('#s-refinements', doc);
-  if (!root) return out;
-  const isGroup = (e: Element) => e.name === 'div' && !!e.attribs.id && !/^filter-/.test(e.attribs.id);
-  // The outermost groups: no group between them and the panel.
-  const groups = all('div[id]', root).filter((g) => isGroup(g) && closest(g, (e) => e === root || isGroup(e)) === root);
-  for (const g of groups) {
-    const heading = text(one('.sf-refinement-heading, span.a-text-bold, span.puis-bold-weight-text, h2', g));
-    const key = snake(heading);
-    if (!key) continue;
-    const list: Refinement[] = [];
-    for (const a of all('a[href*="rh="]', g)) {
-      const href = hrefOf(a);
-      let value = '';
-      try {
-        value = new URL(href, 'http://x/').searchParams.get('rh') ?? '';
-      } catch {
-        continue;
-      }
-      const name = text(one('.a-size-base, span.a-color-base', a)) || text(a);
-      if (!value || list.some((r) => r.value === value)) continue;
-      list.push({ link: href, name, value, refinement_display_name: heading });
-    }
-    if (list.length > 0) out[key] = [...(out[key] ?? []), ...list];
-  }
-  return out;
-}
 
 function lastVisiblePage(doc: Document, current: number): number {
   let last = current;
@@ -163,6 +150,18 @@ function lastVisiblePage(doc: Document, current: number): number {
     if (Number.isInteger(n) && n > last) last = n;
   }
   return last;
+}
+
+/**
+ * The "nothing found" notice. 2019+ pages print it in the top banner, split over spans
+ * (`<span>没有</span><span>query</span><span>的搜索结果。</span>`, "No results for …"), not as
+ * `.s-no-results`; only asked of a page without result cards.
+ */
+const NO_RESULTS = /^(?:no results for|no hay resultados para|keine ergebnisse für|aucun résultat pour|nessun risultato per|nenhum resultado para)|did not match any products|^没有.{0,300}的搜索结果|に一致する商品はありませんでした|検索結果はありません/i;
+
+function saysNoResults(doc: Document): boolean {
+  if (one('.s-no-results, #noResultsTitle', doc)) return true;
+  return inside('[data-component-type=s-top-banner], [data-component-type=s-result-info-bar]', '.a-row', doc).some((e) => NO_RESULTS.test(text(e)));
 }
 
 function queryOf(input: PageInput, doc: Document): string {
@@ -209,7 +208,7 @@ export function searchOf(input: PageInput, page: Page): Parsed {
   const recognised = organic.length + paid.length > 0 || one('[data-component-type=s-search-results], .s-no-outline, .s-no-results', doc) !== null || (one('#search', doc) !== null && one('.s-main-slot', doc) !== null);
   // A results page without result cards says it found nothing; one that does not is a layout change.
   // (A page past the last one may be empty without saying so.)
-  b.expect('results', organic.length + paid.length > 0 || one('.s-no-results, #noResultsTitle', doc) !== null || count === 0 || input.page > 1);
+  b.expect('results', organic.length + paid.length > 0 || count === 0 || input.page > 1 || saysNoResults(doc));
   const parsed = b.result(json, recognised);
   json.parse_status_code = statusCode(parsed.status);
   return parsed;

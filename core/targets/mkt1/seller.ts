@@ -105,7 +105,8 @@ export function parseSeller(input: PageInput): Parsed {
   const aboutText = textAt('#spp-expander-about-seller .a-row, #about-seller-text', doc) || (about ? textAfter(about) : '');
   const json = {
     url: input.url,
-    query: typeof input.params.query === 'string' ? input.params.query : (/[?&]seller=([A-Z0-9]+)/i.exec(input.url)?.[1] ?? ''),
+    // A storefront's product list (`/s?me=<id>&i=merchant-items`, 2020) names the seller with `me=`.
+    query: typeof input.params.query === 'string' ? input.params.query : (/[?&](?:seller|me)=([A-Z0-9]+)/i.exec(input.url)?.[1] ?? ''),
     page_type: 'Seller',
     seller_name: text(header),
     business_name: b.run('business name', () => legalValue(doc, /business name|name des unternehmens|nombre de la empresa|nom de l'entreprise/i), ''),
