@@ -90,7 +90,7 @@ test('a crawl submitted on one node runs through the cluster: every page once, r
   expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
   const id = submitted.body.id as string;
   const body = await finalOn(nodes[1]!, id, site);
-  const starts = [...new Set(feeds.flatMap((f) => f.events).filter((e) => e.type === 'started' && e.job_id === id).map((e) => `${e.node} at ${e.at}`))];
+  const starts = startsIn(feeds, id);
   for (const f of feeds) f.close();
   expect([body.status, body.counts.queued, body.counts.failed]).toEqual(['done', 0, 0]);
 
@@ -103,7 +103,7 @@ test('a crawl submitted on one node runs through the cluster: every page once, r
 
   // The site was asked for each page once (robots.txt besides).
   const twice = askedTwice(site.log.slice(logFrom));
-  expect(twice, `asked twice: ${twice.join('; ')}; starts of the crawl: ${starts.join(', ')}`).toEqual([]);
+  expect(twice, `asked twice: ${twice.join('; ')}; starts of the crawl: ${starts}`).toEqual([]);
 
   // Webhooks: page batches that name every page once, then one crawl.done.
   const events = () => hooks.requests.map((r) => JSON.parse(r.body.toString())).filter((e) => e.crawl_id === id);
