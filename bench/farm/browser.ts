@@ -136,8 +136,9 @@ async function rowMain(name: string, origin: string, pages: number, concurrency:
     // The farm's browser command line (quiet start; for full Chromium, Playwright's disabled
     // features plus the omnibox WebUI popups): without it full Chromium's browser process spends
     // ~150 ms more CPU per new page (measured, bench/README.md), a baseline no one would run.
+    // The farm's in-process GPU and network services are the farm's own work, not the baseline's.
     const { chromiumArgs } = await import('../../farm/chromium-args.js');
-    const browser = await chromium.launch({ executablePath, args: chromiumArgs({ executablePath, hosts: {}, guarded: false }) });
+    const browser = await chromium.launch({ executablePath, args: chromiumArgs({ executablePath, hosts: {}, guarded: false, inProcessServices: false }) });
     const once = async (url: string) => {
       const context = await browser.newContext();
       const page = await context.newPage();

@@ -175,7 +175,7 @@ const cmdline = (pid: number): string => {
 const browsers = (): number[] => processTree(process.pid).filter((p) => /chrom/.test(cmdline(p)) && !cmdline(p).includes('--type=') && !/crashpad/.test(cmdline(p)));
 
 describe('processes', () => {
-  test('eight fetches at once in one context share one renderer process (farm/browser/fetch-openers.ts); the pool sent them to the render thread from the start, so no fetch thread started', async () => {
+  test('eight fetches at once in one context share one renderer process (farm/browser/fetch-openers.ts), with no GPU or network-service process; the pool sent them to the render thread from the start, so no fetch thread started', async () => {
     const before = new Set(browsers());
     const own = await createFarm({ config: loadConfig({}, { allowPrivate: true, workers: 1, plainClient: 'chromium', maxResponseBytes: CAP }), limits: { retryBaseMs: 20 } });
     try {
@@ -186,6 +186,10 @@ describe('processes', () => {
       const renderers = processTree(browser[0]!).filter((p) => cmdline(p).includes('--type=renderer'));
       // The fetch tabs' process, and at most Chromium's spare renderer kept warm beside it.
       expect(renderers.length).toBeLessThanOrEqual(2);
+      // The GPU and network services are threads of the browser process (farm/chromium-args.ts
+      // IN_PROCESS_SERVICES): no process of either kind, and the fetches above went through it.
+      const kinds = processTree(browser[0]!).map((p) => /--utility-sub-type=([\w.]+)/.exec(cmdline(p))?.[1] ?? /--type=([a-z-]+)/.exec(cmdline(p))?.[1]);
+      expect(kinds.filter((k) => k === 'gpu-process' || k === 'network.mojom.NetworkService')).toEqual([]);
       expect(own.stats()).toMatchObject({ workers: 0, renderThreads: 1 });
     } finally {
       await own.close();

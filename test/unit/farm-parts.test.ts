@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BroadcastChannel } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
-import { EXTRA_ARGS, PLAYWRIGHT_DISABLED_FEATURES, chromiumArgs, resolveExecutable } from '../../farm/chromium-args.js';
+import { EXTRA_ARGS, PLAYWRIGHT_DISABLED_FEATURES, PLAYWRIGHT_ENABLED_FEATURES, chromiumArgs, resolveExecutable } from '../../farm/chromium-args.js';
 import { deviceFor } from '../../farm/devices.js';
 import { requestHeaders } from '../../farm/identity/headers.js';
 import { profileFor } from '../../farm/identity/profile.js';
@@ -56,15 +56,14 @@ describe('proxies', () => {
 });
 
 describe('chromium args', () => {
-  test('headless shell: our extras and the default profile\'s language only', () => {
-    expect(chromiumArgs({ executablePath: '/usr/lib/chromium/chromium-headless-shell', hosts: {}, guarded: false })).toEqual([...EXTRA_ARGS, '--lang=en-US']);
-  });
 
   test('full chromium: disabled features merged with Playwright list; host rules; guard flag', () => {
     expect(chromiumArgs({ executablePath: '/usr/bin/chromium', hosts: { 'sim.test': '127.0.0.1' }, guarded: true })).toEqual([
       ...EXTRA_ARGS,
       '--lang=en-US',
       `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup', 'RenderDocument'].join(',')}`,
+      '--in-process-gpu',
+      '--enable-features=CDPScreenshotNewSurface,NetworkServiceInProcess2',
       '--host-resolver-rules=MAP sim.test 127.0.0.1',
       '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     ]);
@@ -77,6 +76,18 @@ describe('chromium args', () => {
     const list = bundle.slice(start, bundle.indexOf('].filter(Boolean)', start));
     expect(start).toBeGreaterThan(0);
     expect([...list.matchAll(/^\s*"([A-Za-z0-9]+)",?$/gm)].map((m) => m[1])).toEqual([...PLAYWRIGHT_DISABLED_FEATURES]);
+  });
+
+  test('headless shell: our extras, the default profile\'s language and the in-process services (off only when asked)', () => {
+    const shell = chromiumArgs({ executablePath: '/usr/bin/chromium-headless-shell', hosts: {}, guarded: false });
+    expect(shell).toEqual([...EXTRA_ARGS, '--lang=en-US', '--in-process-gpu', '--enable-features=CDPScreenshotNewSurface,NetworkServiceInProcess2']);
+    expect(chromiumArgs({ executablePath: '/usr/bin/chromium-headless-shell', hosts: {}, guarded: false, inProcessServices: false })).toEqual([...EXTRA_ARGS, '--lang=en-US']);
+  });
+
+  test('our --enable-features repeats the installed patchright-core switch exactly', () => {
+    const bundle = readFileSync(createRequire(import.meta.url).resolve('patchright-core/lib/coreBundle'), 'utf8');
+    const switches = [...bundle.matchAll(/"--enable-features=([A-Za-z0-9,]*)"/g)].map((m) => m[1]!.split(','));
+    expect(switches).toEqual([[...PLAYWRIGHT_ENABLED_FEATURES]]);
   });
 
   test('a tiny exec-less shell wrapper resolves to its binary', () => {
