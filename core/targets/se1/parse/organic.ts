@@ -27,12 +27,13 @@ const STOP_CLASSES = ['g', 'MjjYud', 'Gx5Zad', 'xpd'];
 function headedLinks(doc: Document, pageUrl: string): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<Element>();
-  const headings = all('h3, [role="heading"][aria-level="3"]', doc);
+  // A featured snippet's answer line is a heading too, but never a card of a group.
+  const headings = all('h3, [role="heading"][aria-level="3"]', doc).filter((h) => h.attribs['data-attrid'] !== 'wa:/description');
   const grouped = groupedHeadings(doc, headings);
   const sectionHosts = new Map<Element, Set<string>>();
   for (const h of headings) {
     if (h.name === 'a') continue; // A link that is itself the heading is a carousel card (videos, 2020-2022), never a result.
-    const anchor = closest(h, (e) => e.name === 'a' && e.attribs.href !== undefined, 7);
+    const anchor = closest(h, (e) => e.name === 'a' && e.attribs.href !== undefined, 7) ?? innerTitleLink(h);
     if (!anchor || seen.has(anchor)) continue;
     const url = linkTarget(anchor.attribs.href, pageUrl);
     if (!url) continue;
@@ -53,6 +54,21 @@ function headedLinks(doc: Document, pageUrl: string): Candidate[] {
     if (url && !regionsOf(anchor).some((r) => NOT_ORGANIC.has(r))) out.push({ anchor, heading: anchor.parent as Element, url });
   }
   return out;
+}
+
+/**
+ * The link a heading wraps, when the heading is the title line itself (`h3 > a`, the mobile
+ * featured snippet's source result, 2023): its only element child, carrying all its text. Only
+ * when the heading is the one result heading of its result block: sitelinks are `h3 > a` too,
+ * inside the block of the result they belong to.
+ */
+function innerTitleLink(h: Element): Element | null {
+  if (h.name !== 'h3') return null;
+  const kids = h.children.filter((c): c is Element => c.type === 'tag');
+  const a = kids.length === 1 ? kids[0] : undefined;
+  if (!a || a.name !== 'a' || a.attribs.href === undefined || text(a) !== text(h)) return null;
+  const block = closest(h, (e) => STOP_CLASSES.some((cls) => hasClass(e, cls)), 10);
+  return block && all('h3', block).length === 1 ? a : null;
 }
 
 /** Links back to the engine's own result pages ("More results", the jobs and places views) are not results. */
