@@ -4,11 +4,12 @@
  * that link's target (the tracking redirect is only used when nothing better is on the card).
  */
 import type { Document, Element } from '../../../parsers/dom.js';
-import { all, attr, closest, contains, hasClass, linkTarget, one, text } from '../../../parsers/dom.js';
+import { all, attr, closest, contains, hasClass, hostOf, linkTarget, one, text } from '../../../parsers/dom.js';
 import { priceOf } from '../../../parsers/values.js';
 import type { Link, PaidResult, ShoppingUnit } from './types.js';
 
 const UNIT = '[data-text-ad], li.ads-ad';
+const AD_BOX = 'uEierd';
 const DESCRIPTION = '.ads-creative, .Va3FIb, .yDYNvb, [data-content-feature="1"]';
 
 function blockOf(unit: Element): 'top' | 'bottom' {
@@ -23,15 +24,23 @@ function mainLink(unit: Element): { anchor: Element; heading: Element } | null {
   return null;
 }
 
+/** The engine's ad-click redirect (`/aclk?…`), which stands for the landing page on basic-HTML ads. */
+function isAdClick(url: string): boolean {
+  return /\/aclk\?/.test(url) || /(^|\.)googleadservices\./.test(hostOf(url));
+}
+
 function landingUrl(unit: Element, anchor: Element, pageUrl: string): string | null {
   const direct = linkTarget(anchor.attribs.href, pageUrl);
-  if (direct) return direct;
+  if (direct && !isAdClick(direct)) return direct;
+  // Basic-HTML ads link the click redirect and name the landing page in `data-pcu`.
+  const pcu = linkTarget(anchor.attribs['data-pcu']?.split(',')[0], pageUrl);
+  if (pcu) return pcu;
   // Older cards put the tracking link first and the landing link (same heading) next to it.
   for (const a of all('a[href]', unit)) {
     const u = linkTarget(a.attribs.href, pageUrl);
-    if (u) return u;
+    if (u && !isAdClick(u)) return u;
   }
-  return linkTarget(anchor.attribs.href, pageUrl, true);
+  return direct ?? linkTarget(anchor.attribs.href, pageUrl, true);
 }
 
 function displayedUrl(unit: Element): string | null {
@@ -64,7 +73,11 @@ function adSitelinks(unit: Element, anchor: Element, url: string | null, pageUrl
 
 export function parseTextAds(doc: Document, pageUrl: string): PaidResult[] {
   const out: PaidResult[] = [];
-  const units = all(UNIT, doc).filter((u, i, arr) => !arr.some((o, j) => j !== i && contains(o, u) && o !== u));
+  // A `uEierd` box is a whole ad on basic-HTML pages (2020-2023) and only a wrapper around the
+  // `data-text-ad` unit elsewhere: it counts as the unit when it holds none.
+  const units = all(`${UNIT}, .${AD_BOX}`, doc)
+    .filter((u) => !hasClass(u, AD_BOX) || one('[data-text-ad]', u) === null)
+    .filter((u, i, arr) => !arr.some((o, j) => j !== i && contains(o, u) && o !== u));
   for (const unit of units) {
     const main = mainLink(unit);
     if (!main) continue;
