@@ -6,6 +6,7 @@
 import type { Document, Element } from '../../../parsers/dom.js';
 import { all, attr, closest, contains, hasClass, hostOf, linkTarget, one, text } from '../../../parsers/dom.js';
 import { priceOf } from '../../../parsers/values.js';
+import { inRegion } from './regions.js';
 import type { Link, PaidResult, ShoppingUnit } from './types.js';
 
 const UNIT = '[data-text-ad], li.ads-ad';
@@ -71,14 +72,62 @@ function adSitelinks(unit: Element, anchor: Element, url: string | null, pageUrl
   return out;
 }
 
+/*
+ * Sponsored card carousels inside the ad regions (the "Tickets & tours" and hotel-offer
+ * carousels, loaded into `#tads` asynchronously, 2023-2024): each card is one link that goes
+ * through the engine's click redirect (in `href`, or in `data-arwt` beside the landing `href`),
+ * its text lines the offer: title first, then price, seller, rating.
+ */
+const CARD_LINK = 'g-scrolling-carousel a';
+
+function clickOf(a: Element): string {
+  return a.attribs['data-arwt'] ?? a.attribs['data-rw'] ?? a.attribs.href ?? '';
+}
+
+/** The card's landing page: its own outside link, else the redirect's `adurl`, else the redirect. */
+function cardLanding(a: Element, pageUrl: string): string | null {
+  const direct = linkTarget(a.attribs.href, pageUrl);
+  if (direct && !isAdClick(direct)) return direct;
+  const adurl = direct ? new URLSearchParams(direct.slice(direct.indexOf('?') + 1)).get('adurl') : null;
+  return adurl && /^https?:\/\//.test(adurl) ? adurl : direct;
+}
+
+/** Text lines of a card: its outermost elements holding no block (`div`) inside. */
+function linesOf(card: Element): string[] {
+  const kept = new Set<Element>();
+  const out: string[] = [];
+  for (const el of all('div, span', card)) {
+    if (one('div', el) || closest(el, (e) => kept.has(e) || e === card) !== card) continue;
+    kept.add(el);
+    const t = text(el);
+    if (t) out.push(t);
+  }
+  return out;
+}
+
+function cardAd(a: Element, pageUrl: string): Omit<PaidResult, 'position'> | null {
+  // Product cards (shopping regions) are shopping units, read below; text-ad boxes are read whole.
+  if (!/\/aclk\?/.test(clickOf(a)) || !inRegion(a, 'ads') || inRegion(a, 'shopping')) return null;
+  if (closest(a, (e) => e.attribs['data-text-ad'] !== undefined || hasClass(e, AD_BOX))) return null;
+  const url = cardLanding(a, pageUrl);
+  const [title, ...rest] = linesOf(a);
+  if (!url || !title) return null;
+  return { block: blockOf(a), title, url, displayed_url: null, description: rest.join(' · ') || null, sitelinks: [] };
+}
+
 export function parseTextAds(doc: Document, pageUrl: string): PaidResult[] {
   const out: PaidResult[] = [];
   // A `uEierd` box is a whole ad on basic-HTML pages (2020-2023) and only a wrapper around the
   // `data-text-ad` unit elsewhere: it counts as the unit when it holds none.
-  const units = all(`${UNIT}, .${AD_BOX}`, doc)
+  const units = all(`${UNIT}, .${AD_BOX}, ${CARD_LINK}`, doc)
     .filter((u) => !hasClass(u, AD_BOX) || one('[data-text-ad]', u) === null)
-    .filter((u, i, arr) => !arr.some((o, j) => j !== i && contains(o, u) && o !== u));
+    .filter((u, i, arr) => u.name === 'a' || !arr.some((o, j) => j !== i && o.name !== 'a' && contains(o, u) && o !== u));
   for (const unit of units) {
+    if (unit.name === 'a') {
+      const card = cardAd(unit, pageUrl);
+      if (card) out.push({ position: out.length + 1, ...card });
+      continue;
+    }
     const main = mainLink(unit);
     if (!main) continue;
     const url = landingUrl(unit, main.anchor, pageUrl);
