@@ -121,11 +121,21 @@ function snippetOf(box: Element, anchor: Element): string | null {
   return t || null;
 }
 
-function displayedUrl(box: Element, anchor: Element): string | null {
+/** A displayed URL: a host, or a URL, optionally followed by ` › ` path crumbs. */
+const URLISH = /^(?:https?:\/\/)?[\p{L}\d-]+(?:\.[\p{L}\d-]+)+(?:[/:][^\s›]*)?(?: › .*)?$/u;
+
+function displayedUrl(box: Element, anchor: Element, heading: Element): string | null {
   const cite = one('cite', box);
   if (cite) return text(cite) || null;
   const roleText = one('[role="text"], .UPmit', anchor);
-  return roleText ? text(roleText) || null : null;
+  if (roleText) return text(roleText) || null;
+  // Mobile results of 2021-2022 show it as a plain line in the title link, above the heading.
+  for (const el of all('span, div', anchor)) {
+    if (contains(el, heading) || contains(heading, el)) continue;
+    const t = text(el);
+    if (t && t.length <= 200 && URLISH.test(t)) return t;
+  }
+  return null;
 }
 
 function sameDocument(a: string, b: string): boolean {
@@ -193,7 +203,7 @@ export function parseOrganic(doc: Document, pageUrl: string): OrganicBlock {
     // App listings (an install link on the card) are not web results.
     if (one('a[data-app]', box)) return;
     const title = text(c.heading);
-    const displayed = displayedUrl(box, c.anchor);
+    const displayed = displayedUrl(box, c.anchor, c.heading);
     let snippet = snippetOf(box, c.anchor);
     const fRoot = featured ? null : featuredRoot(c.anchor);
     const fText = fRoot ? all(FEATURED_TEXT, fRoot).find(outside(c.anchor)) : undefined;
