@@ -1,8 +1,9 @@
 /**
  * se1 featured snippets the parser used to miss: the mobile one (2020-2023), whose source result
  * is a heading wrapping its link (`h3 > a`) under an answer line that is itself a level-3
- * heading, and whose block also carries a group heading. Sitelinks written as `h3 > a` inside
- * another result's block stay sitelinks. The pages are written here after the structure of captured
+ * heading, and whose block also carries a group heading; and the desktop list snippet (2024),
+ * whose answer is a list beside the source result. Sitelinks written as `h3 > a` inside another
+ * result's block stay sitelinks. The pages are written here after the structure of captured
  * result pages. Exact outputs.
  */
 import { describe, expect, it } from 'vitest';
@@ -55,6 +56,29 @@ describe('se1 featured snippets', () => {
     expect(organic[0]!.sitelinks).toEqual([
       { title: 'Kits', url: 'https://shop.example/kits' },
       { title: 'Spares', url: 'https://shop.example/spares' },
+    ]);
+  });
+});
+
+const listPage = `<html><body><div id="rso">
+  <div class="MjjYud"><block-component><div class="g g-blk"><div><div class="xpdopen"><div>
+    <h2>Featured snippet from the web</h2>
+    <div><div role="heading" aria-level="3"><b>Steps</b></div><ul><li>Boil the water.</li><li>Steep the leaves.</li><li>Pour.</li></ul>
+      <a href="https://tea.example/brew">More items...</a></div>
+    <div class="g"><div><a href="https://tea.example/brew"><h3>How to brew tea | Tea Notes</h3><cite>tea.example › brew</cite></a></div>
+      <div class="IsZvec"><span></span></div></div>
+  </div></div></div></div></block-component></div>
+  ${mobileResult(1)}
+</div></body></html>`;
+
+describe('se1 list featured snippets', () => {
+  it('reads the list beside the source result as the answer', () => {
+    const json = parse(listPage);
+    const text = 'Boil the water.\nSteep the leaves.\nPour.';
+    expect(json.featured_snippet).toEqual({ title: 'How to brew tea | Tea Notes', url: 'https://tea.example/brew', displayed_url: 'tea.example › brew', text });
+    expect((json.organic as { title: string; snippet: string | null }[]).map((o) => [o.title, o.snippet])).toEqual([
+      ['How to brew tea | Tea Notes', text],
+      ['Result 1', 'Snippet 1.'],
     ]);
   });
 });

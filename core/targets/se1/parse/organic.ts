@@ -192,6 +192,17 @@ function featuredRoot(anchor: Element): Element | null {
   return closest(anchor, (e) => e.name === 'block-component' || hasClass(e, 'g-blk') || hasClass(e, 'xpdopen'), 20);
 }
 
+/**
+ * The answer of a list featured snippet (2024): the items of a list beside the source result in
+ * the snippet's wrapper, one a line. Lists inside the result's own block are its snippet's.
+ */
+function featuredList(fRoot: Element, box: Element): string | null {
+  const list = all('ol, ul', fRoot).find((l) => !contains(box, l) && !contains(l, box));
+  if (!list) return null;
+  const items = list.children.filter((c): c is Element => c.type === 'tag' && c.name === 'li').map((li) => text(li)).filter(Boolean);
+  return items.length >= 2 ? items.join('\n') : null;
+}
+
 export function parseOrganic(doc: Document, pageUrl: string): OrganicBlock {
   const cands = headedLinks(doc, pageUrl);
   const boxes = containers(cands);
@@ -207,9 +218,13 @@ export function parseOrganic(doc: Document, pageUrl: string): OrganicBlock {
     let snippet = snippetOf(box, c.anchor);
     const fRoot = featured ? null : featuredRoot(c.anchor);
     const fText = fRoot ? all(FEATURED_TEXT, fRoot).find(outside(c.anchor)) : undefined;
+    const fList = fRoot && !fText ? featuredList(fRoot, box) : null;
     if (fText) {
       snippet = text(fText) || snippet;
       featured = { title, url: c.url, displayed_url: displayed, text: snippet ?? '' };
+    } else if (fList) {
+      snippet = fList;
+      featured = { title, url: c.url, displayed_url: displayed, text: fList };
     }
     anchors.add(c.anchor);
     results.push({
