@@ -110,8 +110,10 @@ function outside(anchor: Element): (el: Element) => boolean {
 function snippetOf(box: Element, anchor: Element): string | null {
   const notInAnchor = outside(anchor);
   const marked = all(SNIPPET, box).filter(notInAnchor);
-  // Prefer a marked block without links: on basic-HTML pages the outer block also holds sitelinks.
-  const best = marked.find((el) => one('a', el) === null) ?? marked[0];
+  // Prefer a marked block without links: on basic-HTML pages the outer block also holds sitelinks;
+  // and without a rating widget (`role=img` stars), the rich-result line above the text there.
+  const linkFree = marked.filter((el) => one('a', el) === null);
+  const best = linkFree.find((el) => one('[role="img"]', el) === null) ?? linkFree[0] ?? marked[0];
   if (best) {
     const t = text(best);
     if (t) return t;
