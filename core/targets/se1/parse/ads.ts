@@ -6,6 +6,7 @@
 import type { Document, Element } from '../../../parsers/dom.js';
 import { all, attr, closest, contains, hasClass, hostOf, linkTarget, one, text } from '../../../parsers/dom.js';
 import { priceOf } from '../../../parsers/values.js';
+import { headingTitle } from './news.js';
 import { inRegion } from './regions.js';
 import type { Link, PaidResult, ShoppingUnit } from './types.js';
 
@@ -63,7 +64,8 @@ function adSitelinks(unit: Element, anchor: Element, url: string | null, pageUrl
     if (a === anchor || contains(anchor, a) || closest(a, (e) => e.name === 'cite' || hasClass(e, 'ads-visurl'), 4)) continue;
     // Seller-rating links sit next to the stars, not among the ad's own links.
     if (a.parent && one('g-review-stars', a.parent)) continue;
-    const title = text(a);
+    // A card sitelink holds its title line and a description line: the title is the first.
+    const title = headingTitle(a);
     const target = linkTarget(a.attribs.href, pageUrl);
     if (!title || !target || target === url || seen.has(target) || !/\p{L}{2}/u.test(title)) continue;
     seen.add(target);
