@@ -109,7 +109,7 @@ function linesOf(card: Element): string[] {
 
 function cardAd(a: Element, pageUrl: string): Omit<PaidResult, 'position'> | null {
   // Product cards (shopping regions) are shopping units, read below; text-ad boxes are read whole.
-  if (!/\/aclk\?/.test(clickOf(a)) || !inRegion(a, 'ads') || inRegion(a, 'shopping')) return null;
+  if (!/\/aclk\?/.test(clickOf(a)) || !inRegion(a, 'ads') || inRegion(a, 'shopping') || hasClass(a, 'pla-unit')) return null;
   if (closest(a, (e) => e.attribs['data-text-ad'] !== undefined || hasClass(e, AD_BOX))) return null;
   const url = cardLanding(a, pageUrl);
   const [title, ...rest] = linesOf(a);
@@ -157,7 +157,8 @@ export function parseShoppingUnits(doc: Document, pageUrl: string): ShoppingUnit
     const title = titleEl ? text(titleEl) : '';
     if (!title) continue;
     let url: string | null = null;
-    for (const a of all('a[href]', unit)) {
+    // The unit may be the link itself (mobile cards, 2021).
+    for (const a of unit.name === 'a' ? [unit, ...all('a[href]', unit)] : all('a[href]', unit)) {
       url = linkTarget(a.attribs.href, pageUrl);
       if (url) break;
     }
@@ -167,14 +168,21 @@ export function parseShoppingUnits(doc: Document, pageUrl: string): ShoppingUnit
     const price = one('.e10twf, [data-price]', unit);
     const merchantBox = one('.LbUacb, [data-merchant]', unit);
     const merchant = merchantBox ? one('span', merchantBox) ?? merchantBox : null;
-    out.push({
-      position: out.length + 1,
-      title,
-      url,
-      // The slot may also hold the struck-through former price: keep the first amount.
-      price: price ? priceOf(text(price))?.text ?? (text(price) || null) : null,
-      merchant: merchant ? text(merchant) || null : null,
-    });
+    // The slot may also hold the struck-through former price: keep the first amount.
+    let priceText = price ? priceOf(text(price))?.text ?? (text(price) || null) : null;
+    let merchantText = merchant ? text(merchant) || null : null;
+    if (!price && !merchantBox) [priceText, merchantText] = priceAndSeller(unit, title);
+    out.push({ position: out.length + 1, title, url, price: priceText, merchant: merchantText });
   }
   return out;
+}
+
+/**
+ * Cards without the price and merchant slots (2021 mobile): the first line after the title that
+ * is only an amount is the price, the line after it the seller.
+ */
+function priceAndSeller(unit: Element, title: string): [string | null, string | null] {
+  const lines = linesOf(unit).filter((l) => l !== title);
+  const i = lines.findIndex((l) => l.length <= 24 && /\d/.test(l) && priceOf(l)?.text === l);
+  return i < 0 ? [null, null] : [lines[i] as string, lines[i + 1] ?? null];
 }
