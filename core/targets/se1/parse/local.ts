@@ -15,6 +15,7 @@ import type { Document, Element } from '../../../parsers/dom.js';
 import { all, attr, closest, contains, linkTarget, one, text } from '../../../parsers/dom.js';
 import { countOf, RATING, ratingOf } from '../../../parsers/values.js';
 import { linesOf } from './lines.js';
+import { isEngineHost } from './news-tab.js';
 import { inRegion } from './regions.js';
 import type { LocalResult } from './types.js';
 
@@ -122,10 +123,14 @@ export function parseLocalPack(doc: Document, pageUrl: string): LocalResult[] {
       reviews = m ? countOf(m[1] as string) : null;
     }
     const { category, address } = partsOf(details);
+    // The place's own website: links back into the engine (the place's search, its map) are not.
     let url: string | null = null;
     for (const a of all('a[href]', card)) {
-      url = linkTarget(a.attribs.href, pageUrl);
-      if (url) break;
+      const u = linkTarget(a.attribs.href, pageUrl);
+      if (u && !isEngineHost(u)) {
+        url = u;
+        break;
+      }
     }
     const detailText = details.join(' · ').replace(/\s*·\s*(?:·\s*)+/g, ' · ') || null;
     out.push({ position: out.length + 1, title, rating, reviews, category, address, details: detailText, url });

@@ -60,13 +60,19 @@ export function headingTitle(h: Element): string {
   return text(h);
 }
 
-/** News cards show the publisher above the title and the age below it; other carousels (recipes) do not. */
+/**
+ * News cards show the publisher above the title and the age below it; other carousels (recipes)
+ * do not. The social-post carousels of 2025-2026 ("What people are saying", recent posts) carry
+ * news-doc ids too, but neither line: a card with neither is no story.
+ */
 export function parseTopStories(doc: Document, pageUrl: string, organic: Set<Element>): NewsItem[] {
   const out: NewsItem[] = [];
   for (const c of headedCards(doc, pageUrl, ['news', 'section', 'carousel'], organic)) {
     const source = siblingText(c.heading, 'prev');
     if (source === null && !closest(c.anchor, (e) => e.attribs['data-news-doc-id'] !== undefined, 4)) continue;
-    out.push({ position: out.length + 1, title: headingTitle(c.heading), url: c.url, source, published: siblingText(c.heading, 'next') });
+    const published = siblingText(c.heading, 'next');
+    if (source === null && published === null) continue;
+    out.push({ position: out.length + 1, title: headingTitle(c.heading), url: c.url, source, published });
   }
   return out;
 }

@@ -27,12 +27,13 @@ const STOP_CLASSES = ['g', 'MjjYud', 'Gx5Zad', 'xpd'];
 function headedLinks(doc: Document, pageUrl: string): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<Element>();
-  const headings = all('h3, [role="heading"][aria-level="3"]', doc);
+  // A featured snippet's answer line is a heading too, but never a card of a group.
+  const headings = all('h3, [role="heading"][aria-level="3"]', doc).filter((h) => h.attribs['data-attrid'] !== 'wa:/description');
   const grouped = groupedHeadings(doc, headings);
   const sectionHosts = new Map<Element, Set<string>>();
   for (const h of headings) {
     if (h.name === 'a') continue; // A link that is itself the heading is a carousel card (videos, 2020-2022), never a result.
-    const anchor = closest(h, (e) => e.name === 'a' && e.attribs.href !== undefined, 7);
+    const anchor = closest(h, (e) => e.name === 'a' && e.attribs.href !== undefined, 7) ?? innerTitleLink(h);
     if (!anchor || seen.has(anchor)) continue;
     const url = linkTarget(anchor.attribs.href, pageUrl);
     if (!url) continue;
@@ -53,6 +54,21 @@ function headedLinks(doc: Document, pageUrl: string): Candidate[] {
     if (url && !regionsOf(anchor).some((r) => NOT_ORGANIC.has(r))) out.push({ anchor, heading: anchor.parent as Element, url });
   }
   return out;
+}
+
+/**
+ * The link a heading wraps, when the heading is the title line itself (`h3 > a`, the mobile
+ * featured snippet's source result, 2023): its only element child, carrying all its text. Only
+ * when the heading is the one result heading of its result block: sitelinks are `h3 > a` too,
+ * inside the block of the result they belong to.
+ */
+function innerTitleLink(h: Element): Element | null {
+  if (h.name !== 'h3') return null;
+  const kids = h.children.filter((c): c is Element => c.type === 'tag');
+  const a = kids.length === 1 ? kids[0] : undefined;
+  if (!a || a.name !== 'a' || a.attribs.href === undefined || text(a) !== text(h)) return null;
+  const block = closest(h, (e) => STOP_CLASSES.some((cls) => hasClass(e, cls)), 10);
+  return block && all('h3', block).length === 1 ? a : null;
 }
 
 /** Links back to the engine's own result pages ("More results", the jobs and places views) are not results. */
@@ -94,8 +110,10 @@ function outside(anchor: Element): (el: Element) => boolean {
 function snippetOf(box: Element, anchor: Element): string | null {
   const notInAnchor = outside(anchor);
   const marked = all(SNIPPET, box).filter(notInAnchor);
-  // Prefer a marked block without links: on basic-HTML pages the outer block also holds sitelinks.
-  const best = marked.find((el) => one('a', el) === null) ?? marked[0];
+  // Prefer a marked block without links: on basic-HTML pages the outer block also holds sitelinks;
+  // and without a rating widget (`role=img` stars), the rich-result line above the text there.
+  const linkFree = marked.filter((el) => one('a', el) === null);
+  const best = linkFree.find((el) => one('[role="img"]', el) === null) ?? linkFree[0] ?? marked[0];
   if (best) {
     const t = text(best);
     if (t) return t;
@@ -105,11 +123,21 @@ function snippetOf(box: Element, anchor: Element): string | null {
   return t || null;
 }
 
-function displayedUrl(box: Element, anchor: Element): string | null {
+/** A displayed URL: a host, or a URL, optionally followed by ` › ` path crumbs. */
+const URLISH = /^(?:https?:\/\/)?[\p{L}\d-]+(?:\.[\p{L}\d-]+)+(?:[/:][^\s›]*)?(?: › .*)?$/u;
+
+function displayedUrl(box: Element, anchor: Element, heading: Element): string | null {
   const cite = one('cite', box);
   if (cite) return text(cite) || null;
   const roleText = one('[role="text"], .UPmit', anchor);
-  return roleText ? text(roleText) || null : null;
+  if (roleText) return text(roleText) || null;
+  // Mobile results of 2021-2022 show it as a plain line in the title link, above the heading.
+  for (const el of all('span, div', anchor)) {
+    if (contains(el, heading) || contains(heading, el)) continue;
+    const t = text(el);
+    if (t && t.length <= 200 && URLISH.test(t)) return t;
+  }
+  return null;
 }
 
 function sameDocument(a: string, b: string): boolean {
@@ -166,6 +194,17 @@ function featuredRoot(anchor: Element): Element | null {
   return closest(anchor, (e) => e.name === 'block-component' || hasClass(e, 'g-blk') || hasClass(e, 'xpdopen'), 20);
 }
 
+/**
+ * The answer of a list featured snippet (2024): the items of a list beside the source result in
+ * the snippet's wrapper, one a line. Lists inside the result's own block are its snippet's.
+ */
+function featuredList(fRoot: Element, box: Element): string | null {
+  const list = all('ol, ul', fRoot).find((l) => !contains(box, l) && !contains(l, box));
+  if (!list) return null;
+  const items = list.children.filter((c): c is Element => c.type === 'tag' && c.name === 'li').map((li) => text(li)).filter(Boolean);
+  return items.length >= 2 ? items.join('\n') : null;
+}
+
 export function parseOrganic(doc: Document, pageUrl: string): OrganicBlock {
   const cands = headedLinks(doc, pageUrl);
   const boxes = containers(cands);
@@ -177,13 +216,17 @@ export function parseOrganic(doc: Document, pageUrl: string): OrganicBlock {
     // App listings (an install link on the card) are not web results.
     if (one('a[data-app]', box)) return;
     const title = text(c.heading);
-    const displayed = displayedUrl(box, c.anchor);
+    const displayed = displayedUrl(box, c.anchor, c.heading);
     let snippet = snippetOf(box, c.anchor);
     const fRoot = featured ? null : featuredRoot(c.anchor);
     const fText = fRoot ? all(FEATURED_TEXT, fRoot).find(outside(c.anchor)) : undefined;
+    const fList = fRoot && !fText ? featuredList(fRoot, box) : null;
     if (fText) {
       snippet = text(fText) || snippet;
       featured = { title, url: c.url, displayed_url: displayed, text: snippet ?? '' };
+    } else if (fList) {
+      snippet = fList;
+      featured = { title, url: c.url, displayed_url: displayed, text: fList };
     }
     anchors.add(c.anchor);
     results.push({

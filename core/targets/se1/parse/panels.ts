@@ -4,7 +4,8 @@
  * value). The local pack is read in local.ts.
  */
 import type { Document, Element } from '../../../parsers/dom.js';
-import { all, attr, closest, contains, linkTarget, one, text } from '../../../parsers/dom.js';
+import { all, attr, closest, contains, hostOf, linkTarget, one, text } from '../../../parsers/dom.js';
+import { isEngineHost } from './news-tab.js';
 import type { KnowledgePanel } from './types.js';
 
 function factOf(el: Element): { label: string; value: string } | null {
@@ -128,7 +129,52 @@ function panelHeading(row: Element): string | null {
   return null;
 }
 
+/*
+ * The "About <entity>" group of 2025 result pages, in the results column where the entity panel
+ * is absent: a group heading (`role=heading aria-level=2`) above a list (`role=list`) of cards,
+ * each card one link out whose label is given by reference (`aria-labelledby` naming the card's
+ * text and its source line). The first card is the entity's description from its source. Other
+ * card lists labelled this way (the "People also search for" entities) link back to the engine's
+ * own searches, so outside links are what tells this group.
+ */
+const ABOUT_CARD = '[role="listitem"] a[href][aria-labelledby]';
+
+function aboutPanel(doc: Document, pageUrl: string): KnowledgePanel | null {
+  for (const list of all('[role="list"]', doc)) {
+    const cards = all(ABOUT_CARD, list)
+      .map((a) => ({ a, url: linkTarget(a.attribs.href, pageUrl) }))
+      .filter((c): c is { a: Element; url: string } => c.url !== null && !isEngineHost(c.url));
+    if (cards.length < 2) continue;
+    const title = groupHeading(list);
+    const first = cards[0] as { a: Element; url: string };
+    const parts = (first.a.attribs['aria-labelledby'] ?? '').split(/\s+/).filter(Boolean);
+    const labelled = parts.map((id) => byId(doc, id)).filter((e): e is Element => e !== null);
+    const desc = labelled[0];
+    const description = desc ? text(desc) || null : null;
+    if (!title || !desc || !description) continue;
+    // The source's name is the card's remaining line: neither the description nor its headed label ("From …").
+    const card = closest(first.a, (e) => e.attribs.role === 'listitem');
+    const sourceName = card ? text(card, (e) => e === desc || e.attribs.role === 'heading') : '';
+    return { title, subtitle: null, description, source: { title: sourceName || hostOf(first.url), url: first.url }, facts: [] };
+  }
+  return null;
+}
+
+/** The group heading above `list`: the first level-2 heading in the smallest ancestor with one (bounded). */
+function groupHeading(list: Element): string | null {
+  let cur = list.parent;
+  for (let i = 0; i < 8 && cur && cur.type === 'tag'; i++, cur = cur.parent) {
+    const h = one('[role="heading"][aria-level="2"]', cur);
+    if (h) return text(h) || null;
+  }
+  return null;
+}
+
+function byId(doc: Document, id: string): Element | null {
+  return one(`[id="${id.replace(/["\\]/g, '')}"]`, doc);
+}
+
 /** A knowledge panel of one of the kinds above, or null. */
 function otherPanel(doc: Document, pageUrl: string): KnowledgePanel | null {
-  return dictionaryPanel(doc, pageUrl) ?? topicsPanel(doc);
+  return dictionaryPanel(doc, pageUrl) ?? topicsPanel(doc) ?? aboutPanel(doc, pageUrl);
 }
