@@ -6,6 +6,7 @@
 import type { Document, Element } from '../../../parsers/dom.js';
 import { all, attr, closest, contains, hasClass, hostOf, linkTarget, one, text } from '../../../parsers/dom.js';
 import { priceOf } from '../../../parsers/values.js';
+import { linesOf } from './lines.js';
 import { headingTitle } from './news.js';
 import { inRegion } from './regions.js';
 import type { Link, PaidResult, ShoppingUnit } from './types.js';
@@ -94,25 +95,12 @@ function cardLanding(a: Element, pageUrl: string): string | null {
   return adurl && /^https?:\/\//.test(adurl) ? adurl : direct;
 }
 
-/** Text lines of a card: its outermost elements holding no block (`div`) inside. */
-function linesOf(card: Element): string[] {
-  const kept = new Set<Element>();
-  const out: string[] = [];
-  for (const el of all('div, span', card)) {
-    if (one('div', el) || closest(el, (e) => kept.has(e) || e === card) !== card) continue;
-    kept.add(el);
-    const t = text(el);
-    if (t) out.push(t);
-  }
-  return out;
-}
-
 function cardAd(a: Element, pageUrl: string): Omit<PaidResult, 'position'> | null {
   // Product cards (shopping regions) are shopping units, read below; text-ad boxes are read whole.
   if (!/\/aclk\?/.test(clickOf(a)) || !inRegion(a, 'ads') || inRegion(a, 'shopping') || hasClass(a, 'pla-unit')) return null;
   if (closest(a, (e) => e.attribs['data-text-ad'] !== undefined || hasClass(e, AD_BOX))) return null;
   const url = cardLanding(a, pageUrl);
-  const [title, ...rest] = linesOf(a);
+  const [title, ...rest] = linesOf(a).map((l) => l.text);
   if (!url || !title) return null;
   return { block: blockOf(a), title, url, displayed_url: null, description: rest.join(' · ') || null, sitelinks: [] };
 }
@@ -182,7 +170,7 @@ export function parseShoppingUnits(doc: Document, pageUrl: string): ShoppingUnit
  * is only an amount is the price, the line after it the seller.
  */
 function priceAndSeller(unit: Element, title: string): [string | null, string | null] {
-  const lines = linesOf(unit).filter((l) => l !== title);
+  const lines = linesOf(unit).map((l) => l.text).filter((l) => l !== title);
   const i = lines.findIndex((l) => l.length <= 24 && /\d/.test(l) && priceOf(l)?.text === l);
   return i < 0 ? [null, null] : [lines[i] as string, lines[i + 1] ?? null];
 }

@@ -220,13 +220,11 @@ export function parseOrganic(doc: Document, pageUrl: string): OrganicBlock {
     let snippet = snippetOf(box, c.anchor);
     const fRoot = featured ? null : featuredRoot(c.anchor);
     const fText = fRoot ? all(FEATURED_TEXT, fRoot).find(outside(c.anchor)) : undefined;
-    const fList = fRoot && !fText ? featuredList(fRoot, box) : null;
-    if (fText) {
-      snippet = text(fText) || snippet;
+    // The answer is the snippet's marked text, else a list beside the result (featuredList).
+    const answer = fText ? text(fText) || snippet : fRoot ? featuredList(fRoot, box) : null;
+    if (fText || answer) {
+      snippet = answer;
       featured = { title, url: c.url, displayed_url: displayed, text: snippet ?? '' };
-    } else if (fList) {
-      snippet = fList;
-      featured = { title, url: c.url, displayed_url: displayed, text: fList };
     }
     anchors.add(c.anchor);
     results.push({
